@@ -1,0 +1,157 @@
+//! The `litrev` binary: parse the command line, run, map the outcome to an exit code.
+
+mod args;
+mod progress;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Parser;
+use litrev::{ErrorCode, Home, Outcome, RunOptions, Runner, SourceSpec};
+
+use crate::args::{Cli, Command};
+use crate::progress::Progress;
+
+/// Exit codes: 0 done, 1 bad usage or input, 2 run failed (resumable), 3 stopped at the gate.
+const EXIT_USAGE: u8 = 1;
+const EXIT_FAILED: u8 = 2;
+const EXIT_GATE: u8 = 3;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            let code = match error.downcast_ref::<litrev::Error>().map(litrev::Error::code) {
+                Some(ErrorCode::Usage) => EXIT_USAGE,
+                Some(ErrorCode::RunFailed) | None => EXIT_FAILED,
+            };
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    let home = Home::from_env()?;
+    match cli.command {
+        Command::Review(review) => {
+            let mut runner = Runner::open(home, review.db.as_deref())?;
+            let sources = review
+                .source
+                .iter()
+                .map(|text| text.parse::<SourceSpec>())
+                .collect::<Result<Vec<_>, _>>()?;
+            let options = RunOptions {
+                out_dir: review
+                    .out
+                    .clone()
+                    .unwrap_or_else(|| args::default_out_dir(&review.question)),
+                question: review.question,
+                sources,
+                seeds: review.seed,
+                tier: review.tier,
+                approve: review.yes,
+            };
+            let progress = Progress::new(std::io::stderr().is_terminal());
+            let outcome = runner.start(&options, &|event| progress.show(event));
+            progress.finish();
+            report(outcome?, review.json)
+        }
+        Command::Resume(resume) => {
+            let mut runner = Runner::open(home, resume.db.as_deref())?;
+            let progress = Progress::new(std::io::stderr().is_terminal());
+            let outcome = runner.resume(&resume.run, &|event| progress.show(event));
+            progress.finish();
+            report(outcome?, resume.json)
+        }
+        Command::Runs(list) => {
+            let runner = Runner::open(home, list.db.as_deref())?;
+            let runs = runner.runs()?;
+            if list.json {
+                let rows: Vec<serde_json::Value> = runs
+                    .iter()
+                    .map(|run| {
+                        serde_json::json!({
+                            "id": run.id.to_string(),
+                            "question": run.question,
+                            "status": run.status.name(),
+                            "created_at": run.created_at,
+                            "last_step": run.last_step,
+                            "out_dir": run.out_dir,
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else if runs.is_empty() {
+                println!("no runs yet: start one with `litrev review \"your question\"`");
+            } else {
+                for run in runs {
+                    println!(
+                        "{}  {:<17}  {:<10}  {}",
+                        run.id,
+                        run.status.name(),
+                        run.last_step.as_deref().unwrap_or("-"),
+                        run.question
+                    );
+                }
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
+    match outcome {
+        Outcome::Done(summary) => {
+            if json {
+                let value = serde_json::json!({
+                    "status": "done",
+                    "run": summary.run.to_string(),
+                    "considered": summary.considered,
+                    "included": summary.included,
+                    "themes": summary.themes,
+                    "words": summary.words,
+                    "citations": summary.citations,
+                    "out_dir": summary.out_dir,
+                });
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                println!(
+                    "{} works considered, {} included, {} themes, {} words, {} citations → {} (run {})",
+                    summary.considered,
+                    summary.included,
+                    summary.themes,
+                    summary.words,
+                    summary.citations,
+                    summary.out_dir.display(),
+                    summary.run
+                );
+            }
+            Ok(0)
+        }
+        Outcome::AwaitingApproval {
+            run,
+            screening_csv,
+            included,
+            considered,
+        } => {
+            if json {
+                let value = serde_json::json!({
+                    "status": "awaiting_approval",
+                    "run": run.to_string(),
+                    "included": included,
+                    "considered": considered,
+                    "screening_csv": screening_csv,
+                });
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                println!(
+                    "screening included {included} of {considered} works; check {} and then run `litrev resume {run}` to approve and continue (or pass --yes next time)",
+                    screening_csv.display()
+                );
+            }
+            Ok(EXIT_GATE)
+        }
+    }
+}

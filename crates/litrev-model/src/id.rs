@@ -1,0 +1,523 @@
+//! Identifiers of works and their normalisation.
+//!
+//! Every external id is a newtype whose `FromStr` accepts the spellings seen in the wild
+//! (URLs, prefixes, mixed case) and whose `Display` prints one canonical form, so two records
+//! of the same work compare equal on any id they share.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Why a string is not a valid identifier.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IdError {
+    /// The text is not any known kind of work identifier.
+    #[error("`{0}` is not a work id: use an OpenAlex id (W123), a DOI (10.x/y), pmid:N, PMCN or arXiv:NNNN.NNNNN")]
+    Unrecognised(String),
+    /// The text looks like the named kind of id but is malformed.
+    #[error("`{text}` is not a valid {kind}")]
+    Malformed {
+        /// The kind of id that was expected.
+        kind: &'static str,
+        /// The offending text.
+        text: String,
+    },
+}
+
+macro_rules! string_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct $name(String);
+
+        impl $name {
+            /// The canonical text of the id.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = IdError;
+            fn try_from(text: String) -> Result<Self, IdError> {
+                text.parse()
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.to_string()
+            }
+        }
+    };
+}
+
+string_id!(
+    /// An OpenAlex work id, canonically `W` followed by digits.
+    OpenAlexId
+);
+string_id!(
+    /// A DOI, canonically lower-case without any `https://doi.org/` or `doi:` prefix.
+    Doi
+);
+string_id!(
+    /// A PubMed id, canonically its digits.
+    Pmid
+);
+string_id!(
+    /// A PubMed Central id, canonically `PMC` followed by digits.
+    Pmcid
+);
+string_id!(
+    /// An arXiv id without its version suffix (`2101.00001`, `hep-th/9901001`).
+    ArxivId
+);
+string_id!(
+    /// A Semantic Scholar paper id (40 hex digits), lower-case.
+    S2Id
+);
+
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+fn strip_any_prefix<'a>(text: &'a str, prefixes: &[&str]) -> &'a str {
+    prefixes
+        .iter()
+        .find_map(|prefix| strip_prefix_ci(text, prefix))
+        .unwrap_or(text)
+}
+
+impl FromStr for OpenAlexId {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let bare = strip_any_prefix(
+            text.trim(),
+            &[
+                "https://openalex.org/",
+                "http://openalex.org/",
+                "https://api.openalex.org/works/",
+                "https://api.openalex.org/",
+                "openalex:",
+            ],
+        );
+        let digits = bare.strip_prefix(['W', 'w']).unwrap_or("");
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(IdError::Malformed {
+                kind: "OpenAlex work id",
+                text: text.to_owned(),
+            });
+        }
+        Ok(Self(format!("W{digits}")))
+    }
+}
+
+impl FromStr for Doi {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let bare = strip_any_prefix(
+            text.trim(),
+            &[
+                "https://doi.org/",
+                "http://doi.org/",
+                "https://dx.doi.org/",
+                "http://dx.doi.org/",
+                "doi.org/",
+                "doi:",
+            ],
+        )
+        .trim();
+        let valid = bare.starts_with("10.") && bare.contains('/') && !bare.ends_with('/');
+        if !valid || bare.chars().any(char::is_whitespace) {
+            return Err(IdError::Malformed {
+                kind: "DOI",
+                text: text.to_owned(),
+            });
+        }
+        Ok(Self(bare.to_lowercase()))
+    }
+}
+
+impl FromStr for Pmid {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let bare = strip_any_prefix(
+            text.trim(),
+            &[
+                "https://pubmed.ncbi.nlm.nih.gov/",
+                "http://pubmed.ncbi.nlm.nih.gov/",
+                "https://www.ncbi.nlm.nih.gov/pubmed/",
+                "pmid:",
+            ],
+        )
+        .trim_end_matches('/');
+        if bare.is_empty() || !bare.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(IdError::Malformed {
+                kind: "PubMed id",
+                text: text.to_owned(),
+            });
+        }
+        Ok(Self(bare.trim_start_matches('0').to_owned()))
+    }
+}
+
+impl FromStr for Pmcid {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let bare = strip_any_prefix(
+            text.trim(),
+            &[
+                "https://www.ncbi.nlm.nih.gov/pmc/articles/",
+                "http://www.ncbi.nlm.nih.gov/pmc/articles/",
+                "https://pmc.ncbi.nlm.nih.gov/articles/",
+                "pmcid:",
+            ],
+        )
+        .trim_end_matches('/');
+        let digits = strip_prefix_ci(bare, "PMC").unwrap_or(bare);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(IdError::Malformed {
+                kind: "PubMed Central id",
+                text: text.to_owned(),
+            });
+        }
+        Ok(Self(format!("PMC{digits}")))
+    }
+}
+
+impl FromStr for ArxivId {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let bare = strip_any_prefix(
+            text.trim(),
+            &[
+                "https://arxiv.org/abs/",
+                "http://arxiv.org/abs/",
+                "https://arxiv.org/pdf/",
+                "http://arxiv.org/pdf/",
+                "http://export.arxiv.org/abs/",
+                "arxiv:",
+            ],
+        );
+        let bare = bare.strip_suffix(".pdf").unwrap_or(bare);
+        let without_version = match bare.rfind('v') {
+            Some(at) if at > 0 && bare[at + 1..].bytes().all(|b| b.is_ascii_digit()) && at + 1 < bare.len() => {
+                &bare[..at]
+            }
+            _ => bare,
+        };
+        if !is_arxiv_body(without_version) {
+            return Err(IdError::Malformed {
+                kind: "arXiv id",
+                text: text.to_owned(),
+            });
+        }
+        Ok(Self(without_version.to_owned()))
+    }
+}
+
+/// New-style `YYMM.NNNN(N)` or old-style `archive(.subject)/YYMMNNN`.
+fn is_arxiv_body(body: &str) -> bool {
+    if let Some((yymm, number)) = body.split_once('.')
+        && yymm.len() == 4
+        && yymm.bytes().all(|b| b.is_ascii_digit())
+        && (4..=5).contains(&number.len())
+        && number.bytes().all(|b| b.is_ascii_digit())
+    {
+        return true;
+    }
+    match body.split_once('/') {
+        Some((archive, number)) => {
+            !archive.is_empty()
+                && archive
+                    .bytes()
+                    .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'.')
+                && number.len() == 7
+                && number.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+impl FromStr for S2Id {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let bare = strip_any_prefix(
+            text.trim(),
+            &["https://www.semanticscholar.org/paper/", "s2:"],
+        );
+        let bare = bare.rsplit('/').next().unwrap_or(bare);
+        if bare.len() != 40 || !bare.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(IdError::Malformed {
+                kind: "Semantic Scholar paper id",
+                text: text.to_owned(),
+            });
+        }
+        Ok(Self(bare.to_ascii_lowercase()))
+    }
+}
+
+impl fmt::Display for OpenAlexId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl fmt::Display for Doi {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl fmt::Display for Pmid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pmid:{}", self.0)
+    }
+}
+impl fmt::Display for Pmcid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl fmt::Display for ArxivId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "arXiv:{}", self.0)
+    }
+}
+impl fmt::Display for S2Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s2:{}", self.0)
+    }
+}
+
+impl Doi {
+    /// The resolvable `https://doi.org/…` URL of the DOI.
+    pub fn url(&self) -> String {
+        format!("https://doi.org/{}", self.0)
+    }
+}
+
+impl OpenAlexId {
+    /// The `https://openalex.org/W…` URL of the work.
+    pub fn url(&self) -> String {
+        format!("https://openalex.org/{}", self.0)
+    }
+}
+
+/// Any identifier of a work, normalised.
+///
+/// `FromStr` detects the kind from the text; `Display` prints a form `FromStr` reads back.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum WorkId {
+    /// An OpenAlex work id.
+    OpenAlex(OpenAlexId),
+    /// A DOI.
+    Doi(Doi),
+    /// A PubMed id.
+    Pmid(Pmid),
+    /// A PubMed Central id.
+    Pmcid(Pmcid),
+    /// An arXiv id.
+    Arxiv(ArxivId),
+    /// A Semantic Scholar paper id.
+    S2(S2Id),
+}
+
+impl FromStr for WorkId {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let trimmed = text.trim();
+        let lower = trimmed.to_ascii_lowercase();
+        let looks_openalex = lower.contains("openalex.org/w")
+            || lower.starts_with("openalex:")
+            || (lower.starts_with('w') && lower.len() > 1 && lower[1..].bytes().all(|b| b.is_ascii_digit()));
+        if looks_openalex {
+            return trimmed.parse().map(WorkId::OpenAlex);
+        }
+        if lower.contains("pubmed") || lower.starts_with("pmid:") {
+            return trimmed.parse().map(WorkId::Pmid);
+        }
+        if lower.contains("/pmc/") || lower.contains("pmc.ncbi") || lower.starts_with("pmc") {
+            return trimmed.parse().map(WorkId::Pmcid);
+        }
+        if lower.contains("arxiv") {
+            return trimmed.parse().map(WorkId::Arxiv);
+        }
+        if lower.starts_with("s2:") || lower.contains("semanticscholar.org") {
+            return trimmed.parse().map(WorkId::S2);
+        }
+        if lower.contains("10.") && (lower.starts_with("10.") || lower.contains("doi")) {
+            return trimmed.parse().map(WorkId::Doi);
+        }
+        Err(IdError::Unrecognised(text.to_owned()))
+    }
+}
+
+impl fmt::Display for WorkId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorkId::OpenAlex(id) => id.fmt(f),
+            WorkId::Doi(id) => id.fmt(f),
+            WorkId::Pmid(id) => id.fmt(f),
+            WorkId::Pmcid(id) => id.fmt(f),
+            WorkId::Arxiv(id) => id.fmt(f),
+            WorkId::S2(id) => id.fmt(f),
+        }
+    }
+}
+
+impl TryFrom<String> for WorkId {
+    type Error = IdError;
+    fn try_from(text: String) -> Result<Self, IdError> {
+        text.parse()
+    }
+}
+
+impl From<WorkId> for String {
+    fn from(id: WorkId) -> String {
+        id.to_string()
+    }
+}
+
+/// All the known identifiers of one work.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkIds {
+    /// OpenAlex id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openalex: Option<OpenAlexId>,
+    /// DOI.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doi: Option<Doi>,
+    /// PubMed id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pmid: Option<Pmid>,
+    /// PubMed Central id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pmcid: Option<Pmcid>,
+    /// arXiv id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv: Option<ArxivId>,
+    /// Semantic Scholar id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub s2: Option<S2Id>,
+}
+
+impl WorkIds {
+    /// The ids as a list of `WorkId`s, most authoritative first.
+    pub fn all(&self) -> Vec<WorkId> {
+        let mut ids = Vec::new();
+        ids.extend(self.openalex.clone().map(WorkId::OpenAlex));
+        ids.extend(self.doi.clone().map(WorkId::Doi));
+        ids.extend(self.pmid.clone().map(WorkId::Pmid));
+        ids.extend(self.pmcid.clone().map(WorkId::Pmcid));
+        ids.extend(self.arxiv.clone().map(WorkId::Arxiv));
+        ids.extend(self.s2.clone().map(WorkId::S2));
+        ids
+    }
+
+    /// The id a work is stored under: the first of `all()`, if any.
+    pub fn primary(&self) -> Option<WorkId> {
+        self.all().into_iter().next()
+    }
+
+    /// Records one more id, keeping an id already known of the same kind.
+    pub fn add(&mut self, id: WorkId) {
+        match id {
+            WorkId::OpenAlex(id) => {
+                self.openalex.get_or_insert(id);
+            }
+            WorkId::Doi(id) => {
+                self.doi.get_or_insert(id);
+            }
+            WorkId::Pmid(id) => {
+                self.pmid.get_or_insert(id);
+            }
+            WorkId::Pmcid(id) => {
+                self.pmcid.get_or_insert(id);
+            }
+            WorkId::Arxiv(id) => {
+                self.arxiv.get_or_insert(id);
+            }
+            WorkId::S2(id) => {
+                self.s2.get_or_insert(id);
+            }
+        }
+    }
+
+    /// Whether the two sets share any id.
+    pub fn shares_any(&self, other: &WorkIds) -> bool {
+        let theirs = other.all();
+        self.all().iter().any(|id| theirs.contains(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str, expected: &str) {
+        let id: WorkId = input.parse().unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_eq!(id.to_string(), expected, "normalising {input}");
+        let again: WorkId = expected.parse().expect("canonical form parses");
+        assert_eq!(again, id, "round trip of {expected}");
+    }
+
+    #[test]
+    fn normalises_openalex_ids() {
+        check("https://openalex.org/W2560438049", "W2560438049");
+        check("w2560438049", "W2560438049");
+        check("openalex:W42", "W42");
+        check("https://api.openalex.org/works/W42", "W42");
+    }
+
+    #[test]
+    fn normalises_dois() {
+        check("https://doi.org/10.1186/S13643-016-0384-4", "10.1186/s13643-016-0384-4");
+        check("doi:10.1000/XYZ", "10.1000/xyz");
+        check("http://dx.doi.org/10.1000/abc", "10.1000/abc");
+        check(" 10.1000/abc ", "10.1000/abc");
+    }
+
+    #[test]
+    fn normalises_pubmed_ids() {
+        check("https://pubmed.ncbi.nlm.nih.gov/27919275", "pmid:27919275");
+        check("PMID:0027919275", "pmid:27919275");
+        check("https://www.ncbi.nlm.nih.gov/pmc/articles/5139140", "PMC5139140");
+        check("pmc5139140", "PMC5139140");
+    }
+
+    #[test]
+    fn normalises_arxiv_ids_without_version() {
+        check("arXiv:2101.00001v3", "arXiv:2101.00001");
+        check("https://arxiv.org/abs/hep-th/9901001v1", "arXiv:hep-th/9901001");
+        check("https://arxiv.org/pdf/1706.03762v7.pdf", "arXiv:1706.03762");
+    }
+
+    #[test]
+    fn normalises_semantic_scholar_ids() {
+        check(
+            "s2:649DEF34F8BE52C8B66281AF98AE884C09AEF38B",
+            "s2:649def34f8be52c8b66281af98ae884c09aef38b",
+        );
+    }
+
+    #[test]
+    fn rejects_what_is_not_an_id() {
+        for bad in ["", "hello", "W", "Wabc", "doi:11.1/x", "pmid:abc", "arXiv:12.3"] {
+            assert!(bad.parse::<WorkId>().is_err(), "{bad} should not parse");
+        }
+    }
+
+    #[test]
+    fn serde_uses_the_canonical_text() {
+        let id: WorkId = "https://doi.org/10.1/ABC".parse().expect("doi");
+        let json = serde_json::to_string(&id).expect("serialise");
+        assert_eq!(json, "\"10.1/abc\"");
+        let back: WorkId = serde_json::from_str(&json).expect("deserialise");
+        assert_eq!(back, id);
+    }
+}

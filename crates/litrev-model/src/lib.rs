@@ -1,0 +1,36 @@
+//! The nouns of litrev, free of HTTP, SQL and SDK types.
+//!
+//! Every phase speaks these types: a [`Work`] identified by [`WorkId`]s, the [`Plan`] of a run,
+//! the corpus ([`CorpusEntry`], [`Citation`]), [`ScreeningDecision`]s, the [`Organisation`] into
+//! [`Theme`]s, and the [`Review`] whose every sentence records its [`Basis`].
+//!
+//! ```
+//! use litrev_model::WorkId;
+//! let id: WorkId = "https://doi.org/10.1186/S13643-016-0384-4".parse().unwrap();
+//! assert_eq!(id.to_string(), "10.1186/s13643-016-0384-4");
+//! ```
+#![warn(missing_docs)]
+
+mod citekey;
+mod corpus;
+mod dedup;
+mod id;
+mod organisation;
+mod plan;
+mod review;
+mod run;
+mod screening;
+mod tier;
+mod work;
+
+pub use citekey::{assign_keys, base_key};
+pub use corpus::{Citation, CorpusEntry, Origin, StageReport, StopReason};
+pub use dedup::{Deduplicated, merge_duplicates, merge_pair};
+pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
+pub use organisation::{KeyRole, KeyWork, Organisation, Theme};
+pub use plan::{Plan, Query};
+pub use review::{Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef};
+pub use run::{BadRunId, RunId, RunStatus, Step, UnknownStep};
+pub use screening::{Decision, ReasonCode, Reviewer, ScreeningDecision};
+pub use tier::{Tier, TierLimits, UnknownTier};
+pub use work::{Author, Biblio, Work, WorkKind, family_name, given_names};

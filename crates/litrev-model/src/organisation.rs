@@ -1,0 +1,58 @@
+//! Themes and key works: how the included works are organised.
+
+use serde::{Deserialize, Serialize};
+
+use crate::id::WorkId;
+
+/// A group of included works about one topic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Theme {
+    /// Position in the review, from 1.
+    pub id: u32,
+    /// A short label made of words from the theme's works.
+    pub label: String,
+    /// One sentence describing the theme.
+    pub description: String,
+    /// The theme's most distinctive words, best first.
+    pub top_words: Vec<String>,
+    /// Works in the theme, most central first.
+    pub works: Vec<WorkId>,
+    /// The theme's key works (most cited within the corpus).
+    pub key_works: Vec<WorkId>,
+    /// First and last publication year.
+    pub years: Option<(i32, i32)>,
+}
+
+/// The role a work plays in the corpus citation graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyRole {
+    /// Cited by many works of the corpus.
+    Seminal,
+    /// Recent and cited quickly.
+    Rising,
+}
+
+/// A work singled out by the citation graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyWork {
+    /// The work.
+    pub work: WorkId,
+    /// Why it is key.
+    pub role: KeyRole,
+    /// Citations from works in the corpus.
+    pub corpus_citations: usize,
+    /// PageRank in the corpus graph.
+    pub pagerank: f32,
+}
+
+/// The organise phase's output.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Organisation {
+    /// Themes, in review order.
+    pub themes: Vec<Theme>,
+    /// Key works of the whole corpus.
+    pub key_works: Vec<KeyWork>,
+    /// Included works that fit no theme.
+    pub outliers: Vec<WorkId>,
+}

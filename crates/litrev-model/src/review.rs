@@ -1,0 +1,164 @@
+//! The written review: sections of paragraphs of sentences, each sentence traceable.
+
+use serde::{Deserialize, Serialize};
+
+use crate::id::WorkId;
+
+/// A review, independent of any output format.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Review {
+    /// Title.
+    pub title: String,
+    /// Sections in order, the abstract first.
+    pub sections: Vec<Section>,
+}
+
+/// The part of the review a section is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SectionKind {
+    /// The abstract.
+    Abstract,
+    /// Introduction and scope.
+    Introduction,
+    /// How the works were found and chosen.
+    Method,
+    /// One theme.
+    Theme,
+    /// Gaps and future directions.
+    Gaps,
+    /// Conclusion.
+    Conclusion,
+}
+
+/// A headed section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    /// What part of the review this is.
+    pub kind: SectionKind,
+    /// Heading text.
+    pub heading: String,
+    /// Paragraphs.
+    pub paragraphs: Vec<Paragraph>,
+    /// Subsections.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subsections: Vec<Section>,
+}
+
+/// A paragraph: sentences read together.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Paragraph {
+    /// Sentences.
+    pub sentences: Vec<Sentence>,
+}
+
+/// One sentence: text with citations, and where its content came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sentence {
+    /// Text and citations in reading order.
+    pub segments: Vec<Segment>,
+    /// Where the content came from.
+    pub basis: Basis,
+}
+
+/// A piece of a sentence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Segment {
+    /// Plain text (Markdown-escaped when rendered).
+    Text(String),
+    /// A citation of one or more works.
+    Cite {
+        /// The works cited.
+        works: Vec<WorkId>,
+        /// How the citation reads.
+        form: CiteForm,
+    },
+}
+
+/// How a citation reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CiteForm {
+    /// In parentheses after the claim: `(Smith, 2011)`.
+    Parenthetical,
+    /// As the subject of the sentence: `Smith (2011)`.
+    Narrative,
+}
+
+/// Where a sentence's content came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// Built from the run's own structure: counts, years, lists of works.
+    Structure,
+    /// Taken from a sentence of a work's text.
+    Span(SpanRef),
+}
+
+/// A pointer to a sentence of a work's text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpanRef {
+    /// The work.
+    pub work: WorkId,
+    /// Which field (`abstract`, `title`).
+    pub field: String,
+    /// Sentence index within the field, from 0.
+    pub sentence: usize,
+    /// Byte offsets of the sentence within the field.
+    pub start: usize,
+    /// End byte offset (exclusive).
+    pub end: usize,
+}
+
+impl Sentence {
+    /// A sentence built from structure.
+    pub fn structural(segments: Vec<Segment>) -> Sentence {
+        Sentence {
+            segments,
+            basis: Basis::Structure,
+        }
+    }
+
+    /// Every work the sentence cites.
+    pub fn cited(&self) -> impl Iterator<Item = &WorkId> {
+        self.segments.iter().flat_map(|segment| match segment {
+            Segment::Text(_) => [].iter(),
+            Segment::Cite { works, .. } => works.iter(),
+        })
+    }
+}
+
+impl Section {
+    /// This section and its subsections, depth first.
+    pub fn walk(&self) -> Vec<&Section> {
+        let mut all = vec![self];
+        for subsection in &self.subsections {
+            all.extend(subsection.walk());
+        }
+        all
+    }
+}
+
+impl Review {
+    /// Every sentence of the review, in reading order.
+    pub fn sentences(&self) -> impl Iterator<Item = &Sentence> {
+        self.sections
+            .iter()
+            .flat_map(Section::walk)
+            .flat_map(|section| section.paragraphs.iter())
+            .flat_map(|paragraph| paragraph.sentences.iter())
+    }
+
+    /// Every cited work, in order of first citation, without repeats.
+    pub fn cited_works(&self) -> Vec<WorkId> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut order = Vec::new();
+        for id in self.sentences().flat_map(Sentence::cited) {
+            if seen.insert(id.clone()) {
+                order.push(id.clone());
+            }
+        }
+        order
+    }
+}

@@ -1,0 +1,112 @@
+//! Screening decisions: include or exclude, why, and who decided.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::id::WorkId;
+
+/// Whether a work belongs in the review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// In the review.
+    Include,
+    /// Out of the review.
+    Exclude,
+}
+
+impl Decision {
+    /// `include` or `exclude`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Include => "include",
+            Decision::Exclude => "exclude",
+        }
+    }
+}
+
+/// The reason code of a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ReasonCode {
+    /// Named by the user as a seed.
+    Seed,
+    /// Relevance to the question and seeds at or above the threshold, within the tier's limit.
+    Relevant,
+    /// Relevance below the threshold.
+    OutOfScope,
+    /// Relevant, but ranked past the tier's maximum number of works.
+    OverTierLimit,
+    /// Known only by its id: nothing to screen.
+    NoMetadata,
+    /// No abstract: nothing to take evidence from.
+    MissingAbstract,
+    /// Flagged as retracted by the source.
+    Retracted,
+    /// Decided by a person.
+    PersonDecision,
+}
+
+impl ReasonCode {
+    /// The snake-case code used in CSV files.
+    pub fn code(self) -> &'static str {
+        match self {
+            ReasonCode::Seed => "seed",
+            ReasonCode::Relevant => "relevant",
+            ReasonCode::OutOfScope => "out_of_scope",
+            ReasonCode::OverTierLimit => "over_tier_limit",
+            ReasonCode::NoMetadata => "no_metadata",
+            ReasonCode::MissingAbstract => "missing_abstract",
+            ReasonCode::Retracted => "retracted",
+            ReasonCode::PersonDecision => "person_decision",
+        }
+    }
+}
+
+impl fmt::Display for ReasonCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Who made a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reviewer {
+    /// A fixed rule (year window, retraction, missing metadata).
+    Rule,
+    /// The ranking model.
+    Model,
+    /// A person.
+    Person,
+}
+
+impl Reviewer {
+    /// `rule`, `model` or `person`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reviewer::Rule => "rule",
+            Reviewer::Model => "model",
+            Reviewer::Person => "person",
+        }
+    }
+}
+
+/// The screening outcome for one work.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreeningDecision {
+    /// The work.
+    pub work: WorkId,
+    /// Include or exclude.
+    pub decision: Decision,
+    /// Why.
+    pub reason: ReasonCode,
+    /// One line a person can read.
+    pub rationale: String,
+    /// Relevance score, 0–1.
+    pub score: f32,
+    /// Who decided.
+    pub reviewer: Reviewer,
+}

@@ -1,0 +1,480 @@
+//! Included works + citation graph → [`Organisation`]: themes and key works.
+//!
+//! Themes come from spherical k-means over TF-IDF vectors of titles and abstracts, seeded
+//! deterministically (the most central work, then repeatedly the work farthest from every
+//! chosen centre), with groups under the minimum size dissolved into their nearest neighbour.
+//! Labels are the groups' most distinctive words by class-based TF-IDF. Key works are the
+//! most cited inside the corpus (seminal) and the fastest cited among recent ones (rising).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use litrev_graph::CitationGraph;
+use litrev_model::{Citation, KeyRole, KeyWork, Organisation, Theme, Work, WorkId};
+use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate};
+use serde::{Deserialize, Serialize};
+
+/// Options of the organise phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OrganiseConfig {
+    /// Fewest works in a theme.
+    pub min_theme_size: usize,
+    /// Fewest themes (when there are enough works).
+    pub min_themes: usize,
+    /// Most themes.
+    pub max_themes: usize,
+    /// Key works listed per theme.
+    pub key_works_per_theme: usize,
+}
+
+impl Default for OrganiseConfig {
+    fn default() -> OrganiseConfig {
+        OrganiseConfig {
+            min_theme_size: 3,
+            min_themes: 3,
+            max_themes: 12,
+            key_works_per_theme: 3,
+        }
+    }
+}
+
+/// Organises the included works into themes and finds the key works.
+pub fn organise(
+    config: &OrganiseConfig,
+    included: &BTreeMap<WorkId, Work>,
+    citations: &[Citation],
+) -> Organisation {
+    let mut nodes: Vec<WorkId> = included.keys().cloned().collect();
+    nodes.extend(citations.iter().flat_map(|edge| [edge.citing.clone(), edge.cited.clone()]));
+    let graph = CitationGraph::new(&nodes, citations);
+    let pagerank = graph.pagerank();
+
+    let ids: Vec<&WorkId> = included.keys().collect();
+    // Funding and disclosure sentences would otherwise form themes of their own.
+    let texts: Vec<String> = included
+        .values()
+        .map(|work| strip_boilerplate(&work.title_and_abstract()))
+        .collect();
+    let corpus = Corpus::fit(texts.iter().map(String::as_str));
+    let vectors: Vec<SparseVector> = texts.iter().map(|text| corpus.vector(text)).collect();
+
+    let n_works = ids.len();
+    let wanted = ((n_works as f32 / 2.0).sqrt().round() as usize)
+        .clamp(config.min_themes, config.max_themes)
+        .min(n_works / config.min_theme_size.max(1))
+        .max(1);
+    let assignment = cluster(&vectors, wanted, config.min_theme_size);
+
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (work_index, &group) in assignment.iter().enumerate() {
+        groups.entry(group).or_default().push(work_index);
+    }
+    let labels = distinctive_words(&texts, &groups);
+    let cases = case_forms(&texts);
+
+    let mut themes: Vec<Theme> = groups
+        .iter()
+        .map(|(group, members)| {
+            let centre = SparseVector::centroid(members.iter().map(|&member| &vectors[member]));
+            let mut ordered: Vec<(f32, &WorkId)> = members
+                .iter()
+                .map(|&member| (vectors[member].cosine(&centre), ids[member]))
+                .collect();
+            ordered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+            let works: Vec<WorkId> = ordered.iter().map(|(_, id)| (*id).clone()).collect();
+            let mut by_citations: Vec<&WorkId> = works.iter().collect();
+            by_citations.sort_by(|a, b| {
+                graph
+                    .in_degree(b)
+                    .cmp(&graph.in_degree(a))
+                    .then(pagerank.get(*b).unwrap_or(&0.0).total_cmp(pagerank.get(*a).unwrap_or(&0.0)))
+                    .then(a.cmp(b))
+            });
+            let key_works = by_citations
+                .into_iter()
+                .take(config.key_works_per_theme)
+                .cloned()
+                .collect();
+            let years: Vec<i32> = works.iter().filter_map(|id| included[id].year).collect();
+            let years = years.iter().min().copied().zip(years.iter().max().copied());
+            let top_words: Vec<String> = labels
+                .get(group)
+                .map(|words| words.iter().map(|word| cased(&cases, word)).collect())
+                .unwrap_or_default();
+            Theme {
+                id: 0,
+                label: String::new(),
+                description: describe(&top_words, works.len(), years),
+                top_words,
+                works,
+                key_works,
+                years,
+            }
+        })
+        .collect();
+    themes.sort_by(|a, b| b.works.len().cmp(&a.works.len()).then(a.works.cmp(&b.works)));
+    // Labels in review order, each avoiding the words earlier labels already use.
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    for (position, theme) in themes.iter_mut().enumerate() {
+        theme.id = position as u32 + 1;
+        let fresh: Vec<String> = theme
+            .top_words
+            .iter()
+            .filter(|word| !taken.contains(&word.to_lowercase()))
+            .take(3)
+            .cloned()
+            .collect();
+        let chosen = if fresh.is_empty() { theme.top_words.clone() } else { fresh };
+        taken.extend(chosen.iter().map(|word| word.to_lowercase()));
+        theme.label = label_of(&chosen);
+    }
+
+    Organisation {
+        themes,
+        key_works: key_works(included, &graph, &pagerank),
+        outliers: Vec::new(),
+    }
+}
+
+/// Spherical k-means with deterministic farthest-point seeding; returns a group per vector.
+fn cluster(vectors: &[SparseVector], wanted: usize, min_size: usize) -> Vec<usize> {
+    let n = vectors.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let centrality: Vec<f32> = {
+        let overall = SparseVector::centroid(vectors);
+        vectors.iter().map(|vector| vector.cosine(&overall)).collect()
+    };
+    let first = (0..n)
+        .max_by(|&a, &b| centrality[a].total_cmp(&centrality[b]).then(b.cmp(&a)))
+        .expect("at least one vector");
+    let mut centres = vec![vectors[first].clone()];
+    while centres.len() < wanted.min(n) {
+        let farthest = (0..n)
+            .min_by(|&a, &b| {
+                let near_a = nearest(&vectors[a], &centres).1;
+                let near_b = nearest(&vectors[b], &centres).1;
+                near_a.total_cmp(&near_b).then(a.cmp(&b))
+            })
+            .expect("at least one vector");
+        centres.push(vectors[farthest].clone());
+    }
+    let mut assignment = vec![0usize; n];
+    for _ in 0..30 {
+        let next: Vec<usize> = vectors.iter().map(|vector| nearest(vector, &centres).0).collect();
+        let settled = next == assignment;
+        assignment = next;
+        centres = recentre(vectors, &assignment, centres.len());
+        if settled {
+            break;
+        }
+    }
+    // Dissolve groups that are too small into their nearest other group, smallest first.
+    loop {
+        let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
+        for &group in &assignment {
+            *sizes.entry(group).or_default() += 1;
+        }
+        let live: BTreeSet<usize> = sizes.keys().copied().collect();
+        let smallest = sizes
+            .iter()
+            .filter(|(_, size)| **size < min_size)
+            .min_by(|a, b| a.1.cmp(b.1).then(a.0.cmp(b.0)))
+            .map(|(group, _)| *group);
+        let Some(small) = smallest else { break };
+        if live.len() <= 1 {
+            break;
+        }
+        for work_index in 0..n {
+            if assignment[work_index] != small {
+                continue;
+            }
+            let best = live
+                .iter()
+                .filter(|group| **group != small)
+                .max_by(|&&a, &&b| {
+                    vectors[work_index]
+                        .cosine(&centres[a])
+                        .total_cmp(&vectors[work_index].cosine(&centres[b]))
+                        .then(b.cmp(&a))
+                })
+                .copied()
+                .expect("another group exists");
+            assignment[work_index] = best;
+        }
+        centres = recentre(vectors, &assignment, centres.len());
+    }
+    assignment
+}
+
+fn nearest(vector: &SparseVector, centres: &[SparseVector]) -> (usize, f32) {
+    centres
+        .iter()
+        .enumerate()
+        .map(|(index, centre)| (index, vector.cosine(centre)))
+        .fold((0, f32::MIN), |best, candidate| if candidate.1 > best.1 { candidate } else { best })
+}
+
+fn recentre(vectors: &[SparseVector], assignment: &[usize], groups: usize) -> Vec<SparseVector> {
+    (0..groups)
+        .map(|group| {
+            SparseVector::centroid(
+                vectors
+                    .iter()
+                    .zip(assignment)
+                    .filter(|(_, assigned)| **assigned == group)
+                    .map(|(vector, _)| vector),
+            )
+        })
+        .collect()
+}
+
+/// Each group's most distinctive words by class-based TF-IDF, as they appear in the texts.
+fn distinctive_words(
+    texts: &[String],
+    groups: &BTreeMap<usize, Vec<usize>>,
+) -> BTreeMap<usize, Vec<String>> {
+    let term_sets: Vec<BTreeSet<String>> = texts
+        .iter()
+        .map(|text| content_words(text).iter().map(|word| stem(word)).collect())
+        .collect();
+    let mut counts: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut surface: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut documents_with: BTreeMap<String, usize> = BTreeMap::new();
+    for (group, members) in groups {
+        let group_counts = counts.entry(*group).or_default();
+        for &member in members {
+            let mut seen = BTreeSet::new();
+            for word in content_words(&texts[member]) {
+                if word.len() < 3 {
+                    continue;
+                }
+                let term = stem(&word);
+                *group_counts.entry(term.clone()).or_default() += 1;
+                *surface.entry(term.clone()).or_default().entry(word).or_default() += 1;
+                if seen.insert(term.clone()) {
+                    *documents_with.entry(term).or_default() += 1;
+                }
+            }
+        }
+    }
+    let total: BTreeMap<&String, usize> = counts
+        .values()
+        .flat_map(|group| group.iter())
+        .fold(BTreeMap::new(), |mut total, (term, count)| {
+            *total.entry(term).or_default() += count;
+            total
+        });
+    let average_words =
+        counts.values().map(|group| group.values().sum::<usize>()).sum::<usize>() as f32
+            / counts.len().max(1) as f32;
+    counts
+        .iter()
+        .map(|(group, group_counts)| {
+            let size: usize = group_counts.values().sum();
+            let members = groups[group].len();
+            let mut weighted: Vec<(f32, &String)> = group_counts
+                .iter()
+                // A label word should occur in more than one of the group's works.
+                .filter(|(term, _)| members < 3 || documents_in(&groups[group], &term_sets, term) >= 2)
+                .map(|(term, count)| {
+                    let tf = *count as f32 / size.max(1) as f32;
+                    let idf = (1.0 + average_words / total[term] as f32).ln();
+                    (tf * idf, term)
+                })
+                .collect();
+            weighted.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+            let words = weighted
+                .into_iter()
+                .take(5)
+                .map(|(_, term)| most_common_surface(&surface[term]))
+                .collect();
+            (*group, words)
+        })
+        .collect()
+}
+
+/// How many of a group's members use a term.
+fn documents_in(members: &[usize], term_sets: &[BTreeSet<String>], term: &str) -> usize {
+    members
+        .iter()
+        .filter(|&&member| term_sets[member].contains(term))
+        .count()
+}
+
+fn most_common_surface(forms: &BTreeMap<String, usize>) -> String {
+    forms
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|(form, _)| form.clone())
+        .unwrap_or_default()
+}
+
+/// For each lower-cased word, its spellings in the texts and how often each occurs.
+fn case_forms(texts: &[String]) -> BTreeMap<String, BTreeMap<String, usize>> {
+    let mut forms: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for text in texts {
+        for token in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
+            let token = token.trim_matches('\'');
+            if token.is_empty() {
+                continue;
+            }
+            *forms
+                .entry(token.to_lowercase())
+                .or_default()
+                .entry(token.to_owned())
+                .or_default() += 1;
+        }
+    }
+    forms
+}
+
+/// The most common spelling of a lower-cased word (`fviii` → `FVIII`).
+fn cased(forms: &BTreeMap<String, BTreeMap<String, usize>>, word: &str) -> String {
+    forms
+        .get(word)
+        .map_or_else(|| word.to_owned(), most_common_surface)
+}
+
+/// `Prophylaxis, bleeding and inhibitors`.
+fn label_of(words: &[String]) -> String {
+    let chosen: Vec<&str> = words.iter().take(3).map(String::as_str).collect();
+    let joined = match chosen.as_slice() {
+        [] => return "Other works".to_owned(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let mut characters = joined.chars();
+    characters
+        .next()
+        .map(|first| first.to_uppercase().chain(characters).collect())
+        .unwrap_or_default()
+}
+
+fn describe(words: &[String], n_works: usize, years: Option<(i32, i32)>) -> String {
+    let topic = if words.is_empty() {
+        "a mix of topics".to_owned()
+    } else {
+        words.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+    };
+    let span = match years {
+        Some((first, last)) if first == last => format!(", all published in {first}"),
+        Some((first, last)) => format!(", published between {first} and {last}"),
+        None => String::new(),
+    };
+    format!("{n_works} works whose distinctive words are {topic}{span}.")
+}
+
+/// Seminal works (most cited within the corpus) and rising ones (recent, cited fastest).
+fn key_works(
+    included: &BTreeMap<WorkId, Work>,
+    graph: &CitationGraph,
+    pagerank: &BTreeMap<WorkId, f64>,
+) -> Vec<KeyWork> {
+    let rank_of = |id: &WorkId| pagerank.get(id).copied().unwrap_or(0.0) as f32;
+    let mut seminal: Vec<&WorkId> = included.keys().filter(|id| graph.in_degree(id) > 0).collect();
+    seminal.sort_by(|a, b| {
+        graph
+            .in_degree(b)
+            .cmp(&graph.in_degree(a))
+            .then(rank_of(b).total_cmp(&rank_of(a)))
+            .then(a.cmp(b))
+    });
+    let mut key: Vec<KeyWork> = seminal
+        .into_iter()
+        .take(5)
+        .map(|id| KeyWork {
+            work: id.clone(),
+            role: KeyRole::Seminal,
+            corpus_citations: graph.in_degree(id),
+            pagerank: rank_of(id),
+        })
+        .collect();
+    let latest = included.values().filter_map(|work| work.year).max();
+    if let Some(latest) = latest {
+        let chosen: BTreeSet<WorkId> = key.iter().map(|key| key.work.clone()).collect();
+        let mut rising: Vec<(f32, &WorkId)> = included
+            .iter()
+            .filter(|(id, work)| {
+                !chosen.contains(*id)
+                    && work.year.is_some_and(|year| latest - year <= 3)
+                    && graph.in_degree(id) > 0
+            })
+            .map(|(id, work)| {
+                let age = (latest - work.year.unwrap_or(latest) + 1) as f32;
+                (graph.in_degree(id) as f32 / age, id)
+            })
+            .collect();
+        rising.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        key.extend(rising.into_iter().take(3).map(|(_, id)| KeyWork {
+            work: id.clone(),
+            role: KeyRole::Rising,
+            corpus_citations: graph.in_degree(id),
+            pagerank: rank_of(id),
+        }));
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use litrev_model::WorkIds;
+
+    use super::*;
+
+    fn work(id: usize, title: &str) -> Work {
+        Work {
+            ids: WorkIds {
+                openalex: Some(format!("W{id}").parse().expect("id")),
+                ..WorkIds::default()
+            },
+            title: Some(title.into()),
+            year: Some(2000 + id as i32),
+            ..Work::default()
+        }
+    }
+
+    #[test]
+    fn separates_planted_topics_and_labels_them_with_their_words() {
+        let titles = [
+            "insulin pump therapy glucose control",
+            "insulin pump glucose outcomes in children",
+            "insulin pump adherence glucose",
+            "insulin pump costs glucose",
+            "school meals obesity nutrition",
+            "school meals nutrition policy",
+            "school meals obesity prevention nutrition",
+            "school meals vegetables nutrition",
+            "knee surgery rehabilitation recovery",
+            "knee surgery recovery pain",
+            "knee surgery rehabilitation outcomes",
+        ];
+        let included: BTreeMap<WorkId, Work> = titles
+            .iter()
+            .enumerate()
+            .map(|(index, title)| {
+                let work = work(index + 1, title);
+                (work.id(), work)
+            })
+            .collect();
+        let citations = [Citation {
+            citing: "W2".parse().expect("id"),
+            cited: "W1".parse().expect("id"),
+        }];
+        let organisation = organise(&OrganiseConfig::default(), &included, &citations);
+        assert_eq!(organisation.themes.len(), 3);
+        let labels: Vec<&str> = organisation.themes.iter().map(|theme| theme.label.as_str()).collect();
+        for expected in ["insulin", "meals", "knee"] {
+            let theme = organisation
+                .themes
+                .iter()
+                .find(|theme| theme.top_words.iter().any(|word| word == expected))
+                .unwrap_or_else(|| panic!("{expected} in {labels:?}"));
+            let planted = titles.iter().filter(|title| title.contains(expected)).count();
+            assert_eq!(theme.works.len(), planted, "{expected}: {labels:?}");
+        }
+        assert_eq!(organisation.key_works[0].work.to_string(), "W1");
+        let insulin = &organisation.themes[0];
+        assert_eq!(insulin.key_works[0].to_string(), "W1", "the cited work leads its theme");
+    }
+}

@@ -1,0 +1,137 @@
+//! Question and options → [`Plan`]: the searches to run and the limits to run them within.
+//!
+//! Without an LLM the plan is built from the question's own words: its content terms (minus
+//! the words that name the review type, like "systematic review"), the main clause before a
+//! colon, and adjacent term pairs as phrases.
+//!
+//! ```
+//! use litrev_model::Tier;
+//! use litrev_plan::{PlanConfig, plan};
+//! let plan = plan("Emicizumab in haemophilia A: a systematic review", &PlanConfig::for_tier(Tier::Quick));
+//! assert_eq!(plan.key_terms, vec!["emicizumab", "haemophilia"]);
+//! assert_eq!(plan.limits.max_stages, 2);
+//! ```
+
+use litrev_model::{Plan, Query, Tier, WorkId};
+use litrev_text::content_words;
+
+/// Words that name the kind of review rather than its topic.
+const REVIEW_WORDS: &[&str] = &[
+    "systematic", "review", "reviews", "meta", "analysis", "analyses", "metaanalysis",
+    "literature", "scoping", "narrative", "overview", "umbrella", "synthesis", "update",
+    "updated", "protocol", "evidence", "comprehensive", "critical", "rapid",
+];
+
+/// Options of the plan phase.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanConfig {
+    /// Quality tier.
+    pub tier: Tier,
+    /// Works the user named as starting points.
+    pub seeds: Vec<WorkId>,
+    /// Relevance threshold for snowballed works, relative to the discovered core (0–1).
+    pub relevance_threshold: f32,
+}
+
+impl PlanConfig {
+    /// The defaults of a tier, with no seeds.
+    pub fn for_tier(tier: Tier) -> PlanConfig {
+        PlanConfig {
+            tier,
+            seeds: Vec::new(),
+            relevance_threshold: 0.6,
+        }
+    }
+}
+
+/// Builds the plan for a question.
+pub fn plan(question: &str, config: &PlanConfig) -> Plan {
+    let limits = config.tier.limits();
+    let key_terms = topic_words(question);
+    let mut queries = Vec::new();
+    let mut push = |purpose: &str, text: String| {
+        let text = text.trim().to_owned();
+        if !text.is_empty() && !queries.iter().any(|query: &Query| query.text == text) {
+            queries.push(Query {
+                label: format!("q{}", queries.len() + 1),
+                purpose: purpose.to_owned(),
+                text,
+            });
+        }
+    };
+    push("all topic terms of the question", key_terms.join(" "));
+    if let Some((main_clause, _)) = question.split_once(':') {
+        let main_terms = topic_words(main_clause);
+        if main_terms.len() >= 2 && main_terms.len() < key_terms.len() {
+            push("the question's main clause", main_terms.join(" "));
+        }
+    }
+    let phrases: Vec<String> = key_terms
+        .windows(2)
+        // A slop of 3 lets function words ("efficacy of emicizumab") sit between the terms.
+        .map(|pair| format!("\"{} {}\"~3", pair[0], pair[1]))
+        .collect();
+    if !phrases.is_empty() {
+        push("adjacent topic terms as phrases", phrases.join(" OR "));
+    }
+    Plan {
+        question: question.trim().to_owned(),
+        key_terms,
+        queries,
+        seeds: config.seeds.clone(),
+        tier: config.tier,
+        limits,
+        hits_per_query: limits.max_works,
+        relevance_threshold: config.relevance_threshold,
+    }
+}
+
+/// Content words of a text that are about the topic, in order, without repeats.
+fn topic_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in content_words(text) {
+        if !REVIEW_WORDS.contains(&word.as_str()) && !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(question: &str, expected_queries: &[&str]) {
+        let plan = plan(question, &PlanConfig::for_tier(Tier::Standard));
+        let texts: Vec<&str> = plan.queries.iter().map(|query| query.text.as_str()).collect();
+        assert_eq!(texts, expected_queries);
+        for (index, query) in plan.queries.iter().enumerate() {
+            assert_eq!(query.label, format!("q{}", index + 1));
+        }
+        assert_eq!(plan.hits_per_query, 100);
+    }
+
+    #[test]
+    fn builds_queries_from_the_question() {
+        check(
+            "Pharmacokinetics and Associated Efficacy of Emicizumab in Humans: A Systematic Review",
+            &[
+                "pharmacokinetics associated efficacy emicizumab humans",
+                "\"pharmacokinetics associated\"~3 OR \"associated efficacy\"~3 OR \"efficacy emicizumab\"~3 OR \"emicizumab humans\"~3",
+            ],
+        );
+        check(
+            "Insulin pumps in children: outcomes and costs",
+            &[
+                "insulin pumps children outcomes costs",
+                "insulin pumps children",
+                "\"insulin pumps\"~3 OR \"pumps children\"~3 OR \"children outcomes\"~3 OR \"outcomes costs\"~3",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_question_of_review_words_only_has_no_queries() {
+        check("A systematic review", &[]);
+    }
+}

@@ -1,0 +1,296 @@
+//! Corpus → one [`ScreeningDecision`] per work: rules first, then a relevance ranking.
+//!
+//! Rules exclude what cannot be reviewed (stubs without metadata, retracted works, works with
+//! no abstract to take evidence from). The rest are ranked by TF-IDF similarity to the question
+//! and the seeds, boosted by citation links to the other top-ranked works; the best are
+//! included up to the tier's limit. Every decision carries a reason code, a score and a
+//! one-line rationale naming the words that drove the score.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use litrev_graph::CitationGraph;
+use litrev_model::{
+    Citation, CorpusEntry, Decision, Origin, Plan, ReasonCode, Reviewer, ScreeningDecision, Work,
+    WorkId,
+};
+use litrev_text::{Corpus, RelevanceProfile};
+use serde::{Deserialize, Serialize};
+
+/// Options of the screen phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreenConfig {
+    /// Most works included.
+    pub max_included: usize,
+    /// Relevance threshold relative to the best-ranked works (0–1).
+    pub relative_threshold: f32,
+    /// Top discovered works that stand in for seeds when none are given.
+    pub profile_works: usize,
+    /// Weight of the citation-link boost.
+    pub link_weight: f32,
+}
+
+impl ScreenConfig {
+    /// The plan's limits.
+    pub fn from_plan(plan: &Plan) -> ScreenConfig {
+        ScreenConfig {
+            max_included: plan.limits.max_works,
+            relative_threshold: plan.relevance_threshold,
+            profile_works: 5,
+            link_weight: 0.15,
+        }
+    }
+}
+
+/// Decides on every corpus entry. `works` holds the records of the non-stub entries.
+///
+/// Decisions come back in ranking order: included works first, best first.
+pub fn screen(
+    config: &ScreenConfig,
+    plan: &Plan,
+    entries: &[CorpusEntry],
+    works: &BTreeMap<WorkId, Work>,
+    citations: &[Citation],
+) -> Vec<ScreeningDecision> {
+    let seeds: BTreeSet<&WorkId> = entries
+        .iter()
+        .filter(|entry| entry.origin == Origin::Seed)
+        .map(|entry| &entry.work)
+        .collect();
+    let texts: BTreeMap<&WorkId, String> = works
+        .iter()
+        .map(|(id, work)| (id, work.title_and_abstract()))
+        .collect();
+    let corpus = Corpus::fit(texts.values().map(String::as_str));
+    let profile_ids: Vec<&WorkId> = if seeds.is_empty() {
+        entries
+            .iter()
+            .filter(|entry| entry.stage == 0 && works.contains_key(&entry.work))
+            .take(config.profile_works)
+            .map(|entry| &entry.work)
+            .collect()
+    } else {
+        seeds.iter().copied().collect()
+    };
+    let profile_texts: Vec<&str> = profile_ids
+        .iter()
+        .filter_map(|id| texts.get(id).map(String::as_str))
+        .collect();
+    let profile = RelevanceProfile::new(corpus, &plan.question, &profile_texts);
+
+    // Text relevance, then a boost for citation links to the text-relevant core.
+    let text_scores: BTreeMap<&WorkId, f32> = texts
+        .iter()
+        .map(|(id, text)| (*id, profile.score(text)))
+        .collect();
+    let mut by_text: Vec<(&WorkId, f32)> = text_scores.iter().map(|(id, s)| (*id, *s)).collect();
+    by_text.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let core: Vec<WorkId> = by_text
+        .iter()
+        .take(config.max_included)
+        .map(|(id, _)| (*id).clone())
+        .collect();
+    let nodes: Vec<WorkId> = works.keys().cloned().collect();
+    let graph = CitationGraph::new(&nodes, citations);
+    let core_set: BTreeSet<&WorkId> = core.iter().collect();
+    let scores: BTreeMap<&WorkId, f32> = text_scores
+        .iter()
+        .map(|(id, text_score)| {
+            let links = graph
+                .references_of(id)
+                .into_iter()
+                .chain(graph.citers_of(id))
+                .filter(|other| core_set.contains(other))
+                .count();
+            let boost = config.link_weight * (links.min(10) as f32 / 10.0);
+            (*id, (text_score + boost).min(1.0))
+        })
+        .collect();
+
+    let mut ranked: Vec<(&WorkId, f32)> = scores.iter().map(|(id, s)| (*id, *s)).collect();
+    ranked.sort_by(|a, b| {
+        let a_seed = seeds.contains(a.0);
+        let b_seed = seeds.contains(b.0);
+        b_seed
+            .cmp(&a_seed)
+            .then(b.1.total_cmp(&a.1))
+            .then(a.0.cmp(b.0))
+    });
+    let reference = ranked
+        .iter()
+        .take(config.max_included.min(20).max(1))
+        .map(|(_, score)| *score)
+        .nth(config.max_included.min(20).max(1) / 2)
+        .or_else(|| ranked.first().map(|(_, score)| *score))
+        .unwrap_or(0.0);
+    let threshold = reference * config.relative_threshold;
+
+    let mut decisions = Vec::with_capacity(entries.len());
+    let mut included = 0usize;
+    let mut rank = 0usize;
+    let total = ranked.len();
+    for (id, score) in ranked {
+        let work = &works[id];
+        rank += 1;
+        let words = profile.driving_words(&texts[id], 4).join(", ");
+        let drove = if words.is_empty() {
+            "no words in common with the question or seeds".to_owned()
+        } else {
+            format!("shares {words}")
+        };
+        let (decision, reason, rationale, reviewer) = if seeds.contains(id) {
+            (
+                Decision::Include,
+                ReasonCode::Seed,
+                "named as a seed by the user".to_owned(),
+                Reviewer::Rule,
+            )
+        } else if work.is_retracted {
+            (
+                Decision::Exclude,
+                ReasonCode::Retracted,
+                "the source flags this work as retracted".to_owned(),
+                Reviewer::Rule,
+            )
+        } else if work.abstract_text.is_none() {
+            (
+                Decision::Exclude,
+                ReasonCode::MissingAbstract,
+                "no abstract to take evidence from".to_owned(),
+                Reviewer::Rule,
+            )
+        } else if score < threshold {
+            (
+                Decision::Exclude,
+                ReasonCode::OutOfScope,
+                format!(
+                    "relevance {score:.3} is under the threshold {threshold:.3} (rank {rank} of {total}); {drove}"
+                ),
+                Reviewer::Model,
+            )
+        } else if included >= config.max_included {
+            (
+                Decision::Exclude,
+                ReasonCode::OverTierLimit,
+                format!(
+                    "relevance {score:.3} (rank {rank} of {total}) but the tier's limit of {} works is reached; {drove}",
+                    config.max_included
+                ),
+                Reviewer::Model,
+            )
+        } else {
+            (
+                Decision::Include,
+                ReasonCode::Relevant,
+                format!("relevance {score:.3} (rank {rank} of {total}); {drove}"),
+                Reviewer::Model,
+            )
+        };
+        if decision == Decision::Include {
+            included += 1;
+        }
+        decisions.push(ScreeningDecision {
+            work: id.clone(),
+            decision,
+            reason,
+            rationale,
+            score,
+            reviewer,
+        });
+    }
+    for entry in entries.iter().filter(|entry| !works.contains_key(&entry.work)) {
+        decisions.push(ScreeningDecision {
+            work: entry.work.clone(),
+            decision: Decision::Exclude,
+            reason: ReasonCode::NoMetadata,
+            rationale: "known only by its id: the source holds no record of it".to_owned(),
+            score: 0.0,
+            reviewer: Reviewer::Rule,
+        });
+    }
+    decisions
+}
+
+#[cfg(test)]
+mod tests {
+    use litrev_model::{Tier, WorkIds};
+
+    use super::*;
+
+    fn work(id: &str, title: &str, abstract_text: Option<&str>) -> Work {
+        Work {
+            ids: WorkIds {
+                openalex: Some(id.parse().expect("id")),
+                ..WorkIds::default()
+            },
+            title: Some(title.into()),
+            abstract_text: abstract_text.map(str::to_owned),
+            ..Work::default()
+        }
+    }
+
+    fn entry(id: &str, origin: Origin) -> CorpusEntry {
+        CorpusEntry {
+            work: id.parse().expect("id"),
+            stage: 0,
+            origin,
+            score: 1.0,
+            queries: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rules_then_ranking_with_reasons() {
+        let plan = litrev_plan_stub("insulin pumps for children");
+        let mut retracted = work("W4", "Insulin pumps in children retracted", Some("Insulin pumps."));
+        retracted.is_retracted = true;
+        let records = [
+            work("W1", "Insulin pumps in children", Some("Insulin pump therapy helps children.")),
+            work("W2", "School meals", Some("Meals at school and obesity.")),
+            work("W3", "Insulin pumps for kids", None),
+            retracted,
+        ];
+        let works: BTreeMap<WorkId, Work> =
+            records.into_iter().map(|work| (work.id(), work)).collect();
+        let entries = [
+            entry("W1", Origin::Search),
+            entry("W2", Origin::Search),
+            entry("W3", Origin::Search),
+            entry("W4", Origin::Search),
+            entry("W9", Origin::Backward),
+        ];
+        let config = ScreenConfig::from_plan(&plan);
+        let decisions = screen(&config, &plan, &entries, &works, &[]);
+        let reason_of = |id: &str| {
+            decisions
+                .iter()
+                .find(|decision| decision.work.to_string() == id)
+                .map(|decision| (decision.decision, decision.reason))
+                .expect("decided")
+        };
+        assert_eq!(decisions.len(), 5, "one decision per entry");
+        assert_eq!(reason_of("W1"), (Decision::Include, ReasonCode::Relevant));
+        assert_eq!(reason_of("W2"), (Decision::Exclude, ReasonCode::OutOfScope));
+        assert_eq!(reason_of("W3"), (Decision::Exclude, ReasonCode::MissingAbstract));
+        assert_eq!(reason_of("W4"), (Decision::Exclude, ReasonCode::Retracted));
+        assert_eq!(reason_of("W9"), (Decision::Exclude, ReasonCode::NoMetadata));
+        let included = decisions
+            .iter()
+            .find(|decision| decision.decision == Decision::Include)
+            .expect("one included");
+        assert!(included.rationale.contains("insulin"), "{}", included.rationale);
+    }
+
+    fn litrev_plan_stub(question: &str) -> Plan {
+        let limits = Tier::Quick.limits();
+        Plan {
+            question: question.into(),
+            key_terms: Vec::new(),
+            queries: Vec::new(),
+            seeds: Vec::new(),
+            tier: Tier::Quick,
+            limits,
+            hits_per_query: limits.max_works,
+            relevance_threshold: 0.6,
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! Errors and per-record issues of the sources.
+
+use std::path::PathBuf;
+
+/// What went wrong talking to a source.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A snapshot path does not exist.
+    #[error("snapshot `{path}` does not exist: pass an OpenAlex .jsonl or .jsonl.gz file, or a folder of them")]
+    MissingPath {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// A snapshot folder holds no Work files.
+    #[error("no .jsonl or .jsonl.gz files in `{path}`: point --source snapshot: at OpenAlex Work files")]
+    EmptyFolder {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// A file could not be read.
+    #[error("cannot read `{path}`: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file held lines but not one OpenAlex Work.
+    #[error("`{path}` holds no OpenAlex Work records ({first_problem}): expected one Work JSON object per line, as in the OpenAlex data dump")]
+    NoWorks {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong with the first bad line.
+        first_problem: String,
+    },
+    /// The on-disk search index failed.
+    #[error("the search index at `{path}` failed ({message}): delete that folder and run again to rebuild it")]
+    Index {
+        /// Index folder.
+        path: PathBuf,
+        /// The index library's message.
+        message: String,
+    },
+}
+
+/// A record skipped while reading a source: reported, never fatal to the rest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// File the record came from.
+    pub path: PathBuf,
+    /// Line number, from 1.
+    pub line: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+/// Result with the sources' error.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,262 @@
+//! OpenAlex wire records → `Work`.
+
+use std::collections::BTreeMap;
+
+use litrev_model::{Author, Biblio, Work, WorkId, WorkIds, WorkKind};
+
+use super::wire::{WireKeyword, WireWork};
+
+/// Parses one OpenAlex Work JSON object.
+///
+/// # Errors
+/// When the text is not a JSON object of the Work shape, or carries no usable id.
+pub fn parse_work(json: &str) -> Result<Work, String> {
+    let wire: WireWork = serde_json::from_str(json).map_err(|error| error.to_string())?;
+    work_from_wire(wire)
+}
+
+/// Converts a wire record, refusing one without any id.
+pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
+    let mut ids = WorkIds::default();
+    let wire_ids = wire.ids.as_ref();
+    let candidates = [
+        wire.id.as_deref(),
+        wire_ids.and_then(|ids| ids.openalex.as_deref()),
+        wire.doi.as_deref(),
+        wire_ids.and_then(|ids| ids.doi.as_deref()),
+        wire_ids.and_then(|ids| ids.pmid.as_deref()),
+    ];
+    for text in candidates.into_iter().flatten() {
+        if let Ok(id) = text.parse::<WorkId>() {
+            ids.add(id);
+        }
+    }
+    if let Some(pmcid) = wire_ids.and_then(|ids| ids.pmcid.as_deref())
+        && let Ok(id) = pmcid.parse()
+    {
+        ids.pmcid.get_or_insert(id);
+    }
+    if ids.primary().is_none() {
+        return Err("the record has no OpenAlex id, DOI or PubMed id".to_owned());
+    }
+
+    let title = wire
+        .title
+        .or(wire.display_name)
+        .map(|title| clean_markup(&title))
+        .filter(|title| !title.is_empty());
+    let authors = wire
+        .authorships
+        .into_iter()
+        .filter_map(|authorship| {
+            let author = authorship.author;
+            let name = author
+                .as_ref()
+                .and_then(|author| author.display_name.clone())
+                .or(authorship.raw_author_name)?;
+            let orcid = author.and_then(|author| author.orcid);
+            Some(Author { name, orcid })
+        })
+        .collect();
+    let primary_source = wire
+        .primary_location
+        .as_ref()
+        .and_then(|location| location.source.as_ref());
+    let venue = primary_source
+        .and_then(|source| source.display_name.clone())
+        .or_else(|| wire.host_venue.as_ref().and_then(|venue| venue.display_name.clone()));
+    let publisher = primary_source
+        .and_then(|source| source.host_organization_name.clone())
+        .or_else(|| wire.host_venue.as_ref().and_then(|venue| venue.publisher.clone()));
+    let kind = wire
+        .type_crossref
+        .as_deref()
+        .or(wire.work_type.as_deref())
+        .map(WorkKind::from_source_type)
+        .unwrap_or_default();
+    let biblio = wire
+        .biblio
+        .map(|biblio| Biblio {
+            volume: biblio.volume,
+            issue: biblio.issue,
+            first_page: biblio.first_page,
+            last_page: biblio.last_page,
+        })
+        .unwrap_or_default();
+    let oa_url = wire
+        .open_access
+        .and_then(|open_access| open_access.oa_url)
+        .or_else(|| {
+            [wire.best_oa_location.as_ref(), wire.primary_location.as_ref()]
+                .into_iter()
+                .flatten()
+                .filter(|location| location.is_oa == Some(true))
+                .find_map(|location| location.pdf_url.clone().or(location.landing_page_url.clone()))
+        });
+    let references = wire
+        .referenced_works
+        .iter()
+        .filter_map(|text| text.parse::<WorkId>().ok())
+        .collect();
+
+    Ok(Work {
+        ids,
+        title,
+        authors,
+        year: wire.publication_year,
+        date: wire.publication_date,
+        venue,
+        publisher,
+        kind,
+        biblio,
+        abstract_text: wire.abstract_inverted_index.as_ref().and_then(rebuild_abstract),
+        language: wire.language,
+        cited_by_count: wire.cited_by_count,
+        keywords: keywords(wire.topics, wire.keywords, wire.concepts, wire.mesh),
+        references,
+        oa_url,
+        is_retracted: wire.is_retracted.unwrap_or(false),
+    })
+}
+
+/// Rebuilds an abstract from OpenAlex's `abstract_inverted_index` (word → positions).
+///
+/// Positions no word claims are skipped; a leading "Abstract" label is dropped.
+pub fn rebuild_abstract(index: &BTreeMap<String, Vec<usize>>) -> Option<String> {
+    let mut placed: Vec<(usize, &str)> = index
+        .iter()
+        .flat_map(|(word, positions)| positions.iter().map(move |&at| (at, word.as_str())))
+        .collect();
+    placed.sort_unstable();
+    let words: Vec<&str> = placed
+        .into_iter()
+        .map(|(_, word)| word)
+        .skip_while(|word| word.eq_ignore_ascii_case("abstract") || word.eq_ignore_ascii_case("abstract:"))
+        .collect();
+    let text = words.join(" ");
+    let text = clean_markup(&text);
+    (!text.is_empty()).then_some(text)
+}
+
+/// Drops inline HTML tags (`<i>`, `<sub>`…) and squeezes white space.
+fn clean_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        let tag_end = rest[open..].find('>').map(|end| open + end);
+        let is_tag = tag_end.is_some_and(|end| {
+            let inner = rest[open + 1..end].trim_start_matches('/');
+            !inner.is_empty()
+                && inner.len() <= 12
+                && inner
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '/')
+                && inner.starts_with(|c: char| c.is_ascii_alphabetic())
+        });
+        match (is_tag, tag_end) {
+            (true, Some(end)) => {
+                out.push_str(&rest[..open]);
+                rest = &rest[end + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..=open]);
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn keywords(
+    topics: Vec<super::wire::WireNamed>,
+    keywords: Vec<WireKeyword>,
+    concepts: Vec<super::wire::WireNamed>,
+    mesh: Vec<super::wire::WireMesh>,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |name: Option<String>| {
+        if let Some(name) = name.filter(|name| !name.is_empty())
+            && !out.iter().any(|known| known.eq_ignore_ascii_case(&name))
+        {
+            out.push(name);
+        }
+    };
+    for topic in topics {
+        push(topic.display_name);
+    }
+    for keyword in keywords {
+        push(match keyword {
+            WireKeyword::Named { display_name } => display_name,
+            WireKeyword::Plain(text) => Some(text),
+        });
+    }
+    for heading in mesh.into_iter().filter(|heading| heading.is_major_topic == Some(true)) {
+        push(heading.descriptor_name);
+    }
+    // Level-0 concepts ("Medicine", "Computer science") say little about a work.
+    for concept in concepts.into_iter().filter(|concept| concept.level != Some(0)) {
+        push(concept.display_name);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rebuilds_abstracts_in_position_order() {
+        let mut index = BTreeMap::new();
+        index.insert("Abstract".to_owned(), vec![0]);
+        index.insert("trials".to_owned(), vec![4]);
+        index.insert("We".to_owned(), vec![1]);
+        index.insert("reviewed".to_owned(), vec![2]);
+        index.insert("twelve".to_owned(), vec![3]);
+        index.insert("and".to_owned(), vec![6]);
+        index.insert("trials.".to_owned(), vec![8]);
+        index.insert("cohort".to_owned(), vec![7]);
+        assert_eq!(
+            rebuild_abstract(&index).as_deref(),
+            Some("We reviewed twelve trials and cohort trials.")
+        );
+        assert_eq!(rebuild_abstract(&BTreeMap::new()), None);
+    }
+
+    #[test]
+    fn strips_inline_markup_but_not_comparisons() {
+        assert_eq!(clean_markup("CO<sub>2</sub> uptake"), "CO2 uptake");
+        assert_eq!(clean_markup("<i>E. coli</i>  in  water"), "E. coli in water");
+        assert_eq!(clean_markup("p < 0.05 and n > 3"), "p < 0.05 and n > 3");
+    }
+
+    #[test]
+    fn reads_both_schemas() {
+        let old = r#"{"id":"https://openalex.org/W1","doi":"https://doi.org/10.1/X","title":"T",
+            "host_venue":{"display_name":"J Old","publisher":"P"},"type":"journal-article",
+            "concepts":[{"display_name":"Medicine","level":0,"score":"0.9"},{"display_name":"Asthma","level":2,"score":"0.5"}],
+            "biblio":{"volume":5,"issue":null,"first_page":"1","last_page":"9"},
+            "authorships":[{"author":{"display_name":"Jane Smith","orcid":null}}],
+            "referenced_works":["https://openalex.org/W2"],"abstract_inverted_index":null}"#;
+        let work = parse_work(old).expect("2023 schema");
+        assert_eq!(work.venue.as_deref(), Some("J Old"));
+        assert_eq!(work.keywords, vec!["Asthma".to_owned()]);
+        assert_eq!(work.biblio.volume.as_deref(), Some("5"));
+        assert_eq!(work.kind, WorkKind::Article);
+        assert_eq!(work.references.len(), 1);
+
+        let new = r#"{"id":"https://openalex.org/W3","title":"U","type":"article",
+            "primary_location":{"source":{"display_name":"J New","host_organization_name":"Q"}},
+            "topics":[{"display_name":"Sleep research"}],"keywords":[{"display_name":"sleep"}]}"#;
+        let work = parse_work(new).expect("current schema");
+        assert_eq!(work.venue.as_deref(), Some("J New"));
+        assert_eq!(work.publisher.as_deref(), Some("Q"));
+        assert_eq!(work.keywords, vec!["Sleep research".to_owned(), "sleep".to_owned()]);
+    }
+
+    #[test]
+    fn refuses_records_without_ids() {
+        assert!(parse_work(r#"{"title":"no id"}"#).is_err());
+        assert!(parse_work("[1,2]").is_err());
+    }
+}

@@ -1,0 +1,137 @@
+//! Reading snapshot files: folders expanded, gzip detected, one Work per line.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
+use litrev_model::Work;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Issue, Result};
+use crate::openalex::parse_work;
+
+/// Bumped whenever the index layout or the Work conversion changes, so old indexes are rebuilt.
+const INDEX_FORMAT: &str = "litrev-snapshot-index-v1";
+
+/// Expands folders into their `.jsonl`/`.jsonl.gz`/`.json` files, sorted; keeps files as given.
+pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.exists() {
+            return Err(Error::MissingPath { path: path.clone() });
+        }
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path).map_err(|source| Error::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                .filter(|file| is_work_file(file))
+                .collect();
+            if found.is_empty() {
+                return Err(Error::EmptyFolder { path: path.clone() });
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files.dedup();
+    Ok(files)
+}
+
+fn is_work_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("");
+    path.is_file()
+        && [".jsonl", ".jsonl.gz", ".json", ".json.gz", ".ndjson", ".ndjson.gz"]
+            .iter()
+            .any(|ending| name.ends_with(ending))
+}
+
+/// A name for the index of these files: changes when any file's path, size or mtime does.
+pub(crate) fn fingerprint(files: &[PathBuf]) -> Result<String> {
+    let mut hasher = Sha256::new();
+    hasher.update(INDEX_FORMAT.as_bytes());
+    for file in files {
+        let canonical = file.canonicalize().map_err(|source| Error::Read {
+            path: file.clone(),
+            source,
+        })?;
+        let metadata = std::fs::metadata(&canonical).map_err(|source| Error::Read {
+            path: file.clone(),
+            source,
+        })?;
+        let modified = metadata
+            .modified()
+            .ok()
+            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|age| age.as_nanos())
+            .unwrap_or(0);
+        hasher.update(canonical.to_string_lossy().as_bytes());
+        hasher.update(metadata.len().to_le_bytes());
+        hasher.update(modified.to_le_bytes());
+    }
+    let digest = hasher.finalize();
+    Ok(digest.iter().take(12).map(|byte| format!("{byte:02x}")).collect())
+}
+
+/// Reads one file, handing each parsed work to `sink` and recording bad lines as issues.
+///
+/// # Errors
+/// When the file cannot be read, or has lines but none is a Work.
+pub(crate) fn read_file(
+    path: &Path,
+    sink: &mut dyn FnMut(Work),
+    issues: &mut Vec<Issue>,
+) -> Result<usize> {
+    let read_error = |source| Error::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = File::open(path).map_err(read_error)?;
+    let mut magic = [0u8; 2];
+    let is_gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
+    let file = File::open(path).map_err(read_error)?;
+    let reader: Box<dyn BufRead> = if is_gzip {
+        Box::new(BufReader::new(MultiGzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    };
+    let mut parsed = 0;
+    let mut first_problem = None;
+    let issues_before = issues.len();
+    for (line_index, line) in reader.lines().enumerate() {
+        let line = line.map_err(read_error)?;
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        match parse_work(line) {
+            Ok(work) => {
+                parsed += 1;
+                sink(work);
+            }
+            Err(message) => {
+                first_problem.get_or_insert_with(|| format!("line {}: {message}", line_index + 1));
+                issues.push(Issue {
+                    path: path.to_owned(),
+                    line: line_index + 1,
+                    message,
+                });
+            }
+        }
+    }
+    if parsed == 0
+        && let Some(first_problem) = first_problem
+    {
+        issues.truncate(issues_before);
+        return Err(Error::NoWorks {
+            path: path.to_owned(),
+            first_problem,
+        });
+    }
+    Ok(parsed)
+}

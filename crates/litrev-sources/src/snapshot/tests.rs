@@ -1,0 +1,126 @@
+//! Snapshot tests on the real SYNERGY Work files.
+
+use std::path::PathBuf;
+
+use litrev_model::{Query, WorkId};
+
+use super::SnapshotSource;
+use crate::source::Source;
+
+/// The shared data folder; its absence is loud, and fatal under CI.
+fn testdata() -> Option<PathBuf> {
+    let root = std::env::var_os("LITREV_TESTDATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    if root.join("synergy/works").is_dir() {
+        return Some(root);
+    }
+    let message = format!(
+        "TEST DATA MISSING: {} has no synergy/works; set LITREV_TESTDATA to the shared data folder",
+        root.display()
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+    eprintln!("{message}");
+    None
+}
+
+fn query(text: &str) -> Query {
+    Query {
+        label: "q1".into(),
+        purpose: "test".into(),
+        text: text.into(),
+    }
+}
+
+#[test]
+fn indexes_searches_and_walks_a_real_snapshot() {
+    let Some(data) = testdata() else { return };
+    let file = data.join("synergy/works/Donners_2021.jsonl.gz");
+    let home = tempfile::tempdir().expect("temp dir");
+    let (snapshot, report) =
+        SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("open");
+    assert!(report.built);
+    assert_eq!(snapshot.len(), 258, "Donners_2021 has 258 works");
+    assert!(report.issues.is_empty());
+
+    let hits = snapshot.search(&query("emicizumab pharmacokinetics"), 10).expect("search");
+    assert_eq!(hits.len(), 10);
+    assert!(
+        hits[0].work.title_or_empty().to_lowercase().contains("emicizumab"),
+        "top hit: {}",
+        hits[0].work.title_or_empty()
+    );
+
+    let doi: WorkId = "https://doi.org/10.1056/NEJMoa1703068".parse().expect("doi");
+    let found = snapshot.lookup(std::slice::from_ref(&doi)).expect("lookup");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].id().to_string(), "W2734287351");
+
+    // Reverse edges: every citing work really lists the cited one.
+    let citing = snapshot.citing(&[found[0].id()]).expect("citing");
+    assert_eq!(citing.len(), 86, "the HAVEN 1 trial is cited 86 times inside Donners_2021");
+    for work in &citing {
+        assert!(work.references.contains(&found[0].id()));
+    }
+
+    let (_, reopened) =
+        SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("reopen");
+    assert!(!reopened.built, "the second open reuses the index");
+}
+
+#[test]
+fn every_synergy_record_parses_with_abstracts_rebuilt() {
+    let Some(data) = testdata() else { return };
+    let expected = [
+        ("Chou_2004", 1630, 1441),
+        ("Donners_2021", 258, 250),
+        ("Jeyaraman_2020", 1175, 1173),
+        ("Menon_2022", 975, 969),
+        ("Nelson_2002", 366, 358),
+        ("Sep_2021", 271, 270),
+        ("van_der_Valk_2021", 725, 715),
+    ];
+    for (name, works, with_abstract) in expected {
+        let file = data.join(format!("synergy/works/{name}.jsonl.gz"));
+        let (parsed, issues) = SnapshotSource::read_works(&[file]).expect(name);
+        assert!(issues.is_empty(), "{name}: {issues:?}");
+        assert_eq!(parsed.len(), works, "{name} works");
+        let abstracts = parsed.iter().filter(|work| work.abstract_text.is_some()).count();
+        assert_eq!(abstracts, with_abstract, "{name} abstracts");
+    }
+}
+
+#[test]
+fn reads_the_current_schema() {
+    let Some(data) = testdata() else { return };
+    let file = data.join("openalex-recorded-openalexPro/works_008_parallel_snapshots.jsonl.gz");
+    let (works, issues) = SnapshotSource::read_works(&[file]).expect("current schema");
+    assert_eq!(works.len(), 175);
+    assert!(issues.is_empty(), "{issues:?}");
+    assert!(works.iter().filter(|work| work.venue.is_some()).count() > 100);
+    assert!(works.iter().any(|work| !work.keywords.is_empty()));
+}
+
+#[test]
+fn malformed_files_get_a_clear_error_and_bad_lines_are_skipped() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let garbage = folder.path().join("garbage.jsonl");
+    std::fs::write(&garbage, "this is not json\n{\"also\": \"not a work\"}\n").expect("write");
+    let error = SnapshotSource::read_works(std::slice::from_ref(&garbage))
+        .expect_err("no works in garbage");
+    assert!(error.to_string().contains("no OpenAlex Work records"), "{error}");
+
+    let mixed = folder.path().join("mixed.jsonl");
+    std::fs::write(
+        &mixed,
+        "{\"id\":\"https://openalex.org/W1\",\"title\":\"A\"}\nnot json\n",
+    )
+    .expect("write");
+    let (works, issues) = SnapshotSource::read_works(&[mixed]).expect("mixed file");
+    assert_eq!(works.len(), 1);
+    assert_eq!(issues.len(), 1);
+    assert_eq!(issues[0].line, 2);
+
+    let missing = SnapshotSource::read_works(&[folder.path().join("nope.jsonl")]);
+    assert!(missing.is_err());
+}

@@ -1,0 +1,532 @@
+//! The `Store`: runs, step outputs, works and each run's corpus, citations and decisions.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use litrev_model::{
+    Citation, CorpusEntry, RunId, RunStatus, ScreeningDecision, Work, WorkId,
+};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+use crate::migrations::migrate;
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
+
+/// A handle on one store file.
+pub struct Store {
+    connection: Connection,
+}
+
+/// What creating a run needs.
+#[derive(Debug, Clone)]
+pub struct NewRun<'a> {
+    /// The new run's id.
+    pub id: &'a RunId,
+    /// The question.
+    pub question: &'a str,
+    /// The run's options as JSON (opaque to the store).
+    pub options_json: &'a str,
+    /// litrev's version.
+    pub tool_version: &'a str,
+}
+
+/// A run as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRecord {
+    /// Id.
+    pub id: RunId,
+    /// Question.
+    pub question: String,
+    /// Options as JSON.
+    pub options_json: String,
+    /// Status.
+    pub status: RunStatus,
+    /// litrev's version when the run was created.
+    pub tool_version: String,
+    /// Creation time (UTC, RFC 3339).
+    pub created_at: String,
+    /// Last update time (UTC, RFC 3339).
+    pub updated_at: String,
+    /// Names of the steps committed so far, in commit order.
+    pub steps_done: Vec<String>,
+}
+
+/// Everything one step writes besides its own output, saved in the same transaction.
+#[derive(Debug, Default)]
+pub struct StepWrites<'a> {
+    /// Works to store (inserted or replaced by id).
+    pub works: &'a [Work],
+    /// Corpus entries to add to the run.
+    pub corpus: &'a [CorpusEntry],
+    /// Citation edges to add to the run.
+    pub citations: &'a [Citation],
+    /// Decisions to set (replacing earlier ones for the same works).
+    pub decisions: &'a [ScreeningDecision],
+}
+
+impl Store {
+    /// Opens (creating if needed) the store file, in WAL mode, with the schema up to date.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or migrated.
+    pub fn open(path: &Path) -> Result<Store> {
+        let open_error = |message: String| Error::Open {
+            path: path.to_owned(),
+            message,
+        };
+        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|error| open_error(error.to_string()))?;
+        }
+        let mut connection = Connection::open(path).map_err(|error| open_error(error.to_string()))?;
+        connection
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(|error| open_error(error.to_string()))?;
+        connection.pragma_update(None, "synchronous", "NORMAL")?;
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        connection.busy_timeout(std::time::Duration::from_secs(10))?;
+        migrate(&mut connection)?;
+        Ok(Store { connection })
+    }
+
+    /// Records a new run with status `running`.
+    ///
+    /// # Errors
+    /// When the id is taken or the write fails.
+    pub fn create_run(&self, run: &NewRun<'_>) -> Result<()> {
+        self.connection.execute(
+            &format!(
+                "INSERT INTO runs (id, question, options, status, tool_version, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, 'running', ?4, {NOW}, {NOW})"
+            ),
+            params![
+                run.id.as_str(),
+                run.question,
+                run.options_json,
+                run.tool_version
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// One run.
+    ///
+    /// # Errors
+    /// [`Error::UnknownRun`] when no run has the id.
+    pub fn run(&self, id: &RunId) -> Result<RunRecord> {
+        let row = self
+            .connection
+            .query_row(
+                "SELECT id, question, options, status, tool_version, created_at, updated_at
+                 FROM runs WHERE id = ?1",
+                params![id.as_str()],
+                |row| {
+                    Ok((
+                        row.get::<_, String>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, String>(3)?,
+                        row.get::<_, String>(4)?,
+                        row.get::<_, String>(5)?,
+                        row.get::<_, String>(6)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or_else(|| Error::UnknownRun(id.to_string()))?;
+        let (id_text, question, options_json, status, tool_version, created_at, updated_at) = row;
+        let status = status.parse().map_err(|_| Error::Decode {
+            what: "run status",
+            message: status.clone(),
+        })?;
+        let id = RunId::new_unchecked(id_text);
+        let steps_done = self.steps_done(&id)?;
+        Ok(RunRecord {
+            id,
+            question,
+            options_json,
+            status,
+            tool_version,
+            created_at,
+            updated_at,
+            steps_done,
+        })
+    }
+
+    /// Every run, newest first.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn runs(&self) -> Result<Vec<RunRecord>> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT id FROM runs ORDER BY created_at DESC, id DESC")?;
+        let ids = statement
+            .query_map([], |row| row.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        ids.into_iter()
+            .map(|id| self.run(&RunId::new_unchecked(id)))
+            .collect()
+    }
+
+    /// Sets a run's status.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn set_status(&self, id: &RunId, status: RunStatus) -> Result<()> {
+        self.connection.execute(
+            &format!("UPDATE runs SET status = ?2, updated_at = {NOW} WHERE id = ?1"),
+            params![id.as_str(), status.name()],
+        )?;
+        Ok(())
+    }
+
+    /// Names of the steps a run has committed, in commit order.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn steps_done(&self, id: &RunId) -> Result<Vec<String>> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT step FROM steps WHERE run_id = ?1 ORDER BY rowid")?;
+        let steps = statement
+            .query_map(params![id.as_str()], |row| row.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok(steps)
+    }
+
+    /// The stored output of a step, if the step was committed.
+    ///
+    /// # Errors
+    /// When the query fails or the output does not decode as `T`.
+    pub fn step_output<T: DeserializeOwned>(&self, id: &RunId, step: &str) -> Result<Option<T>> {
+        let json: Option<String> = self
+            .connection
+            .query_row(
+                "SELECT output FROM steps WHERE run_id = ?1 AND step = ?2",
+                params![id.as_str(), step],
+                |row| row.get(0),
+            )
+            .optional()?;
+        json.map(|json| {
+            serde_json::from_str(&json).map_err(|error| Error::Decode {
+                what: "step output",
+                message: format!("{step}: {error}"),
+            })
+        })
+        .transpose()
+    }
+
+    /// Saves a step's output and everything it wrote in one transaction: all or nothing.
+    ///
+    /// # Errors
+    /// When a write fails; then nothing of the step is stored.
+    pub fn commit_step<T: Serialize>(
+        &mut self,
+        id: &RunId,
+        step: &str,
+        output: &T,
+        writes: &StepWrites<'_>,
+    ) -> Result<()> {
+        let output = serde_json::to_string(output).map_err(|error| Error::Decode {
+            what: "step output",
+            message: error.to_string(),
+        })?;
+        let transaction = self.connection.transaction()?;
+        put_works(&transaction, writes.works)?;
+        {
+            let mut next_position: i64 = transaction.query_row(
+                "SELECT COALESCE(MAX(position) + 1, 0) FROM corpus WHERE run_id = ?1",
+                params![id.as_str()],
+                |row| row.get(0),
+            )?;
+            let mut insert = transaction.prepare(
+                "INSERT OR IGNORE INTO corpus (run_id, work_id, position, entry) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for entry in writes.corpus {
+                let inserted = insert.execute(params![
+                    id.as_str(),
+                    entry.work.to_string(),
+                    next_position,
+                    to_json(entry)?
+                ])?;
+                next_position += inserted as i64;
+            }
+            let mut insert = transaction.prepare(
+                "INSERT OR IGNORE INTO citations (run_id, citing, cited) VALUES (?1, ?2, ?3)",
+            )?;
+            for citation in writes.citations {
+                insert.execute(params![
+                    id.as_str(),
+                    citation.citing.to_string(),
+                    citation.cited.to_string()
+                ])?;
+            }
+            let mut next_position: i64 = transaction.query_row(
+                "SELECT COALESCE(MAX(position) + 1, 0) FROM decisions WHERE run_id = ?1",
+                params![id.as_str()],
+                |row| row.get(0),
+            )?;
+            let mut upsert = transaction.prepare(
+                "INSERT INTO decisions (run_id, work_id, position, decision) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (run_id, work_id) DO UPDATE SET decision = excluded.decision",
+            )?;
+            for decision in writes.decisions {
+                upsert.execute(params![
+                    id.as_str(),
+                    decision.work.to_string(),
+                    next_position,
+                    to_json(decision)?
+                ])?;
+                next_position += 1;
+            }
+        }
+        transaction.execute(
+            &format!(
+                "INSERT OR REPLACE INTO steps (run_id, step, output, finished_at) VALUES (?1, ?2, ?3, {NOW})"
+            ),
+            params![id.as_str(), step, output],
+        )?;
+        transaction.execute(
+            &format!("UPDATE runs SET updated_at = {NOW} WHERE id = ?1"),
+            params![id.as_str()],
+        )?;
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Stored works for the given ids (any known alias), keyed by the id asked for.
+    ///
+    /// # Errors
+    /// When the query fails or a record does not decode.
+    pub fn works(&self, ids: &[WorkId]) -> Result<BTreeMap<WorkId, Work>> {
+        let mut statement = self.connection.prepare(
+            "SELECT w.record FROM work_aliases a JOIN works w ON w.id = a.work_id WHERE a.alias = ?1",
+        )?;
+        let mut found = BTreeMap::new();
+        for id in ids {
+            let record: Option<String> = statement
+                .query_row(params![id.to_string()], |row| row.get(0))
+                .optional()?;
+            if let Some(record) = record {
+                found.insert(id.clone(), from_json::<Work>("work", &record)?);
+            }
+        }
+        Ok(found)
+    }
+
+    /// A run's corpus in the order works entered it.
+    ///
+    /// # Errors
+    /// When the query fails or an entry does not decode.
+    pub fn corpus(&self, id: &RunId) -> Result<Vec<CorpusEntry>> {
+        self.json_rows(
+            "corpus entry",
+            "SELECT entry FROM corpus WHERE run_id = ?1 ORDER BY position",
+            id,
+        )
+    }
+
+    /// A run's decisions in the order they were first made.
+    ///
+    /// # Errors
+    /// When the query fails or a decision does not decode.
+    pub fn decisions(&self, id: &RunId) -> Result<Vec<ScreeningDecision>> {
+        self.json_rows(
+            "decision",
+            "SELECT decision FROM decisions WHERE run_id = ?1 ORDER BY position",
+            id,
+        )
+    }
+
+    /// A run's citation edges, sorted.
+    ///
+    /// # Errors
+    /// When the query fails or an id does not parse.
+    pub fn citations(&self, id: &RunId) -> Result<Vec<Citation>> {
+        let mut statement = self.connection.prepare(
+            "SELECT citing, cited FROM citations WHERE run_id = ?1 ORDER BY citing, cited",
+        )?;
+        let rows = statement
+            .query_map(params![id.as_str()], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<(String, String)>>>()?;
+        rows.into_iter()
+            .map(|(citing, cited)| {
+                let parse = |text: &str| {
+                    text.parse::<WorkId>().map_err(|error| Error::Decode {
+                        what: "work id",
+                        message: error.to_string(),
+                    })
+                };
+                Ok(Citation {
+                    citing: parse(&citing)?,
+                    cited: parse(&cited)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Appends a line to a run's event log.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn log_event(&self, id: &RunId, step: &str, message: &str) -> Result<()> {
+        self.connection.execute(
+            &format!("INSERT INTO events (run_id, at, step, message) VALUES (?1, {NOW}, ?2, ?3)"),
+            params![id.as_str(), step, message],
+        )?;
+        Ok(())
+    }
+
+    fn json_rows<T: DeserializeOwned>(
+        &self,
+        what: &'static str,
+        sql: &str,
+        id: &RunId,
+    ) -> Result<Vec<T>> {
+        let mut statement = self.connection.prepare(sql)?;
+        let rows = statement
+            .query_map(params![id.as_str()], |row| row.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        rows.iter().map(|json| from_json(what, json)).collect()
+    }
+}
+
+fn put_works(transaction: &rusqlite::Transaction<'_>, works: &[Work]) -> Result<()> {
+    // Upserts, not REPLACE: a REPLACE deletes first, which makes SQLite check every alias row.
+    let mut insert = transaction.prepare(
+        "INSERT INTO works (id, record) VALUES (?1, ?2)
+         ON CONFLICT (id) DO UPDATE SET record = excluded.record",
+    )?;
+    let mut alias = transaction.prepare(
+        "INSERT INTO work_aliases (alias, work_id) VALUES (?1, ?2)
+         ON CONFLICT (alias) DO UPDATE SET work_id = excluded.work_id",
+    )?;
+    for work in works {
+        let id = work.id().to_string();
+        insert.execute(params![id, to_json(work)?])?;
+        for other in work.ids.all() {
+            alias.execute(params![other.to_string(), id])?;
+        }
+    }
+    Ok(())
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|error| Error::Decode {
+        what: "value",
+        message: error.to_string(),
+    })
+}
+
+fn from_json<T: DeserializeOwned>(what: &'static str, json: &str) -> Result<T> {
+    serde_json::from_str(json).map_err(|error| Error::Decode {
+        what,
+        message: error.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use litrev_model::{Decision, Origin, ReasonCode, Reviewer};
+
+    use super::*;
+
+    fn work(id: &str, doi: &str) -> Work {
+        let mut work = Work::stub(id.parse().expect("id"));
+        work.ids.add(doi.parse().expect("doi"));
+        work.title = Some(format!("Title of {id}"));
+        work
+    }
+
+    #[test]
+    fn a_committed_step_is_all_there_after_reopening() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let path = folder.path().join("store.sqlite");
+        let run: RunId = "run-1".parse().expect("run id");
+        let works = [work("W1", "10.1/a"), work("W2", "10.1/b")];
+        let corpus: Vec<CorpusEntry> = works
+            .iter()
+            .map(|work| CorpusEntry {
+                work: work.id(),
+                stage: 0,
+                origin: Origin::Search,
+                score: 0.5,
+                queries: vec!["q1".into()],
+            })
+            .collect();
+        let citations = [Citation {
+            citing: works[1].id(),
+            cited: works[0].id(),
+        }];
+        let decisions = [ScreeningDecision {
+            work: works[0].id(),
+            decision: Decision::Include,
+            reason: ReasonCode::Relevant,
+            rationale: "close to the question".into(),
+            score: 0.5,
+            reviewer: Reviewer::Model,
+        }];
+        {
+            let mut store = Store::open(&path).expect("open");
+            store
+                .create_run(&NewRun {
+                    id: &run,
+                    question: "Q?",
+                    options_json: "{}",
+                    tool_version: "0.0.0",
+                })
+                .expect("create");
+            store
+                .commit_step(
+                    &run,
+                    "discover",
+                    &vec!["q1"],
+                    &StepWrites {
+                        works: &works,
+                        corpus: &corpus,
+                        citations: &citations,
+                        decisions: &decisions,
+                    },
+                )
+                .expect("commit");
+        }
+        let store = Store::open(&path).expect("reopen");
+        let record = store.run(&run).expect("run");
+        assert_eq!(record.status, RunStatus::Running);
+        assert_eq!(record.steps_done, vec!["discover".to_owned()]);
+        let output: Vec<String> = store.step_output(&run, "discover").expect("read").expect("some");
+        assert_eq!(output, vec!["q1".to_owned()]);
+        assert_eq!(store.step_output::<Vec<String>>(&run, "screen").expect("read"), None);
+        assert_eq!(store.corpus(&run).expect("corpus"), corpus);
+        assert_eq!(store.citations(&run).expect("citations").len(), 1);
+        assert_eq!(store.decisions(&run).expect("decisions"), decisions);
+        let by_doi: WorkId = "10.1/B".parse().expect("doi");
+        let found = store.works(std::slice::from_ref(&by_doi)).expect("works");
+        assert_eq!(found[&by_doi].id().to_string(), "W2");
+    }
+
+    #[test]
+    fn unknown_runs_say_what_to_do() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&folder.path().join("s.sqlite")).expect("open");
+        let error = store.run(&"nope".parse().expect("id")).expect_err("unknown");
+        assert!(error.to_string().contains("litrev runs"), "{error}");
+    }
+
+    #[test]
+    fn a_store_from_a_newer_litrev_is_refused() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let path = folder.path().join("s.sqlite");
+        {
+            let connection = Connection::open(&path).expect("open");
+            connection.pragma_update(None, "user_version", 99).expect("pragma");
+        }
+        let error = Store::open(&path).err().expect("too new");
+        assert!(matches!(error, Error::TooNew { found: 99, .. }));
+    }
+}

@@ -1,0 +1,25 @@
+//! Text processing shared by the phases: content terms, TF-IDF vectors and sentences.
+//!
+//! Planning, snowballing, screening, organising and writing all judge text the same way, so
+//! the way words become terms lives here once.
+//!
+//! ```
+//! use litrev_text::{Corpus, terms};
+//! assert_eq!(terms("The effects of running"), vec!["effect", "run"]);
+//! let corpus = Corpus::fit(["insulin pumps in children", "school meals", "insulin dosing"]);
+//! let a = corpus.vector("insulin for children");
+//! let b = corpus.vector("insulin pumps");
+//! assert!(a.cosine(&b) > 0.0);
+//! ```
+
+mod relevance;
+mod sentences;
+mod stopwords;
+mod terms;
+mod tfidf;
+
+pub use relevance::RelevanceProfile;
+pub use sentences::{is_boilerplate, split_sentences, strip_boilerplate};
+pub use stopwords::is_stopword;
+pub use terms::{content_words, stem, terms};
+pub use tfidf::{Corpus, SparseVector};

@@ -1,0 +1,216 @@
+//! Sentence segmentation of abstracts, aware of abbreviations, initials and decimals.
+
+/// Labels of structured abstracts that may open a sentence without a colon (`AIM In this…`).
+const SECTION_LABELS: &[&str] = &[
+    "aim", "aims", "background", "conclusion", "conclusions", "context", "design", "findings",
+    "importance", "interpretation", "introduction", "methods", "objective", "objectives",
+    "purpose", "results", "setting", "summary",
+];
+
+/// Sentences that are publishing boilerplate rather than content.
+const BOILERPLATE_CUES: &[&str] = &[
+    "funded by", "clinicaltrials.gov", "copyright", "©", "all rights reserved",
+    "conflict of interest", "conflicts of interest", "consultancy", "honoraria", "speakers bureau",
+    "research funding", "disclosures", "membership on an entity", "equity ownership",
+    "published by elsevier", "john wiley", "this article is protected", "(table presented)",
+    "off-label", "no relevant conflicts",
+];
+
+/// Whether a sentence is publishing boilerplate (funding, trial registration, copyright,
+/// disclosures) rather than content.
+pub fn is_boilerplate(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue))
+}
+
+/// The text without its boilerplate sentences.
+pub fn strip_boilerplate(text: &str) -> String {
+    split_sentences(text)
+        .into_iter()
+        .map(|(start, end)| &text[start..end])
+        .filter(|sentence| !is_boilerplate(sentence))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Words after which a full stop does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "al", "approx", "ca", "cf", "dr", "e.g", "eg", "etc", "fig", "figs", "i.e", "ie", "incl", "mr",
+    "mrs", "ms", "no", "nos", "prof", "ref", "refs", "resp", "sp", "spp", "st", "vol", "vs", "viz",
+];
+
+/// Splits text into sentences, returned as byte ranges `(start, end)` into `text` with
+/// surrounding white space excluded.
+///
+/// A sentence ends at `.`, `!` or `?` followed by white space and then a capital letter, a digit
+/// or an opening quote or bracket, unless the stop follows a known abbreviation or an initial.
+/// Structured-abstract labels (`BACKGROUND:`, `Methods:`) start a new sentence.
+pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        let is_terminal = matches!(byte, b'.' | b'!' | b'?');
+        if is_terminal && (ends_sentence(text, index) || runs_into_next(text, index)) {
+            let closing = text[index + 1..]
+                .chars()
+                .take_while(|c| matches!(c, '"' | '”' | ')'))
+                .map(char::len_utf8)
+                .sum::<usize>();
+            let end = index + 1 + closing;
+            push_trimmed(text, start, end, &mut ranges);
+            start = end;
+            index = end;
+            continue;
+        } else if byte == b':' && is_section_label(text, start, index) {
+            // "Methods: We …" — the label alone is not a sentence; drop it.
+            start = index + 1;
+        }
+        index += 1;
+    }
+    push_trimmed(text, start, text.len(), &mut ranges);
+    ranges
+}
+
+fn push_trimmed(text: &str, start: usize, end: usize, ranges: &mut Vec<(usize, usize)>) {
+    let slice = &text[start..end];
+    let leading = slice.len() - slice.trim_start().len();
+    let trailing = slice.len() - slice.trim_end().len();
+    let (mut trimmed_start, trimmed_end) = (start + leading, end - trailing);
+    // A label run into its sentence ("Results The mean…") is not part of the sentence.
+    if let Some((label, rest)) = text[trimmed_start..trimmed_end].split_once(' ')
+        && SECTION_LABELS.contains(&label.to_lowercase().as_str())
+        && rest.starts_with(char::is_uppercase)
+        && label.starts_with(char::is_uppercase)
+    {
+        trimmed_start += label.len() + 1;
+    }
+    if trimmed_end > trimmed_start && text[trimmed_start..trimmed_end].chars().any(char::is_alphabetic) {
+        ranges.push((trimmed_start, trimmed_end));
+    }
+}
+
+fn ends_sentence(text: &str, at: usize) -> bool {
+    let after = &text[at + 1..];
+    let Some(rest) = after.strip_prefix(char::is_whitespace) else {
+        // A closing quote or bracket right after the stop still ends the sentence.
+        let closing = after.chars().next().filter(|c| matches!(c, '"' | '”' | ')'));
+        return after.is_empty()
+            || closing.is_some_and(|c| after[c.len_utf8()..].starts_with(char::is_whitespace));
+    };
+    let next = rest.trim_start().chars().next();
+    let starts_new = next.is_none_or(|c| {
+        c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '“' | '(' | '[' | '‘')
+    });
+    if !starts_new || text.as_bytes()[at] != b'.' {
+        return starts_new;
+    }
+    let before = &text[..at];
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    let is_initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
+    let is_abbreviation = ABBREVIATIONS.contains(&word.to_lowercase().as_str());
+    !(is_initial || is_abbreviation)
+}
+
+/// A stop glued to the next sentence ("inhibitors.Emicizumab"), as rebuilt abstracts often have:
+/// a lower-case word (not a URL part), the stop, then a capitalised word.
+fn runs_into_next(text: &str, at: usize) -> bool {
+    if text.as_bytes()[at] != b'.' {
+        return false;
+    }
+    let token = text[..at].rsplit(char::is_whitespace).next().unwrap_or("");
+    let after: Vec<char> = text[at + 1..].chars().take(3).collect();
+    token.chars().count() >= 4
+        && token.chars().all(char::is_lowercase)
+        && after.len() == 3
+        && after[0].is_uppercase()
+        && after[1].is_lowercase()
+        && after[2].is_lowercase()
+}
+
+/// Whether `text[start..colon]` is a one- or two-word capitalised label like `Conclusions`.
+fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
+    let label = text[start..colon].trim();
+    let words: Vec<&str> = label.split_whitespace().collect();
+    !words.is_empty()
+        && words.len() <= 3
+        && label.len() <= 40
+        && words[0].starts_with(char::is_uppercase)
+        && label.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '&' || c == '/')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, expected: &[&str]) {
+        let found: Vec<&str> = split_sentences(text)
+            .into_iter()
+            .map(|(start, end)| &text[start..end])
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn splits_plain_sentences() {
+        check(
+            "We studied 12 trials. Effects were large! Were they real? Yes.",
+            &["We studied 12 trials.", "Effects were large!", "Were they real?", "Yes."],
+        );
+    }
+
+    #[test]
+    fn keeps_abbreviations_initials_and_decimals() {
+        check(
+            "Smith et al. found a mean of 2.5 (vs. 3.1) in J. Doe's data, e.g. Fig. 2. Next one.",
+            &[
+                "Smith et al. found a mean of 2.5 (vs. 3.1) in J. Doe's data, e.g. Fig. 2.",
+                "Next one.",
+            ],
+        );
+    }
+
+    #[test]
+    fn drops_structured_abstract_labels() {
+        check(
+            "BACKGROUND: Little is known. METHODS: We ran a trial. Conclusions: It works.",
+            &["Little is known.", "We ran a trial.", "It works."],
+        );
+    }
+
+    #[test]
+    fn splits_glued_sentences_and_drops_run_in_labels() {
+        check(
+            "No inhibitors developed.Emicizumab was safe. Results The mean fell. AIM We test.",
+            &["No inhibitors developed.", "Emicizumab was safe.", "The mean fell.", "We test."],
+        );
+        check("See www.Example.com and e.g.Foo here.", &["See www.Example.com and e.g.Foo here."]);
+    }
+
+    #[test]
+    fn closing_quotes_after_a_stop_are_multibyte_safe() {
+        check("He said “stop.” Then left.", &["He said “stop.”", "Then left."]);
+        check("A “quote.”” (p.470) More.", &["A “quote.”” (p.470) More."]);
+    }
+
+    #[test]
+    fn recognises_boilerplate() {
+        assert!(is_boilerplate("(Funded by Roche; ClinicalTrials.gov number, NCT1.)"));
+        assert!(is_boilerplate("Smith: Consultancy: Roche; Honoraria: Bayer."));
+        assert!(!is_boilerplate("Bleeding fell by 80%."));
+        assert_eq!(
+            strip_boilerplate("Bleeding fell. Funded by Roche. It was safe."),
+            "Bleeding fell. It was safe."
+        );
+    }
+
+    #[test]
+    fn lower_case_continuations_do_not_split() {
+        check("The p. value was low. It held.", &["The p. value was low.", "It held."]);
+    }
+}

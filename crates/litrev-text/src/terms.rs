@@ -1,0 +1,48 @@
+//! Words → content terms: lower-cased, function words dropped, stemmed.
+
+use std::sync::OnceLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+use crate::stopwords::is_stopword;
+
+fn stemmer() -> &'static Stemmer {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// The Porter2 stem of a lower-case word.
+pub fn stem(word: &str) -> String {
+    stemmer().stem(word).into_owned()
+}
+
+/// Lower-case content words of a text in order: no function words, numbers or single letters.
+pub fn content_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .map(|word| word.trim_matches('\'').to_lowercase())
+        .filter(|word| {
+            word.chars().count() > 1
+                && !word.chars().all(|c| c.is_ascii_digit())
+                && !is_stopword(word)
+        })
+        .collect()
+}
+
+/// The stemmed content terms of a text, in order, with repeats.
+pub fn terms(text: &str) -> Vec<String> {
+    content_words(text).iter().map(|word| stem(word)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_content_words_only() {
+        assert_eq!(
+            content_words("The 2 effects of CBT on PTSD, a 10-year follow-up"),
+            vec!["effects", "cbt", "ptsd", "year", "follow"]
+        );
+        assert_eq!(terms("Children's insulin pumps"), vec!["children", "insulin", "pump"]);
+    }
+}

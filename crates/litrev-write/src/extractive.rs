@@ -1,0 +1,1152 @@
+//! The extractive writer: structure-built sentences and attributed abstract sentences.
+//!
+//! Each theme section opens with a sentence built from structure, then carries the works'
+//! findings in their own words, most informative and most central first, and closes with the
+//! limits its works name. Sentences too similar to one already used are skipped, so nothing
+//! is said twice. The word budget (the tier's range) is spread over themes by their size;
+//! if the review falls short of the tier's minimum, the themes are rewritten with more room.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use litrev_model::{
+    Basis, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason, Theme, WorkId,
+};
+use litrev_text::{Corpus, SparseVector, is_boilerplate};
+
+use crate::WriteInput;
+use crate::evidence::{Role, Span, spans_of};
+use crate::prose::{
+    SentenceBuilder, capitalise, label_list, list, number, number_capitalised, plural, words_of,
+};
+
+/// Sentences shorter than this say too little to stand alone.
+const MIN_SPAN_WORDS: usize = 8;
+/// Sentences longer than this read badly out of context.
+const MAX_SPAN_WORDS: usize = 70;
+/// Two sentences more similar than this say the same thing.
+const REDUNDANCY: f32 = 0.6;
+/// Most sentences taken from one work in one theme.
+const MAX_SPANS_PER_WORK: usize = 4;
+
+/// Writes the review.
+pub fn write(input: &WriteInput<'_>) -> Review {
+    let limits = input.plan.limits;
+    let target = (limits.min_words + limits.max_words) / 2;
+    let mut scale = 1.0_f32;
+    let mut review = Writer::new(input).review(target, scale);
+    // Short of the minimum: give the themes more room, a few times at most.
+    for _ in 0..4 {
+        if review_words(&review) >= limits.min_words {
+            break;
+        }
+        scale *= 1.5;
+        review = Writer::new(input).review(target, scale);
+    }
+    review
+}
+
+/// Words in the review body.
+fn review_words(review: &Review) -> usize {
+    review.sentences().map(words_of).sum()
+}
+
+struct Writer<'a> {
+    input: &'a WriteInput<'a>,
+    spans: BTreeMap<WorkId, Vec<Span>>,
+    vectors: BTreeMap<(WorkId, usize), SparseVector>,
+    used: BTreeSet<(WorkId, usize)>,
+    used_vectors: Vec<SparseVector>,
+    /// Counts uses of each sentence frame so frames rotate instead of repeating.
+    frame: usize,
+}
+
+impl<'a> Writer<'a> {
+    fn new(input: &'a WriteInput<'a>) -> Writer<'a> {
+        let spans: BTreeMap<WorkId, Vec<Span>> = input
+            .included
+            .iter()
+            .map(|(id, work)| (id.clone(), spans_of(work)))
+            .collect();
+        let corpus = Corpus::fit(
+            spans
+                .values()
+                .flat_map(|spans| spans.iter().map(|span| span.text.as_str())),
+        );
+        let vectors = spans
+            .iter()
+            .flat_map(|(id, spans)| {
+                spans
+                    .iter()
+                    .map(|span| ((id.clone(), span.locator.sentence), corpus.vector(&span.text)))
+            })
+            .collect();
+        Writer {
+            input,
+            spans,
+            vectors,
+            used: BTreeSet::new(),
+            used_vectors: Vec::new(),
+            frame: 0,
+        }
+    }
+
+    fn review(mut self, target: usize, scale: f32) -> Review {
+        let introduction = self.introduction();
+        let method = self.method();
+        let fixed: usize = [&introduction, &method]
+            .iter()
+            .flat_map(|section| section.paragraphs.iter())
+            .flat_map(|paragraph| paragraph.sentences.iter())
+            .map(words_of)
+            .sum();
+        // Abstract, gaps and conclusion take roughly this much; themes get the rest.
+        let reserved = 900;
+        let theme_words = (target.saturating_sub(fixed + reserved) as f32 * scale) as usize;
+        let total_works: usize = self
+            .input
+            .organisation
+            .themes
+            .iter()
+            .map(|theme| theme.works.len())
+            .sum::<usize>()
+            .max(1);
+        let themes: Vec<Section> = self
+            .input
+            .organisation
+            .themes
+            .iter()
+            .map(|theme| {
+                let budget = theme_words * theme.works.len() / total_works;
+                self.theme_section(theme, budget)
+            })
+            .collect();
+        let gaps = self.gaps();
+        let conclusion = self.conclusion();
+        let abstract_section = self.abstract_section();
+
+        let mut sections = vec![abstract_section, introduction, method];
+        sections.extend(themes);
+        sections.push(gaps);
+        sections.push(conclusion);
+        Review {
+            title: title_of(&self.input.plan.question),
+            sections,
+        }
+    }
+
+    fn next_frame(&mut self, frames: usize) -> usize {
+        self.frame += 1;
+        self.frame % frames
+    }
+
+    // ----- abstract -------------------------------------------------------------------------
+
+    fn abstract_section(&mut self) -> Section {
+        let facts = self.input.facts;
+        let themes = &self.input.organisation.themes;
+        let (first, last) = self.year_span();
+        let labels: Vec<String> = themes.iter().map(|theme| theme.label.to_lowercase()).collect();
+        let stages = facts.stages.len();
+        let mut sentences = vec![
+            SentenceBuilder::new()
+                .text(format!(
+                    "This review examines the question “{}”.",
+                    self.input.plan.question.trim_end_matches(['.', '?'])
+                ))
+                .structural(),
+            SentenceBuilder::new()
+                .text(format!(
+                    "Searching {} with {} {} and following citations for {} {} brought {} works into consideration, of which {} were included after screening for relevance to the question.",
+                    facts.source,
+                    number(facts.queries.len()),
+                    plural(facts.queries.len(), "query", "queries"),
+                    number(stages),
+                    plural(stages, "stage", "stages"),
+                    facts.considered,
+                    facts.included
+                ))
+                .structural(),
+        ];
+        if let (Some(first), Some(last)) = (first, last) {
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "The included works, published between {first} and {last}, fall into {} themes: {}.",
+                        number(themes.len()),
+                        label_list(&labels)
+                    ))
+                    .structural(),
+            );
+        }
+        sentences.push(
+            SentenceBuilder::new()
+                .text(
+                    "For each theme the review reports what its works found, in their own words and attributed, and it closes with the limitations and open questions those works name.",
+                )
+                .structural(),
+        );
+        Section {
+            kind: SectionKind::Abstract,
+            heading: "Abstract".to_owned(),
+            paragraphs: vec![Paragraph { sentences }],
+            subsections: Vec::new(),
+        }
+    }
+
+    // ----- introduction ---------------------------------------------------------------------
+
+    fn introduction(&mut self) -> Section {
+        let input = self.input;
+        let mut paragraphs = Vec::new();
+        let (first, last) = self.year_span();
+        let n = input.included.len();
+        let mut scope = vec![
+            SentenceBuilder::new()
+                .text(format!(
+                    "This review asks: “{}”",
+                    input.plan.question.trim()
+                ))
+                .text(if input.plan.question.trim().ends_with(['.', '?', '!']) {
+                    ""
+                } else {
+                    "."
+                })
+                .structural(),
+        ];
+        if let (Some(first), Some(last)) = (first, last) {
+            let venues = self.top_venues(3);
+            let venue_clause = if venues.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", most often in {}",
+                    list(&venues.iter().map(|(venue, _)| venue.clone()).collect::<Vec<_>>())
+                )
+            };
+            scope.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "It draws on {} works published between {first} and {last}{venue_clause}.",
+                        n
+                    ))
+                    .structural(),
+            );
+        }
+        if let Some(sentence) = self.year_trend() {
+            scope.push(sentence);
+        }
+        if !input.plan.key_terms.is_empty() {
+            scope.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Its scope is set by the topic terms of the question ({}) and, through citation snowballing, by the works those studies cite and are cited by.",
+                        list(&input.plan.key_terms)
+                    ))
+                    .structural(),
+            );
+        }
+        paragraphs.push(Paragraph { sentences: scope });
+
+        // The field in the words of its most cited works.
+        let seminal: Vec<WorkId> = input
+            .organisation
+            .key_works
+            .iter()
+            .filter(|key| key.role == litrev_model::KeyRole::Seminal)
+            .map(|key| key.work.clone())
+            .collect();
+        let mut background = Vec::new();
+        if !seminal.is_empty() {
+            let shown: Vec<WorkId> = seminal.iter().take(3).cloned().collect();
+            background.push(
+                SentenceBuilder::new()
+                    .text("The works most cited within the corpus are ")
+                    .narrative_list(&shown)
+                    .text(".")
+                    .structural(),
+            );
+            for id in seminal.iter().take(2) {
+                let picked = self.best_spans(
+                    id,
+                    &[Role::Background, Role::Objective, Role::Conclusion],
+                    1,
+                    None,
+                );
+                for span in picked {
+                    background.push(self.attribute(&span, None));
+                }
+            }
+        }
+        let rising: Vec<WorkId> = input
+            .organisation
+            .key_works
+            .iter()
+            .filter(|key| key.role == litrev_model::KeyRole::Rising)
+            .map(|key| key.work.clone())
+            .take(2)
+            .collect();
+        if !rising.is_empty() {
+            background.push(
+                SentenceBuilder::new()
+                    .text("Among recent works, ")
+                    .narrative_list(&rising)
+                    .text(format!(
+                        " {} been cited fastest by the rest of the corpus.",
+                        if rising.len() == 1 { "has" } else { "have" }
+                    ))
+                    .structural(),
+            );
+        }
+        if !background.is_empty() {
+            paragraphs.push(Paragraph {
+                sentences: background,
+            });
+        }
+
+        let labels: Vec<String> = input
+            .organisation
+            .themes
+            .iter()
+            .map(|theme| theme.label.to_lowercase())
+            .collect();
+        if !labels.is_empty() {
+            paragraphs.push(Paragraph {
+                sentences: vec![
+                    SentenceBuilder::new()
+                        .text(format!(
+                            "After the method, the review takes up {} themes in turn ({}) and then turns to the gaps and future directions the works themselves point to.",
+                            number(labels.len()),
+                            label_list(&labels)
+                        ))
+                        .structural(),
+                ],
+            });
+        }
+        Section {
+            kind: SectionKind::Introduction,
+            heading: "Introduction and scope".to_owned(),
+            paragraphs,
+            subsections: Vec::new(),
+        }
+    }
+
+    fn year_trend(&self) -> Option<Sentence> {
+        let mut years: Vec<i32> = self.input.included.values().filter_map(|work| work.year).collect();
+        if years.len() < 4 {
+            return None;
+        }
+        years.sort_unstable();
+        let median = years[years.len() / 2];
+        let mut per_year: BTreeMap<i32, usize> = BTreeMap::new();
+        for year in &years {
+            *per_year.entry(*year).or_default() += 1;
+        }
+        let (busiest, count) = per_year
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(year, count)| (*year, *count))?;
+        Some(
+            SentenceBuilder::new()
+                .text(format!(
+                    "Half of them appeared in {median} or later, and the busiest year was {busiest}, with {} {}.",
+                    number(count),
+                    plural(count, "work", "works")
+                ))
+                .structural(),
+        )
+    }
+
+    // ----- method ---------------------------------------------------------------------------
+
+    fn method(&mut self) -> Section {
+        let facts = self.input.facts;
+        let plan = self.input.plan;
+        let mut search = vec![
+            SentenceBuilder::new()
+                .text(format!("Works were drawn from {}.", facts.source))
+                .structural(),
+        ];
+        if !facts.queries.is_empty() {
+            search.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "{} {} formed from the question without a language model:",
+                        number_capitalised(facts.queries.len()),
+                        plural(facts.queries.len(), "query was", "queries were")
+                    ))
+                    .text(format!(
+                        " {}.",
+                        list(
+                            &facts
+                                .queries
+                                .iter()
+                                .map(|query| format!(
+                                    "“{}” ({}; {} {})",
+                                    query.text,
+                                    query.purpose,
+                                    query.hits,
+                                    plural(query.hits, "hit", "hits")
+                                ))
+                                .collect::<Vec<_>>()
+                        )
+                    ))
+                    .structural(),
+            );
+        }
+        if facts.seeds > 0 {
+            search.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "{} seed {} named by the user {} added directly and steered the relevance judgement.",
+                        number_capitalised(facts.seeds),
+                        plural(facts.seeds, "work", "works"),
+                        plural(facts.seeds, "was", "were")
+                    ))
+                    .structural(),
+            );
+        }
+        search.push(
+            SentenceBuilder::new()
+                .text(format!(
+                    "The searches returned {} hits in all, {} distinct works once records sharing an identifier were merged.",
+                    facts.raw_hits, facts.discovered
+                ))
+                .structural(),
+        );
+
+        let mut snowball = Vec::new();
+        if !facts.stages.is_empty() {
+            let stage_texts: Vec<String> = facts
+                .stages
+                .iter()
+                .map(|stage| {
+                    format!(
+                        "stage {} expanded {} works and added {} new ones, {} of them relevant",
+                        stage.stage, stage.expanded, stage.new_works, stage.new_relevant
+                    )
+                })
+                .collect();
+            snowball.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Citation snowballing then followed the references (backward) and the citing works (forward) of the relevant works, most promising first, for up to {} stages: {}.",
+                        number(plan.limits.max_stages as usize),
+                        label_list(&stage_texts)
+                    ))
+                    .structural(),
+            );
+        }
+        if let Some(stop) = facts.stop {
+            let why = match stop {
+                StopReason::Saturated => "a stage found no new relevant work (saturation)",
+                StopReason::BelowCoverageThreshold => {
+                    "the share of new relevant works stayed under 10 % for two stages"
+                }
+                StopReason::StageLimit => "the tier's limit on stages was reached",
+                StopReason::NothingToExpand => "no relevant work was left to expand",
+            };
+            snowball.push(
+                SentenceBuilder::new()
+                    .text(format!("Snowballing stopped because {why}."))
+                    .structural(),
+            );
+        }
+        snowball.push(
+            SentenceBuilder::new()
+                .text(format!(
+                    "Relevance was measured as the TF-IDF cosine similarity of a work's title and abstract to the question and to {}, relative to the best discovered works; a work linked by citation to at least three relevant works counted as relevant whatever its wording.",
+                    if facts.seeds > 0 {
+                        "the seed works"
+                    } else {
+                        "the top discovered works"
+                    }
+                ))
+                .structural(),
+        );
+
+        let mut screening = Vec::new();
+        let reasons: Vec<String> = facts
+            .excluded
+            .iter()
+            .filter(|(_, count)| **count > 0)
+            .map(|(reason, count)| {
+                let what = match reason {
+                    litrev_model::ReasonCode::NoMetadata => "were known only by their identifier",
+                    litrev_model::ReasonCode::MissingAbstract => {
+                        "had no abstract to draw evidence from"
+                    }
+                    litrev_model::ReasonCode::Retracted => "were flagged as retracted",
+                    litrev_model::ReasonCode::OutOfScope => "fell below the relevance threshold",
+                    litrev_model::ReasonCode::OverTierLimit => {
+                        "were relevant but ranked beyond the tier's limit"
+                    }
+                    _ => "were excluded by a person",
+                };
+                format!("{count} {what}")
+            })
+            .collect();
+        screening.push(
+            SentenceBuilder::new()
+                .text(format!(
+                    "All {} works considered were screened on title and abstract{}; {} were included, up to the {} tier's limit of {}.",
+                    facts.considered,
+                    if reasons.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", list(&reasons))
+                    },
+                    facts.included,
+                    plan.tier,
+                    plan.limits.max_works
+                ))
+                .structural(),
+        );
+        screening.push(
+            SentenceBuilder::new()
+                .text(format!(
+                    "The included works were grouped into {} themes by clustering their titles and abstracts (spherical k-means on TF-IDF vectors) and labelled with each group's most distinctive words; key works were identified from the citations they receive within the corpus.",
+                    number(self.input.organisation.themes.len())
+                ))
+                .structural(),
+        );
+        screening.push(
+            SentenceBuilder::new()
+                .text(
+                    "Every sentence of the thematic sections is either built from these counts and lists or taken from the abstract of the work it cites, so each claim can be traced to its source.",
+                )
+                .structural(),
+        );
+        Section {
+            kind: SectionKind::Method,
+            heading: "Method".to_owned(),
+            paragraphs: vec![
+                Paragraph { sentences: search },
+                Paragraph {
+                    sentences: snowball,
+                },
+                Paragraph {
+                    sentences: screening,
+                },
+            ],
+            subsections: Vec::new(),
+        }
+    }
+
+    // ----- themes ---------------------------------------------------------------------------
+
+    fn theme_section(&mut self, theme: &Theme, budget: usize) -> Section {
+        let mut paragraphs = vec![self.theme_overview(theme)];
+        let centre = SparseVector::centroid(
+            theme
+                .works
+                .iter()
+                .flat_map(|id| self.spans_vectors(id))
+                .collect::<Vec<_>>()
+                .iter(),
+        );
+
+        // Round one: each work's best finding; then the next best across the theme.
+        let findings_roles = [
+            Role::Result,
+            Role::Conclusion,
+            Role::Objective,
+            Role::Method,
+            Role::Background,
+        ];
+        let mut chosen: BTreeMap<WorkId, Vec<Span>> = BTreeMap::new();
+        let mut words = 0usize;
+        for id in &theme.works {
+            let picked = self.best_spans(id, &findings_roles, 1, Some(&centre));
+            for span in picked {
+                words += span.words;
+                chosen.entry(id.clone()).or_default().push(span);
+            }
+        }
+        let mut round = 1;
+        while words < budget && round < MAX_SPANS_PER_WORK {
+            let mut added = false;
+            for id in &theme.works {
+                if words >= budget {
+                    break;
+                }
+                let picked = self.best_spans(id, &findings_roles, 1, Some(&centre));
+                for span in picked {
+                    words += span.words;
+                    added = true;
+                    chosen.entry(id.clone()).or_default().push(span);
+                }
+            }
+            round += 1;
+            if !added {
+                break;
+            }
+        }
+
+        // Paragraphs of up to three works, each opened by a sentence built from structure.
+        let with_findings: Vec<&WorkId> = theme
+            .works
+            .iter()
+            .filter(|id| chosen.contains_key(*id))
+            .collect();
+        for group in with_findings.chunks(3) {
+            let ids: Vec<WorkId> = group.iter().map(|id| (*id).clone()).collect();
+            let mut sentences = vec![self.group_opener(theme, &ids)];
+            let mut previous_positive: Option<WorkId> = None;
+            for id in &ids {
+                let mut spans = chosen.remove(id).unwrap_or_default();
+                spans.sort_by_key(|span| span.locator.sentence);
+                for span in spans {
+                    let negative = span.role == Role::Result && is_negative(&span.text);
+                    let contrast = negative
+                        && previous_positive.as_ref().is_some_and(|other| other != id);
+                    sentences.push(self.attribute(&span, contrast.then_some("By contrast, ")));
+                    if span.role == Role::Result && !negative {
+                        previous_positive = Some(id.clone());
+                    }
+                }
+            }
+            paragraphs.push(Paragraph { sentences });
+        }
+
+        // What the theme leaves open, in its works' words.
+        let open: Vec<Span> = theme
+            .works
+            .iter()
+            .flat_map(|id| self.best_spans(id, &[Role::Limitation, Role::FutureWork], 1, None))
+            .take(2)
+            .collect();
+        if !open.is_empty() {
+            let opener = match self.next_frame(3) {
+                0 => "The works of this theme also mark their own limits.",
+                1 => "Some of these works name what they could not settle.",
+                _ => "Several questions are left open here by the authors themselves.",
+            };
+            let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
+            for span in &open {
+                sentences.push(self.attribute(span, None));
+            }
+            paragraphs.push(Paragraph { sentences });
+        }
+        Section {
+            kind: SectionKind::Theme,
+            heading: theme.label.clone(),
+            paragraphs,
+            subsections: Vec::new(),
+        }
+    }
+
+    fn theme_overview(&mut self, theme: &Theme) -> Paragraph {
+        let n = theme.works.len();
+        let words = list(&theme.top_words.iter().take(3).cloned().collect::<Vec<_>>());
+        let years = match theme.years {
+            Some((first, last)) if first == last => format!("all from {first}"),
+            Some((first, last)) => format!("published between {first} and {last}"),
+            None => "of unknown date".to_owned(),
+        };
+        let opening = match self.next_frame(3) {
+            0 => format!(
+                "{} of the included works, {years}, form this theme; their most distinctive words are {words}.",
+                number_capitalised(n)
+            ),
+            1 => format!(
+                "This theme gathers {} works, {years}, marked by the words {words}.",
+                number(n)
+            ),
+            _ => format!(
+                "The {} works grouped here are {years} and share a vocabulary of {words}.",
+                number(n)
+            ),
+        };
+        let mut sentences = vec![SentenceBuilder::new().text(opening).structural()];
+        if let Some(key) = theme.key_works.first() {
+            let citations = self.input.corpus_citations.get(key).copied().unwrap_or(0);
+            if citations > 0 {
+                let sentence = match self.next_frame(2) {
+                    0 => SentenceBuilder::new()
+                        .text("The most cited of them within the corpus is ")
+                        .narrative(key)
+                        .text(format!(
+                            ", with {} {} from other works of the corpus.",
+                            number(citations),
+                            plural(citations, "citation", "citations")
+                        )),
+                    _ => SentenceBuilder::new().narrative(key).text(format!(
+                        " anchors the theme: {} other {} in the corpus {} it.",
+                        number(citations),
+                        plural(citations, "work", "works"),
+                        plural(citations, "cites", "cite")
+                    )),
+                };
+                sentences.push(sentence.structural());
+            }
+        }
+        let venues = self.venues_of(&theme.works);
+        if let Some((venue, count)) = venues.first().filter(|(_, count)| *count >= 2) {
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "{} of them appeared in {venue}.",
+                        number_capitalised(*count)
+                    ))
+                    .structural(),
+            );
+        }
+        Paragraph { sentences }
+    }
+
+    fn group_opener(&mut self, theme: &Theme, ids: &[WorkId]) -> Sentence {
+        let shared = theme
+            .top_words
+            .iter()
+            .find(|word| {
+                ids.iter()
+                    .filter(|id| {
+                        self.input.included[*id]
+                            .title_and_abstract()
+                            .to_lowercase()
+                            .contains(word.as_str())
+                    })
+                    .count()
+                    >= 2.min(ids.len())
+            })
+            .cloned()
+            .unwrap_or_else(|| theme.label.to_lowercase());
+        let years: Vec<i32> = ids
+            .iter()
+            .filter_map(|id| self.input.included[id].year)
+            .collect();
+        let span = match (years.iter().min(), years.iter().max()) {
+            (Some(first), Some(last)) if first != last => format!(" between {first} and {last}"),
+            (Some(first), Some(_)) => format!(" in {first}"),
+            _ => String::new(),
+        };
+        let builder = match self.next_frame(6) {
+            0 => SentenceBuilder::new()
+                .text(format!("Evidence on {shared} comes from "))
+                .narrative_list(ids)
+                .text("."),
+            1 => SentenceBuilder::new()
+                .narrative_list(ids)
+                .text(format!(
+                    " {} {shared}{}.",
+                    if ids.len() == 1 { "addresses" } else { "address" },
+                    if span.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", writing{span}")
+                    }
+                )),
+            2 => SentenceBuilder::new()
+                .text(format!(
+                    "{} published{span} take up {shared}: ",
+                    capitalise(&format!("{} {}", number(ids.len()), plural(ids.len(), "work", "works")))
+                ))
+                .narrative_list(ids)
+                .text("."),
+            3 => SentenceBuilder::new()
+                .text(format!("{} is also examined by ", capitalise(&shared)))
+                .narrative_list(ids)
+                .text("."),
+            4 => SentenceBuilder::new()
+                .text(format!("Further work on {shared} includes "))
+                .narrative_list(ids)
+                .text("."),
+            _ => SentenceBuilder::new()
+                .text(format!("Turning to {shared}, the relevant works are "))
+                .narrative_list(ids)
+                .text("."),
+        };
+        builder.structural()
+    }
+
+    // ----- gaps and conclusion --------------------------------------------------------------
+
+    fn gaps(&mut self) -> Section {
+        let themes = &self.input.organisation.themes;
+        let mut paragraphs = Vec::new();
+        let mut coverage = Vec::new();
+        if let Some(thinnest) = themes.iter().min_by(|a, b| {
+            a.works
+                .len()
+                .cmp(&b.works.len())
+                .then(b.id.cmp(&a.id))
+        }) && themes.len() > 1
+        {
+            coverage.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "The thinnest evidence base is that of the theme on {}, with {} {}",
+                        thinnest.label.to_lowercase(),
+                        number(thinnest.works.len()),
+                        plural(thinnest.works.len(), "work", "works")
+                    ))
+                    .text(": ")
+                    .narrative_list(&thinnest.works.iter().take(4).cloned().collect::<Vec<_>>())
+                    .text(match thinnest.works.len().saturating_sub(4) {
+                        0 => ".".to_owned(),
+                        more => format!(", with {} more.", number(more)),
+                    })
+                    .structural(),
+            );
+        }
+        let (_, last) = self.year_span();
+        if let Some(last) = last {
+            let recent = self
+                .input
+                .included
+                .values()
+                .filter(|work| work.year.is_some_and(|year| last - year < 5))
+                .count();
+            coverage.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "{} of the {} included works appeared in the five years up to {last}, the latest year the corpus reaches.",
+                        number_capitalised(recent),
+                        self.input.included.len()
+                    ))
+                    .structural(),
+            );
+        }
+        let uncited: Vec<WorkId> = self
+            .input
+            .included
+            .keys()
+            .filter(|id| self.input.corpus_citations.get(*id).copied().unwrap_or(0) == 0)
+            .cloned()
+            .collect();
+        if !uncited.is_empty() {
+            coverage.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "{} included {} not yet cited by any other work of the corpus, so {} findings have not been taken up within it.",
+                        number_capitalised(uncited.len()),
+                        plural(uncited.len(), "work is", "works are"),
+                        plural(uncited.len(), "its", "their")
+                    ))
+                    .structural(),
+            );
+        }
+        if !coverage.is_empty() {
+            paragraphs.push(Paragraph {
+                sentences: coverage,
+            });
+        }
+        // Future directions, each from a limitation or future-work sentence of a work.
+        for theme in themes {
+            let spans: Vec<Span> = theme
+                .works
+                .iter()
+                .flat_map(|id| self.best_spans(id, &[Role::FutureWork, Role::Limitation], 1, None))
+                .take(2)
+                .collect();
+            if spans.is_empty() {
+                continue;
+            }
+            let opener = match self.next_frame(3) {
+                0 => format!("For {}, the works point to what remains to be done.", theme.label.to_lowercase()),
+                1 => format!("Open questions also remain on {}.", theme.label.to_lowercase()),
+                _ => format!("On {}, the authors themselves name the next steps.", theme.label.to_lowercase()),
+            };
+            let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
+            for span in &spans {
+                sentences.push(self.attribute(span, None));
+            }
+            paragraphs.push(Paragraph { sentences });
+        }
+        Section {
+            kind: SectionKind::Gaps,
+            heading: "Gaps and future directions".to_owned(),
+            paragraphs,
+            subsections: Vec::new(),
+        }
+    }
+
+    fn conclusion(&mut self) -> Section {
+        let themes = &self.input.organisation.themes;
+        let mut sentences = vec![
+            SentenceBuilder::new()
+                .text(format!(
+                    "This review gathered {} works on its question and organised them into {} themes.",
+                    self.input.included.len(),
+                    number(themes.len())
+                ))
+                .structural(),
+        ];
+        for theme in themes {
+            if let Some(key) = theme.key_works.first() {
+                let frame = self.next_frame(3);
+                let label = theme.label.to_lowercase();
+                let n = theme.works.len();
+                let builder = match frame {
+                    0 => SentenceBuilder::new()
+                        .text(format!("On {label}, {} works led by ", number(n)))
+                        .narrative(key)
+                        .text(" make up the evidence."),
+                    1 => SentenceBuilder::new()
+                        .text(format!(
+                            "The theme on {label} rests on {} works, with ",
+                            number(n)
+                        ))
+                        .narrative(key)
+                        .text(" at its centre."),
+                    _ => SentenceBuilder::new()
+                        .narrative(key)
+                        .text(format!(
+                            " is the reference point for {label}, among {} works.",
+                            number(n)
+                        )),
+                };
+                sentences.push(builder.structural());
+            }
+            if let Some(span) = theme
+                .works
+                .iter()
+                .flat_map(|id| self.best_spans(id, &[Role::Conclusion], 1, None))
+                .next()
+            {
+                sentences.push(self.attribute(&span, None));
+            }
+        }
+        if let (Some(largest), Some(smallest)) = (themes.first(), themes.last())
+            && themes.len() > 1
+        {
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Taken together, the evidence is densest on {} and thinnest on {}, which is where further primary studies would add most.",
+                        largest.label.to_lowercase(),
+                        smallest.label.to_lowercase()
+                    ))
+                    .structural(),
+            );
+        }
+        Section {
+            kind: SectionKind::Conclusion,
+            heading: "Conclusion".to_owned(),
+            paragraphs: vec![Paragraph { sentences }],
+            subsections: Vec::new(),
+        }
+    }
+
+    // ----- spans ----------------------------------------------------------------------------
+
+    /// Up to `count` unused spans of a work with one of `roles`, best first, skipping
+    /// sentences too close to anything already said. Picked spans are marked used.
+    fn best_spans(
+        &mut self,
+        id: &WorkId,
+        roles: &[Role],
+        count: usize,
+        centre: Option<&SparseVector>,
+    ) -> Vec<Span> {
+        let Some(spans) = self.spans.get(id) else {
+            return Vec::new();
+        };
+        let mut candidates: Vec<(f32, &Span)> = spans
+            .iter()
+            .filter(|span| roles.contains(&span.role))
+            .filter(|span| (MIN_SPAN_WORDS..=MAX_SPAN_WORDS).contains(&span.words))
+            .filter(|span| !is_boilerplate(&span.text))
+            .filter(|span| !self.used.contains(&(id.clone(), span.locator.sentence)))
+            .map(|span| {
+                let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
+                let centrality = centre.map_or(0.0, |centre| vector.cosine(centre));
+                let has_number = span.text.chars().any(|c| c.is_ascii_digit());
+                let score = role_weight(span.role)
+                    + 0.6 * centrality
+                    + if has_number { 0.1 } else { 0.0 };
+                (score, span)
+            })
+            .collect();
+        candidates.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then(a.1.locator.sentence.cmp(&b.1.locator.sentence))
+        });
+        let mut picked = Vec::new();
+        for (_, span) in candidates {
+            if picked.len() >= count {
+                break;
+            }
+            let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
+            let redundant = self
+                .used_vectors
+                .iter()
+                .any(|used| used.cosine(vector) > REDUNDANCY);
+            if redundant {
+                continue;
+            }
+            picked.push(span.clone());
+        }
+        for span in &picked {
+            self.used.insert((id.clone(), span.locator.sentence));
+            self.used_vectors
+                .push(self.vectors[&(id.clone(), span.locator.sentence)].clone());
+        }
+        picked
+    }
+
+    fn spans_vectors(&self, id: &WorkId) -> Vec<SparseVector> {
+        self.spans.get(id).map_or_else(Vec::new, |spans| {
+            spans
+                .iter()
+                .map(|span| self.vectors[&(id.clone(), span.locator.sentence)].clone())
+                .collect()
+        })
+    }
+
+    /// A span as a sentence of the review, attributed to its work.
+    fn attribute(&self, span: &Span, lead: Option<&str>) -> Sentence {
+        let work = &span.locator.work;
+        let text = span.text.trim();
+        let mut segments: Vec<Segment> = Vec::new();
+        if let Some(lead) = lead {
+            segments.push(Segment::Text(lead.to_owned()));
+        }
+        let subject_rewrites: [(&str, Option<&str>); 9] = [
+            ("In this study, we ", None),
+            ("In this paper, we ", None),
+            ("In this study we ", None),
+            ("Here, we ", None),
+            ("Here we ", None),
+            ("We ", None),
+            ("This study ", Some("The study by ")),
+            ("This paper ", Some("The paper by ")),
+            ("Our results ", Some("The results of ")),
+        ];
+        if lead.is_none() {
+            for (prefix, replacement) in subject_rewrites {
+                if let Some(rest) = text.strip_prefix(prefix) {
+                    if let Some(replacement) = replacement {
+                        segments.push(Segment::Text(replacement.to_owned()));
+                    }
+                    let rest = format!(" {rest}");
+                    segments.extend(
+                        SentenceBuilder::new().narrative(work).text(rest).segments(),
+                    );
+                    return Sentence {
+                        segments,
+                        basis: Basis::Span(span.locator.clone()),
+                    };
+                }
+            }
+        }
+        let body = text.trim_end_matches(['.', '!', '?', ';', ':', ',']);
+        let body = match lead {
+            Some(_) => lower_first_word(body),
+            None => body.to_owned(),
+        };
+        segments.extend(
+            SentenceBuilder::new()
+                .text(body)
+                .parenthetical(std::slice::from_ref(work))
+                .text(".")
+                .segments(),
+        );
+        Sentence {
+            segments,
+            basis: Basis::Span(span.locator.clone()),
+        }
+    }
+
+    // ----- bibliometrics --------------------------------------------------------------------
+
+    fn year_span(&self) -> (Option<i32>, Option<i32>) {
+        let years = self.input.included.values().filter_map(|work| work.year);
+        (years.clone().min(), years.max())
+    }
+
+    fn top_venues(&self, count: usize) -> Vec<(String, usize)> {
+        let ids: Vec<WorkId> = self.input.included.keys().cloned().collect();
+        let mut venues = self.venues_of(&ids);
+        venues.retain(|(_, n)| *n >= 2);
+        venues.truncate(count);
+        venues
+    }
+
+    fn venues_of(&self, ids: &[WorkId]) -> Vec<(String, usize)> {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for id in ids {
+            if let Some(venue) = self.input.included.get(id).and_then(|work| work.venue.as_deref()) {
+                *counts.entry(venue).or_default() += 1;
+            }
+        }
+        let mut venues: Vec<(String, usize)> = counts
+            .into_iter()
+            .map(|(venue, n)| (venue.to_owned(), n))
+            .collect();
+        venues.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        venues
+    }
+}
+
+fn role_weight(role: Role) -> f32 {
+    match role {
+        Role::Result => 1.0,
+        Role::Conclusion => 0.9,
+        Role::Limitation | Role::FutureWork => 0.8,
+        Role::Method => 0.5,
+        Role::Objective => 0.4,
+        Role::Background => 0.2,
+    }
+}
+
+/// Whether a result sentence reports an absence of effect.
+fn is_negative(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    [
+        "no significant",
+        "not significant",
+        "did not",
+        "no difference",
+        "no effect",
+        "not associated",
+        "failed to",
+        "no evidence",
+    ]
+    .iter()
+    .any(|cue| lower.contains(cue))
+}
+
+/// Lower-cases the first word when it is a common word, so a lead-in can precede it.
+fn lower_first_word(text: &str) -> String {
+    let first = text.split_whitespace().next().unwrap_or("");
+    let common = [
+        "The", "There", "No", "In", "These", "This", "It", "A", "An", "Neither", "None", "However,",
+        "Only", "Most", "All", "Both",
+    ];
+    if common.contains(&first) {
+        let mut characters = text.chars();
+        characters
+            .next()
+            .map(|c| c.to_lowercase().chain(characters).collect())
+            .unwrap_or_default()
+    } else {
+        text.to_owned()
+    }
+}
+
+/// The review's title: the question, framed as a review when it is not one already.
+fn title_of(question: &str) -> String {
+    let question = question.trim().trim_end_matches('.');
+    let lower = question.to_lowercase();
+    if lower.contains("review") {
+        question.to_owned()
+    } else {
+        format!("{question}: a literature review")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negative_results_and_titles() {
+        assert!(is_negative("There was no significant difference."));
+        assert!(!is_negative("Bleeding fell by 80%."));
+        assert_eq!(title_of("Sleep and memory"), "Sleep and memory: a literature review");
+        assert_eq!(title_of("X: a systematic review."), "X: a systematic review");
+        assert_eq!(lower_first_word("The rate fell"), "the rate fell");
+        assert_eq!(lower_first_word("Emicizumab works"), "Emicizumab works");
+    }
+}

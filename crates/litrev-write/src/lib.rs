@@ -1,0 +1,70 @@
+//! Everything the earlier phases stored → the [`Review`], with every sentence traceable.
+//!
+//! The extractive writer (the default, no LLM) builds each sentence either from the run's
+//! structure (counts, years, lists of works) or from a sentence of a cited work's abstract,
+//! attributed to it; [`Basis`](litrev_model::Basis) records which. Nothing is invented, and a
+//! sentence is never used twice.
+
+mod evidence;
+mod extractive;
+mod prose;
+
+use std::collections::BTreeMap;
+
+use litrev_model::{Organisation, Plan, ReasonCode, StageReport, StopReason, Work, WorkId};
+use serde::{Deserialize, Serialize};
+
+pub use evidence::{Role, Span, role_of, spans_of};
+pub use extractive::write;
+pub use prose::words_of;
+
+/// The facts of the method section: where works came from and what happened to them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MethodFacts {
+    /// The source, described for people.
+    pub source: String,
+    /// Each query with the number of works it returned.
+    pub queries: Vec<QueryFact>,
+    /// Seeds named by the user.
+    pub seeds: usize,
+    /// Search hits before merging duplicates.
+    pub raw_hits: usize,
+    /// Distinct works after discovery.
+    pub discovered: usize,
+    /// Snowball stage reports.
+    pub stages: Vec<StageReport>,
+    /// Why snowballing stopped.
+    pub stop: Option<StopReason>,
+    /// Works ever considered (corpus entries, stubs included).
+    pub considered: usize,
+    /// Exclusions by reason.
+    pub excluded: BTreeMap<ReasonCode, usize>,
+    /// Works included.
+    pub included: usize,
+}
+
+/// One query of the method section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryFact {
+    /// The query text.
+    pub text: String,
+    /// What it was for.
+    pub purpose: String,
+    /// Works it returned.
+    pub hits: usize,
+}
+
+/// What the writer reads.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteInput<'a> {
+    /// The plan (question, tier, limits).
+    pub plan: &'a Plan,
+    /// The method's facts.
+    pub facts: &'a MethodFacts,
+    /// The included works.
+    pub included: &'a BTreeMap<WorkId, Work>,
+    /// Themes and key works.
+    pub organisation: &'a Organisation,
+    /// Citations each included work receives from the corpus.
+    pub corpus_citations: &'a BTreeMap<WorkId, usize>,
+}

@@ -1,0 +1,89 @@
+//! The engine's errors and their stable codes.
+
+use std::path::PathBuf;
+
+/// A stable name for each kind of failure; the CLI maps it to an exit code, the server to an
+/// HTTP status, each in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The user's input or configuration is wrong: fix it and run again.
+    Usage,
+    /// A step failed; `litrev resume RUN` retries from it.
+    RunFailed,
+}
+
+/// What went wrong running a review.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] litrev_store::Error),
+    /// A source failed.
+    #[error(transparent)]
+    Source(#[from] litrev_sources::Error),
+    /// Discovery failed.
+    #[error(transparent)]
+    Discover(#[from] litrev_discover::Error),
+    /// Snowballing failed.
+    #[error(transparent)]
+    Snowball(#[from] litrev_snowball::Error),
+    /// The audit refused the review.
+    #[error(transparent)]
+    Audit(#[from] litrev_audit::Refused),
+    /// Publishing failed.
+    #[error(transparent)]
+    Publish(#[from] litrev_publish::Error),
+    /// A source named on the command line is not available.
+    #[error("source `{0}` is not available in this build: use --source snapshot:PATH (a file or folder of OpenAlex Works)")]
+    UnsupportedSource(String),
+    /// A source specification does not parse.
+    #[error("cannot read the source `{0}`: write snapshot:PATH, or openalex")]
+    BadSource(String),
+    /// No data folder could be found for `LITREV_HOME`.
+    #[error("cannot find a data folder for litrev: set LITREV_HOME to a writable folder")]
+    NoHome,
+    /// The output folder cannot be written.
+    #[error("cannot write `{path}`: {source}; check that the folder is writable or pass another --out")]
+    Write {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A stored value the runner needs is missing: the store was changed by hand.
+    #[error("the store lacks the output of step `{0}` although later steps ran; start a new run")]
+    MissingStep(String),
+    /// The question is empty.
+    #[error("the question is empty: write the research question in quotes")]
+    EmptyQuestion,
+    /// The run's options do not decode.
+    #[error("the run's stored options do not decode ({0}); it was made by another litrev version")]
+    BadOptions(String),
+    /// The review came out empty: nothing was included.
+    #[error("no work passed screening, so there is nothing to review: broaden the question, add --seed works, or use a larger snapshot")]
+    NothingIncluded,
+}
+
+impl Error {
+    /// The stable code of the error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::UnsupportedSource(_)
+            | Error::BadSource(_)
+            | Error::NoHome
+            | Error::EmptyQuestion
+            | Error::Discover(litrev_discover::Error::SeedsNotFound { .. })
+            | Error::Discover(litrev_discover::Error::NothingToSearch)
+            | Error::Source(litrev_sources::Error::MissingPath { .. })
+            | Error::Source(litrev_sources::Error::EmptyFolder { .. })
+            | Error::Source(litrev_sources::Error::NoWorks { .. })
+            | Error::Store(litrev_store::Error::UnknownRun(_))
+            | Error::NothingIncluded => ErrorCode::Usage,
+            _ => ErrorCode::RunFailed,
+        }
+    }
+}
+
+/// Result with the engine's error.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,46 @@
+//! Where litrev keeps its state: `LITREV_HOME`, by default the OS data folder.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// The folder holding the store, caches and indexes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Home {
+    root: PathBuf,
+}
+
+impl Home {
+    /// `LITREV_HOME`, or `<data dir>/litrev`.
+    ///
+    /// # Errors
+    /// When neither is available.
+    pub fn from_env() -> Result<Home> {
+        if let Some(root) = std::env::var_os("LITREV_HOME").filter(|root| !root.is_empty()) {
+            return Ok(Home::at(PathBuf::from(root)));
+        }
+        dirs::data_dir()
+            .map(|data| Home::at(data.join("litrev")))
+            .ok_or(Error::NoHome)
+    }
+
+    /// A home at a given folder.
+    pub fn at(root: PathBuf) -> Home {
+        Home { root }
+    }
+
+    /// The folder itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The default store file.
+    pub fn store_path(&self) -> PathBuf {
+        self.root.join("litrev.sqlite")
+    }
+
+    /// Where snapshot indexes are kept.
+    pub fn snapshot_indexes(&self) -> PathBuf {
+        self.root.join("snapshots")
+    }
+}

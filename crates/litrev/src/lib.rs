@@ -1,0 +1,39 @@
+//! The litrev engine: a research question becomes a cited review, step by step.
+//!
+//! [`Runner`] drives the steps in one fixed order — plan, discover, snowball (stage by stage),
+//! screen, the human gate, organise, write, audit, publish — loading each step's inputs from
+//! the store, calling the phase, and committing its output in one transaction. A run stopped
+//! anywhere (crash, kill, the gate) resumes from the last committed step with
+//! [`Runner::resume`], and gives the same outputs as a run that never stopped.
+//!
+//! ```no_run
+//! use litrev::{Home, RunOptions, Runner, SourceSpec};
+//! use litrev_model::Tier;
+//! let home = Home::from_env().unwrap();
+//! let mut runner = Runner::open(home, None).unwrap();
+//! let options = RunOptions {
+//!     question: "Emicizumab in haemophilia A".into(),
+//!     sources: vec![SourceSpec::Snapshot { paths: vec!["works.jsonl.gz".into()] }],
+//!     seeds: Vec::new(),
+//!     tier: Tier::Quick,
+//!     out_dir: "reviews/emicizumab".into(),
+//!     approve: true,
+//! };
+//! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
+//! ```
+#![warn(missing_docs)]
+
+mod error;
+mod events;
+mod home;
+mod options;
+mod record;
+mod runner;
+
+pub use error::{Error, ErrorCode, Result};
+pub use events::Event;
+pub use home::Home;
+pub use litrev_model as model;
+pub use options::{RunOptions, SourceSpec};
+pub use record::{OutputFile, RunRecordFile};
+pub use runner::{Outcome, RunSummary, Runner, Summary};

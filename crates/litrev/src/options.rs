@@ -1,0 +1,89 @@
+//! What a run is asked to do.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use litrev_model::{Tier, WorkId};
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+
+/// The options of one run, stored with it so `resume` needs nothing else.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// The research question.
+    pub question: String,
+    /// Where works come from.
+    pub sources: Vec<SourceSpec>,
+    /// Works to start from.
+    pub seeds: Vec<WorkId>,
+    /// Quality tier.
+    pub tier: Tier,
+    /// Output folder (made absolute when the run is created).
+    pub out_dir: PathBuf,
+    /// Approve the screening without stopping at the gate.
+    pub approve: bool,
+}
+
+/// One source, as named on the command line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum SourceSpec {
+    /// Local OpenAlex Work files or folders.
+    Snapshot {
+        /// Files or folders.
+        paths: Vec<PathBuf>,
+    },
+    /// The live OpenAlex API.
+    OpenAlex,
+}
+
+impl FromStr for SourceSpec {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Self, Error> {
+        let text = text.trim();
+        if let Some(path) = text.strip_prefix("snapshot:") {
+            if path.is_empty() {
+                return Err(Error::BadSource(text.to_owned()));
+            }
+            return Ok(SourceSpec::Snapshot {
+                paths: vec![PathBuf::from(path)],
+            });
+        }
+        match text {
+            "openalex" => Ok(SourceSpec::OpenAlex),
+            _ => Err(Error::BadSource(text.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for SourceSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceSpec::Snapshot { paths } => {
+                let joined: Vec<String> = paths.iter().map(|path| path.display().to_string()).collect();
+                write!(f, "snapshot:{}", joined.join(","))
+            }
+            SourceSpec::OpenAlex => f.write_str("openalex"),
+        }
+    }
+}
+
+impl SourceSpec {
+    /// Merges several `snapshot:` specs into one snapshot of all their paths.
+    pub fn merge(specs: Vec<SourceSpec>) -> Vec<SourceSpec> {
+        let mut paths = Vec::new();
+        let mut others = Vec::new();
+        for spec in specs {
+            match spec {
+                SourceSpec::Snapshot { paths: more } => paths.extend(more),
+                other => others.push(other),
+            }
+        }
+        if !paths.is_empty() {
+            others.insert(0, SourceSpec::Snapshot { paths });
+        }
+        others
+    }
+}

@@ -1,0 +1,815 @@
+//! The runner: the one place the order of the steps is written down.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use litrev_audit::AuditReport;
+use litrev_discover::QueryHits;
+use litrev_graph::{CitationGraph, edges_within};
+use litrev_model::{
+    Citation, CorpusEntry, Decision, Organisation, Plan, ReasonCode, Review, RunId, RunStatus,
+    ScreeningDecision, StageReport, StopReason, Work, WorkId,
+};
+use litrev_organise::OrganiseConfig;
+use litrev_plan::PlanConfig;
+use litrev_publish::Artifact;
+use litrev_screen::ScreenConfig;
+use litrev_snowball::{SnowballConfig, SnowballState};
+use litrev_sources::{SnapshotSource, Source};
+use litrev_store::{NewRun, StepWrites, Store};
+use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::home::Home;
+use crate::options::{RunOptions, SourceSpec};
+use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile};
+
+const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Set this to a step key (`discover`, `snowball.1`, `screen`…) to abort the process right
+/// after that step commits, as a kill would: the resume tests use it.
+const FAIL_AFTER_VARIABLE: &str = "LITREV_FAIL_AFTER";
+
+/// Drives runs against one store.
+pub struct Runner {
+    home: Home,
+    store: Store,
+}
+
+/// How a call to the runner ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Every step is done.
+    Done(Summary),
+    /// The run waits at the gate for a person to check the screening.
+    AwaitingApproval {
+        /// The run.
+        run: RunId,
+        /// The screening table to check.
+        screening_csv: PathBuf,
+        /// Works included by screening.
+        included: usize,
+        /// Works considered.
+        considered: usize,
+    },
+}
+
+/// What a finished run produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// The run.
+    pub run: RunId,
+    /// Works ever considered.
+    pub considered: usize,
+    /// Works included.
+    pub included: usize,
+    /// Themes.
+    pub themes: usize,
+    /// Words in the review body.
+    pub words: usize,
+    /// Citation occurrences in the review.
+    pub citations: usize,
+    /// The output folder.
+    pub out_dir: PathBuf,
+}
+
+/// A run as listed by `litrev runs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    /// Id.
+    pub id: RunId,
+    /// Question.
+    pub question: String,
+    /// Status.
+    pub status: RunStatus,
+    /// Creation time.
+    pub created_at: String,
+    /// The last step committed.
+    pub last_step: Option<String>,
+    /// Output folder.
+    pub out_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct DiscoverRecord {
+    source: String,
+    inputs: Vec<OutputFile>,
+    hits: Vec<QueryHits>,
+    raw_hits: usize,
+    discovered: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StageRecord {
+    report: Option<StageReport>,
+    stop: Option<StopReason>,
+    expanded: Vec<WorkId>,
+    threshold: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct ScreenRecord {
+    considered: usize,
+    included: usize,
+    excluded: BTreeMap<ReasonCode, usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct GateRecord {
+    approved_by: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct WriteRecord {
+    review: Review,
+    words: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct PublishRecord {
+    outputs: Vec<OutputFile>,
+}
+
+impl Runner {
+    /// Opens the runner on `db` (default: the store in `home`).
+    ///
+    /// # Errors
+    /// When the store cannot be opened.
+    pub fn open(home: Home, db: Option<&Path>) -> Result<Runner> {
+        let path = db.map_or_else(|| home.store_path(), Path::to_path_buf);
+        let store = Store::open(&path)?;
+        Ok(Runner { home, store })
+    }
+
+    /// Creates a run and drives it as far as it goes.
+    ///
+    /// # Errors
+    /// When a step fails; the run stays resumable from that step.
+    pub fn start(&mut self, options: &RunOptions, events: &dyn Fn(&Event)) -> Result<Outcome> {
+        if options.question.trim().is_empty() {
+            return Err(Error::EmptyQuestion);
+        }
+        let mut options = options.clone();
+        options.sources = SourceSpec::merge(options.sources);
+        options.out_dir = absolute(&options.out_dir)?;
+        for source in &mut options.sources {
+            if let SourceSpec::Snapshot { paths } = source {
+                for path in paths.iter_mut() {
+                    *path = absolute(path)?;
+                }
+            }
+        }
+        let run = new_run_id();
+        let options_json = serde_json::to_string(&options)
+            .map_err(|error| Error::BadOptions(error.to_string()))?;
+        self.store.create_run(&NewRun {
+            id: &run,
+            question: options.question.trim(),
+            options_json: &options_json,
+            tool_version: TOOL_VERSION,
+        })?;
+        events(&Event::RunCreated {
+            run: run.to_string(),
+        });
+        self.drive(&run, options.approve, events)
+    }
+
+    /// Continues a stopped run from its last committed step; passing the gate counts as approval.
+    ///
+    /// # Errors
+    /// When the run is unknown or a step fails.
+    pub fn resume(&mut self, run: &RunId, events: &dyn Fn(&Event)) -> Result<Outcome> {
+        self.store.run(run)?;
+        self.drive(run, true, events)
+    }
+
+    /// Every run in the store, newest first.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn runs(&self) -> Result<Vec<RunSummary>> {
+        Ok(self
+            .store
+            .runs()?
+            .into_iter()
+            .map(|record| {
+                let out_dir = serde_json::from_str::<RunOptions>(&record.options_json)
+                    .ok()
+                    .map(|options| options.out_dir);
+                RunSummary {
+                    id: record.id,
+                    question: record.question,
+                    status: record.status,
+                    created_at: record.created_at,
+                    last_step: record.steps_done.last().cloned(),
+                    out_dir,
+                }
+            })
+            .collect())
+    }
+
+    fn drive(&mut self, run: &RunId, approve: bool, events: &dyn Fn(&Event)) -> Result<Outcome> {
+        self.store.set_status(run, RunStatus::Running)?;
+        let result = self.drive_steps(run, approve, events);
+        let status = match &result {
+            Ok(Outcome::Done(_)) => RunStatus::Done,
+            Ok(Outcome::AwaitingApproval { .. }) => RunStatus::AwaitingApproval,
+            Err(_) => RunStatus::Failed,
+        };
+        self.store.set_status(run, status)?;
+        if let Err(error) = &result {
+            // Best effort: the failure is already being returned to the caller.
+            let _ = self.store.log_event(run, "run", &error.to_string());
+        }
+        result
+    }
+
+    fn drive_steps(&mut self, run: &RunId, approve: bool, events: &dyn Fn(&Event)) -> Result<Outcome> {
+        let record = self.store.run(run)?;
+        let options: RunOptions = serde_json::from_str(&record.options_json)
+            .map_err(|error| Error::BadOptions(error.to_string()))?;
+        let done: BTreeSet<String> = record.steps_done.iter().cloned().collect();
+        let mut source: Option<Box<dyn Source>> = None;
+
+        // Plan.
+        let plan: Plan = if done.contains("plan") {
+            events(&Event::StepSkipped { step: "plan".into() });
+            self.output(run, "plan")?
+        } else {
+            started(events, "plan", "turning the question into searches");
+            let mut config = PlanConfig::for_tier(options.tier);
+            config.seeds = options.seeds.clone();
+            let plan = litrev_plan::plan(&options.question, &config);
+            self.commit(run, "plan", &plan, &StepWrites::default())?;
+            finished(
+                events,
+                "plan",
+                format!("{} queries, {} seeds", plan.queries.len(), plan.seeds.len()),
+            );
+            plan
+        };
+
+        // Discover.
+        let discovery: DiscoverRecord = if done.contains("discover") {
+            events(&Event::StepSkipped {
+                step: "discover".into(),
+            });
+            self.output(run, "discover")?
+        } else {
+            let opened = self.open_source(&options, events)?;
+            started(events, "discover", &format!("searching {}", opened.describe()));
+            let found = litrev_discover::discover(opened.as_ref(), &plan)?;
+            let works: Vec<&Work> = found.works.iter().collect();
+            let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
+            let citations = edges_within(&works, &ids);
+            let record = DiscoverRecord {
+                source: opened.describe(),
+                inputs: input_hashes(&options)?,
+                hits: found.hits,
+                raw_hits: found.raw_hits,
+                discovered: found.works.len(),
+            };
+            self.commit(
+                run,
+                "discover",
+                &record,
+                &StepWrites {
+                    works: &found.works,
+                    corpus: &found.entries,
+                    citations: &citations,
+                    ..StepWrites::default()
+                },
+            )?;
+            finished(
+                events,
+                "discover",
+                format!("{} works from {} hits", record.discovered, record.raw_hits),
+            );
+            source = Some(opened);
+            record
+        };
+
+        // Snowball, one committed step per stage.
+        let config = SnowballConfig::from_plan(&plan);
+        let mut stages: Vec<StageRecord> = Vec::new();
+        for stage in 1..=config.max_stages {
+            let key = format!("snowball.{stage}");
+            let record: StageRecord = if done.contains(&key) {
+                events(&Event::StepSkipped { step: key.clone() });
+                self.output(run, &key)?
+            } else {
+                let opened = match source.take() {
+                    Some(opened) => opened,
+                    None => self.open_source(&options, events)?,
+                };
+                started(events, &key, "following references and citing works");
+                let entries = self.store.corpus(run)?;
+                let works = self.described_works(&entries)?;
+                let expanded: BTreeSet<WorkId> = stages
+                    .iter()
+                    .flat_map(|stage| stage.expanded.iter().cloned())
+                    .collect();
+                let history: Vec<StageReport> =
+                    stages.iter().filter_map(|stage| stage.report.clone()).collect();
+                let state = SnowballState {
+                    question: &plan.question,
+                    seeds: &plan.seeds,
+                    entries: &entries,
+                    works: &works,
+                    expanded: &expanded,
+                    history: &history,
+                };
+                let outcome = litrev_snowball::expand_stage(opened.as_ref(), &config, &state, stage)?;
+                let record = StageRecord {
+                    report: outcome.report.clone(),
+                    stop: outcome.stop,
+                    expanded: outcome.expanded.clone(),
+                    threshold: outcome.threshold,
+                };
+                self.commit(
+                    run,
+                    &key,
+                    &record,
+                    &StepWrites {
+                        works: &outcome.new_works,
+                        corpus: &outcome.new_entries,
+                        citations: &outcome.citations,
+                        ..StepWrites::default()
+                    },
+                )?;
+                let summary = match &outcome.report {
+                    Some(report) => format!(
+                        "expanded {}, {} new works, {} relevant",
+                        report.expanded, report.new_works, report.new_relevant
+                    ),
+                    None => "nothing left to expand".to_owned(),
+                };
+                finished(events, &key, summary);
+                source = Some(opened);
+                record
+            };
+            let stop = record.stop.is_some();
+            stages.push(record);
+            if stop {
+                break;
+            }
+        }
+        drop(source);
+
+        // Screen.
+        let entries = self.store.corpus(run)?;
+        let screen: ScreenRecord = if done.contains("screen") {
+            events(&Event::StepSkipped {
+                step: "screen".into(),
+            });
+            self.output(run, "screen")?
+        } else {
+            started(events, "screen", "ranking the corpus against the question");
+            let works = self.described_works(&entries)?;
+            let citations = self.store.citations(run)?;
+            let decisions = litrev_screen::screen(
+                &ScreenConfig::from_plan(&plan),
+                &plan,
+                &entries,
+                &works,
+                &citations,
+            );
+            let record = screen_record(&entries, &decisions);
+            self.commit(
+                run,
+                "screen",
+                &record,
+                &StepWrites {
+                    decisions: &decisions,
+                    ..StepWrites::default()
+                },
+            )?;
+            finished(
+                events,
+                "screen",
+                format!("{} included of {}", record.included, record.considered),
+            );
+            record
+        };
+        let decisions = self.store.decisions(run)?;
+        let all_works = self.stored_works(&entries)?;
+
+        // Gate: a person checks the screening before anything else happens.
+        if !done.contains("gate") {
+            let screening_csv =
+                self.write_tables(&options.out_dir, &entries, &all_works, &decisions)?;
+            if !approve {
+                return Ok(Outcome::AwaitingApproval {
+                    run: run.clone(),
+                    screening_csv,
+                    included: screen.included,
+                    considered: screen.considered,
+                });
+            }
+            let approved_by = if options.approve { "--yes" } else { "resume" };
+            self.commit(
+                run,
+                "gate",
+                &GateRecord {
+                    approved_by: approved_by.to_owned(),
+                },
+                &StepWrites::default(),
+            )?;
+            finished(events, "gate", format!("screening approved ({approved_by})"));
+        }
+
+        let included: BTreeMap<WorkId, Work> = decisions
+            .iter()
+            .filter(|decision| decision.decision == Decision::Include)
+            .filter_map(|decision| {
+                all_works
+                    .get(&decision.work)
+                    .filter(|work| !work.is_stub())
+                    .map(|work| (decision.work.clone(), work.clone()))
+            })
+            .collect();
+        if included.is_empty() {
+            return Err(Error::NothingIncluded);
+        }
+        let citations = self.store.citations(run)?;
+
+        // Organise.
+        let organisation: Organisation = if done.contains("organise") {
+            events(&Event::StepSkipped {
+                step: "organise".into(),
+            });
+            self.output(run, "organise")?
+        } else {
+            started(events, "organise", "grouping the included works into themes");
+            let organisation =
+                litrev_organise::organise(&OrganiseConfig::default(), &included, &citations);
+            self.commit(run, "organise", &organisation, &StepWrites::default())?;
+            finished(
+                events,
+                "organise",
+                format!("{} themes", organisation.themes.len()),
+            );
+            organisation
+        };
+
+        // Write.
+        let written: WriteRecord = if done.contains("write") {
+            events(&Event::StepSkipped {
+                step: "write".into(),
+            });
+            self.output(run, "write")?
+        } else {
+            started(events, "write", "writing the review from the works' abstracts");
+            let facts = method_facts(&plan, &discovery, &stages, &screen);
+            let corpus_citations = corpus_citations(&entries, &citations, &included);
+            let review = litrev_write::write(&WriteInput {
+                plan: &plan,
+                facts: &facts,
+                included: &included,
+                organisation: &organisation,
+                corpus_citations: &corpus_citations,
+            });
+            let words = review.sentences().map(words_of).sum();
+            let record = WriteRecord { review, words };
+            self.commit(run, "write", &record, &StepWrites::default())?;
+            finished(events, "write", format!("{words} words"));
+            record
+        };
+
+        // Audit: the grounding invariants, before anything is published.
+        let audit: AuditReport = if done.contains("audit") {
+            events(&Event::StepSkipped {
+                step: "audit".into(),
+            });
+            self.output(run, "audit")?
+        } else {
+            started(events, "audit", "checking every citation and every taken sentence");
+            let report = litrev_audit::audit(&written.review, &included)?;
+            self.commit(run, "audit", &report, &StepWrites::default())?;
+            finished(
+                events,
+                "audit",
+                format!(
+                    "{} citations of {} works resolve; {} sentences from abstracts are verbatim",
+                    report.citations, report.cited_works, report.span_sentences
+                ),
+            );
+            report
+        };
+
+        // Publish.
+        started(events, "publish", "writing the output files");
+        let mut artifacts = litrev_publish::review_files(&written.review, &included)?;
+        artifacts.push(Artifact {
+            name: "corpus.csv".to_owned(),
+            bytes: litrev_publish::corpus_csv(&entries, &all_works, &decisions)?.into_bytes(),
+        });
+        artifacts.push(Artifact {
+            name: "screening.csv".to_owned(),
+            bytes: litrev_publish::screening_csv(&decisions, &all_works)?.into_bytes(),
+        });
+        let outputs: Vec<OutputFile> = artifacts
+            .iter()
+            .map(|artifact| OutputFile {
+                path: artifact.name.clone(),
+                sha256: artifact.sha256(),
+                bytes: artifact.bytes.len() as u64,
+            })
+            .collect();
+        let counts = serde_json::json!({
+            "discover": {
+                "queries": discovery.hits.iter().map(|hits| serde_json::json!({
+                    "label": hits.label, "text": hits.text, "hits": hits.works.len()
+                })).collect::<Vec<_>>(),
+                "raw_hits": discovery.raw_hits,
+                "works": discovery.discovered,
+            },
+            "snowball": stages.iter().map(|stage| serde_json::json!({
+                "report": stage.report, "stop": stage.stop, "threshold": stage.threshold
+            })).collect::<Vec<_>>(),
+            "screen": screen,
+            "organise": {
+                "themes": organisation.themes.iter().map(|theme| serde_json::json!({
+                    "label": theme.label, "works": theme.works.len()
+                })).collect::<Vec<_>>(),
+            },
+            "write": { "words": written.words },
+            "audit": audit,
+        });
+        let run_record = RunRecordFile {
+            format: RECORD_FORMAT,
+            tool: "litrev".to_owned(),
+            tool_version: TOOL_VERSION.to_owned(),
+            run_id: run.to_string(),
+            created_at: record.created_at.clone(),
+            question: plan.question.clone(),
+            options: serde_json::to_value(&options)
+                .map_err(|error| Error::BadOptions(error.to_string()))?,
+            plan: serde_json::to_value(&plan).map_err(|error| Error::BadOptions(error.to_string()))?,
+            inputs: discovery.inputs.clone(),
+            counts,
+            outputs: outputs.clone(),
+        };
+        let run_json = serde_json::to_string_pretty(&run_record)
+            .map_err(|error| Error::BadOptions(error.to_string()))?;
+        artifacts.push(Artifact {
+            name: "run.json".to_owned(),
+            bytes: format!("{run_json}\n").into_bytes(),
+        });
+        for artifact in &artifacts {
+            write_file(&options.out_dir, &artifact.name, &artifact.bytes)?;
+        }
+        self.commit(
+            run,
+            "publish",
+            &PublishRecord { outputs },
+            &StepWrites::default(),
+        )?;
+        finished(
+            events,
+            "publish",
+            format!("{} files in {}", artifacts.len(), options.out_dir.display()),
+        );
+
+        Ok(Outcome::Done(Summary {
+            run: run.clone(),
+            considered: screen.considered,
+            included: included.len(),
+            themes: organisation.themes.len(),
+            words: written.words,
+            citations: audit.citations,
+            out_dir: options.out_dir.clone(),
+        }))
+    }
+
+    fn commit<T: Serialize>(
+        &mut self,
+        run: &RunId,
+        step: &str,
+        output: &T,
+        writes: &StepWrites<'_>,
+    ) -> Result<()> {
+        self.store.commit_step(run, step, output, writes)?;
+        if std::env::var(FAIL_AFTER_VARIABLE).as_deref() == Ok(step) {
+            // A simulated kill: no destructors, no cleanup, exactly like `kill -9`.
+            std::process::abort();
+        }
+        Ok(())
+    }
+
+    fn output<T: serde::de::DeserializeOwned>(&self, run: &RunId, step: &str) -> Result<T> {
+        self.store
+            .step_output(run, step)?
+            .ok_or_else(|| Error::MissingStep(step.to_owned()))
+    }
+
+    fn open_source(&self, options: &RunOptions, events: &dyn Fn(&Event)) -> Result<Box<dyn Source>> {
+        let mut opened: Vec<Box<dyn Source>> = Vec::new();
+        for spec in &options.sources {
+            match spec {
+                SourceSpec::Snapshot { paths } => {
+                    started(events, "index", "reading the snapshot");
+                    let progress = |done: usize| {
+                        events(&Event::Progress {
+                            step: "index".into(),
+                            done: done as u64,
+                            total: None,
+                        });
+                    };
+                    let (snapshot, report) =
+                        SnapshotSource::open(paths, &self.home.snapshot_indexes(), &progress)?;
+                    for issue in report.issues.iter().take(5) {
+                        events(&Event::Notice {
+                            message: format!(
+                                "skipped {}:{}: {}",
+                                issue.path.display(),
+                                issue.line,
+                                issue.message
+                            ),
+                        });
+                    }
+                    if report.issues.len() > 5 {
+                        events(&Event::Notice {
+                            message: format!("… and {} more skipped lines", report.issues.len() - 5),
+                        });
+                    }
+                    finished(
+                        events,
+                        "index",
+                        format!(
+                            "{} works {}",
+                            report.works,
+                            if report.built { "indexed" } else { "(index reused)" }
+                        ),
+                    );
+                    opened.push(Box::new(snapshot));
+                }
+                other => return Err(Error::UnsupportedSource(other.to_string())),
+            }
+        }
+        opened
+            .pop()
+            .ok_or_else(|| Error::BadSource("no source given".to_owned()))
+    }
+
+    /// The stored records of the corpus entries, stubs included.
+    fn stored_works(&self, entries: &[CorpusEntry]) -> Result<BTreeMap<WorkId, Work>> {
+        let ids: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();
+        Ok(self.store.works(&ids)?)
+    }
+
+    /// The stored records of the corpus entries that are more than an id.
+    fn described_works(&self, entries: &[CorpusEntry]) -> Result<BTreeMap<WorkId, Work>> {
+        let mut works = self.stored_works(entries)?;
+        works.retain(|_, work| !work.is_stub());
+        Ok(works)
+    }
+
+    fn write_tables(
+        &self,
+        out_dir: &Path,
+        entries: &[CorpusEntry],
+        works: &BTreeMap<WorkId, Work>,
+        decisions: &[ScreeningDecision],
+    ) -> Result<PathBuf> {
+        let corpus = litrev_publish::corpus_csv(entries, works, decisions)?;
+        let screening = litrev_publish::screening_csv(decisions, works)?;
+        write_file(out_dir, "corpus.csv", corpus.as_bytes())?;
+        write_file(out_dir, "screening.csv", screening.as_bytes())?;
+        Ok(out_dir.join("screening.csv"))
+    }
+}
+
+fn started(events: &dyn Fn(&Event), step: &str, detail: &str) {
+    events(&Event::StepStarted {
+        step: step.to_owned(),
+        detail: detail.to_owned(),
+    });
+}
+
+fn finished(events: &dyn Fn(&Event), step: &str, summary: String) {
+    events(&Event::StepFinished {
+        step: step.to_owned(),
+        summary,
+    });
+}
+
+fn screen_record(entries: &[CorpusEntry], decisions: &[ScreeningDecision]) -> ScreenRecord {
+    let mut excluded: BTreeMap<ReasonCode, usize> = BTreeMap::new();
+    let mut included = 0;
+    for decision in decisions {
+        match decision.decision {
+            Decision::Include => included += 1,
+            Decision::Exclude => *excluded.entry(decision.reason).or_default() += 1,
+        }
+    }
+    ScreenRecord {
+        considered: entries.len(),
+        included,
+        excluded,
+    }
+}
+
+fn method_facts(
+    plan: &Plan,
+    discovery: &DiscoverRecord,
+    stages: &[StageRecord],
+    screen: &ScreenRecord,
+) -> MethodFacts {
+    MethodFacts {
+        source: discovery.source.clone(),
+        queries: plan
+            .queries
+            .iter()
+            .map(|query| QueryFact {
+                text: query.text.clone(),
+                purpose: query.purpose.clone(),
+                hits: discovery
+                    .hits
+                    .iter()
+                    .find(|hits| hits.label == query.label)
+                    .map_or(0, |hits| hits.works.len()),
+            })
+            .collect(),
+        seeds: plan.seeds.len(),
+        raw_hits: discovery.raw_hits,
+        discovered: discovery.discovered,
+        stages: stages.iter().filter_map(|stage| stage.report.clone()).collect(),
+        stop: stages.last().and_then(|stage| stage.stop),
+        considered: screen.considered,
+        excluded: screen.excluded.clone(),
+        included: screen.included,
+    }
+}
+
+/// Citations each included work receives from anywhere in the corpus.
+fn corpus_citations(
+    entries: &[CorpusEntry],
+    citations: &[Citation],
+    included: &BTreeMap<WorkId, Work>,
+) -> BTreeMap<WorkId, usize> {
+    let nodes: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();
+    let graph = CitationGraph::new(&nodes, citations);
+    included
+        .keys()
+        .map(|id| (id.clone(), graph.in_degree(id)))
+        .collect()
+}
+
+fn input_hashes(options: &RunOptions) -> Result<Vec<OutputFile>> {
+    let mut inputs = Vec::new();
+    for spec in &options.sources {
+        if let SourceSpec::Snapshot { paths } = spec {
+            for file in SnapshotSource::files_of(paths)? {
+                let bytes = std::fs::read(&file).map_err(|source| Error::Write {
+                    path: file.clone(),
+                    source,
+                })?;
+                inputs.push(OutputFile {
+                    path: file.display().to_string(),
+                    sha256: litrev_publish::sha256_hex(&bytes),
+                    bytes: bytes.len() as u64,
+                });
+            }
+        }
+    }
+    Ok(inputs)
+}
+
+/// Writes a file atomically: a temporary file in the same folder, then a rename.
+fn write_file(folder: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+    let write_error = |path: &Path, source| Error::Write {
+        path: path.to_owned(),
+        source,
+    };
+    std::fs::create_dir_all(folder).map_err(|source| write_error(folder, source))?;
+    let target = folder.join(name);
+    let temporary = folder.join(format!(".{name}.partial"));
+    std::fs::write(&temporary, bytes).map_err(|source| write_error(&temporary, source))?;
+    std::fs::rename(&temporary, &target).map_err(|source| write_error(&target, source))?;
+    Ok(())
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    if path.is_absolute() {
+        return Ok(path.to_owned());
+    }
+    let current = std::env::current_dir().map_err(|source| Error::Write {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(current.join(path))
+}
+
+/// `YYYYMMDD-HHMMSS-xxxx`: sortable by time, unique within a store.
+fn new_run_id() -> RunId {
+    let now = chrono::Utc::now();
+    let suffix = now.timestamp_subsec_nanos() ^ std::process::id().rotate_left(16);
+    RunId::new_unchecked(format!(
+        "{}-{:04x}",
+        now.format("%Y%m%d-%H%M%S"),
+        suffix & 0xffff
+    ))
+}
