@@ -86,7 +86,7 @@ pub fn audit(review: &Review, citable: &BTreeMap<WorkId, Work>) -> Result<AuditR
         for work in sentence.cited() {
             report.citations += 1;
             cited.insert(work);
-            if !citable.get(work).is_some_and(|record| !record.is_stub()) {
+            if citable.get(work).is_none_or(Work::is_stub) {
                 problems.push(Problem::Unresolved {
                     sentence: number,
                     work: work.clone(),
@@ -157,13 +157,15 @@ fn check_span(
         .segments
         .iter()
         .filter_map(|segment| match segment {
-            Segment::Text(text) => Some(text.trim().trim_end_matches(['.', '!', '?', ';', ':', ','])),
+            Segment::Text(text) => {
+                Some(text.trim().trim_end_matches(['.', '!', '?', ';', ':', ',']))
+            }
             Segment::Cite { .. } => None,
         })
         .max_by_key(|text| text.len())
         .unwrap_or("");
-    let verbatim = contains_ignoring_first_case(source, longest)
-        && longest.len() * 2 >= source.trim().len();
+    let verbatim =
+        contains_ignoring_first_case(source, longest) && longest.len() * 2 >= source.trim().len();
     (!verbatim).then(|| Problem::NotVerbatim {
         sentence: number,
         work: work.clone(),
@@ -198,7 +200,8 @@ mod tests {
     fn works() -> BTreeMap<WorkId, Work> {
         let mut work = Work::stub("W1".parse().expect("id"));
         work.title = Some("A trial".into());
-        work.abstract_text = Some("We ran a trial. Bleeding fell by 80% in the treated arm.".into());
+        work.abstract_text =
+            Some("We ran a trial. Bleeding fell by 80% in the treated arm.".into());
         BTreeMap::from([(work.id(), work)])
     }
 

@@ -23,7 +23,10 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             eprintln!("error: {error:#}");
-            let code = match error.downcast_ref::<litrev::Error>().map(litrev::Error::code) {
+            let code = match error
+                .downcast_ref::<litrev::Error>()
+                .map(litrev::Error::code)
+            {
                 Some(ErrorCode::Usage) => EXIT_USAGE,
                 Some(ErrorCode::RunFailed) | None => EXIT_FAILED,
             };

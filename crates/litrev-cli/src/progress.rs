@@ -25,19 +25,19 @@ impl Progress {
     pub fn show(&self, event: &Event) {
         match event {
             Event::RunCreated { run } => eprintln!("run {run}"),
-            Event::StepStarted { step, detail } => {
-                if self.interactive {
-                    let bar = ProgressBar::new_spinner();
-                    bar.set_style(
-                        ProgressStyle::with_template("{spinner} {prefix:>12} {msg} {pos:>7} [{elapsed}]")
-                            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-                    );
-                    bar.set_prefix(step.clone());
-                    bar.set_message(detail.clone());
-                    bar.enable_steady_tick(Duration::from_millis(120));
-                    if let Some(previous) = self.bar.replace(Some(bar)) {
-                        previous.finish_and_clear();
-                    }
+            Event::StepStarted { step, detail } if self.interactive => {
+                let bar = ProgressBar::new_spinner();
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} {prefix:>12} {msg} {pos:>7} [{elapsed}]",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
+                bar.set_prefix(step.clone());
+                bar.set_message(detail.clone());
+                bar.enable_steady_tick(Duration::from_millis(120));
+                if let Some(previous) = self.bar.replace(Some(bar)) {
+                    previous.finish_and_clear();
                 }
             }
             Event::Progress { done, total, .. } => {

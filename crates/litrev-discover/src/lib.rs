@@ -28,7 +28,9 @@ pub enum Error {
         source_name: String,
     },
     /// Neither queries nor seeds: nothing to start from.
-    #[error("the question has no topic words to search for and no --seed was given: rephrase the question or name seed works")]
+    #[error(
+        "the question has no topic words to search for and no --seed was given: rephrase the question or name seed works"
+    )]
     NothingToSearch,
 }
 
@@ -79,7 +81,11 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
         .cloned()
         .collect();
     if !missing.is_empty() {
-        let ids = missing.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        let ids = missing
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
         return Err(Error::SeedsNotFound {
             missing,
             ids,
@@ -94,7 +100,9 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
     let mut per_query: Vec<(String, String, Vec<WorkId>)> = Vec::new();
     for query in &plan.queries {
         let hits = source.search(query, plan.hits_per_query)?;
-        let top = hits.first().map_or(1.0, |hit| hit.score.max(f32::MIN_POSITIVE));
+        let top = hits
+            .first()
+            .map_or(1.0, |hit| hit.score.max(f32::MIN_POSITIVE));
         let mut ids = Vec::new();
         for hit in hits {
             ids.push(hit.work.id());
@@ -138,7 +146,10 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
             .then(a_rank.1.total_cmp(&b_rank.1))
             .then(a.id().cmp(&b.id()))
     });
-    let ordered_entries = works.iter().map(|work| entries[&work.id()].clone()).collect();
+    let ordered_entries = works
+        .iter()
+        .map(|work| entries[&work.id()].clone())
+        .collect();
     let hits = per_query
         .into_iter()
         .map(|(label, text, ids)| QueryHits {

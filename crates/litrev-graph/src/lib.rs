@@ -76,7 +76,9 @@ impl CitationGraph {
 
     /// Citations a work receives from the node set (0 for unknown works).
     pub fn in_degree(&self, id: &WorkId) -> usize {
-        self.index.get(id).map_or(0, |&node| self.cited_by[node].len())
+        self.index
+            .get(id)
+            .map_or(0, |&node| self.cited_by[node].len())
     }
 
     /// References a work makes into the node set.
@@ -136,14 +138,20 @@ impl CitationGraph {
     /// Nodes the work cites.
     pub fn references_of(&self, id: &WorkId) -> Vec<&WorkId> {
         self.index.get(id).map_or_else(Vec::new, |&node| {
-            self.cites[node].iter().map(|&other| &self.nodes[other]).collect()
+            self.cites[node]
+                .iter()
+                .map(|&other| &self.nodes[other])
+                .collect()
         })
     }
 
     /// Nodes citing the work.
     pub fn citers_of(&self, id: &WorkId) -> Vec<&WorkId> {
         self.index.get(id).map_or_else(Vec::new, |&node| {
-            self.cited_by[node].iter().map(|&other| &self.nodes[other]).collect()
+            self.cited_by[node]
+                .iter()
+                .map(|&other| &self.nodes[other])
+                .collect()
         })
     }
 }

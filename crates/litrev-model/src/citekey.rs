@@ -7,8 +7,9 @@ use crate::work::Work;
 
 /// Title words that never make a key.
 const SKIPPED_TITLE_WORDS: &[&str] = &[
-    "a", "an", "the", "on", "of", "in", "for", "and", "to", "with", "from", "at", "by", "is", "are",
-    "do", "does", "how", "what", "why", "when", "which", "who", "can", "its", "it", "as", "or",
+    "a", "an", "the", "on", "of", "in", "for", "and", "to", "with", "from", "at", "by", "is",
+    "are", "do", "does", "how", "what", "why", "when", "which", "who", "can", "its", "it", "as",
+    "or",
 ];
 
 /// The undisambiguated key of a work: `smith2011effect`.
@@ -96,9 +97,18 @@ mod tests {
     #[test]
     fn builds_readable_keys() {
         let check = |work: Work, expected: &str| assert_eq!(base_key(&work), expected);
-        check(work("W1", "Jane Smith", 2011, "The effect of X on Y"), "smith2011effect");
-        check(work("W2", "Jörg Müller", 2020, "Über alles"), "muller2020uber");
-        check(work("W3", "Rens van de Schoot", 2018, "PTSD trajectories"), "vandeschoot2018ptsd");
+        check(
+            work("W1", "Jane Smith", 2011, "The effect of X on Y"),
+            "smith2011effect",
+        );
+        check(
+            work("W2", "Jörg Müller", 2020, "Über alles"),
+            "muller2020uber",
+        );
+        check(
+            work("W3", "Rens van de Schoot", 2018, "PTSD trajectories"),
+            "vandeschoot2018ptsd",
+        );
         let mut anonymous = Work::stub("W4".parse().expect("id"));
         anonymous.title = Some("A".into());
         check(anonymous, "anonnd");

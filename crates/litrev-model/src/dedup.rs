@@ -24,7 +24,10 @@ pub fn merge_duplicates(records: impl IntoIterator<Item = Work>) -> Deduplicated
     let mut slot_of: BTreeMap<WorkId, usize> = BTreeMap::new();
     for record in records {
         let ids = record.ids.all();
-        let mut slots: Vec<usize> = ids.iter().filter_map(|id| slot_of.get(id).copied()).collect();
+        let mut slots: Vec<usize> = ids
+            .iter()
+            .filter_map(|id| slot_of.get(id).copied())
+            .collect();
         slots.sort_unstable();
         slots.dedup();
         let slot = match slots.first() {
@@ -76,7 +79,11 @@ pub fn merge_duplicates(records: impl IntoIterator<Item = Work>) -> Deduplicated
 
 /// Merges two records of the same work: the richer one wins each field it has.
 pub fn merge_pair(a: Work, b: Work) -> Work {
-    let (mut rich, poor) = if b.richness() > a.richness() { (b, a) } else { (a, b) };
+    let (mut rich, poor) = if b.richness() > a.richness() {
+        (b, a)
+    } else {
+        (a, b)
+    };
     for id in poor.ids.all() {
         rich.ids.add(id);
     }
@@ -144,7 +151,10 @@ mod tests {
         ]);
         assert_eq!(result.works.len(), 2);
         let first = &result.works[0];
-        assert_eq!(first.ids.openalex.as_ref().map(|id| id.as_str()), Some("W1"));
+        assert_eq!(
+            first.ids.openalex.as_ref().map(|id| id.as_str()),
+            Some("W1")
+        );
         assert_eq!(first.ids.doi.as_ref().map(|id| id.as_str()), Some("10.1/x"));
         let doi: WorkId = "10.1/x".parse().expect("doi");
         assert_eq!(result.canonical[&doi].to_string(), "W1");
@@ -169,7 +179,10 @@ mod tests {
         rich.abstract_text = Some("a much longer abstract".into());
         rich.year = Some(2020);
         let merged = merge_pair(poor, rich);
-        assert_eq!(merged.abstract_text.as_deref(), Some("a much longer abstract"));
+        assert_eq!(
+            merged.abstract_text.as_deref(),
+            Some("a much longer abstract")
+        );
         assert_eq!(merged.year, Some(2020));
     }
 }

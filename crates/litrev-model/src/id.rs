@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 #[non_exhaustive]
 pub enum IdError {
     /// The text is not any known kind of work identifier.
-    #[error("`{0}` is not a work id: use an OpenAlex id (W123), a DOI (10.x/y), pmid:N, PMCN or arXiv:NNNN.NNNNN")]
+    #[error(
+        "`{0}` is not a work id: use an OpenAlex id (W123), a DOI (10.x/y), pmid:N, PMCN or arXiv:NNNN.NNNNN"
+    )]
     Unrecognised(String),
     /// The text looks like the named kind of id but is malformed.
     #[error("`{text}` is not a valid {kind}")]
@@ -206,7 +208,11 @@ impl FromStr for ArxivId {
         );
         let bare = bare.strip_suffix(".pdf").unwrap_or(bare);
         let without_version = match bare.rfind('v') {
-            Some(at) if at > 0 && bare[at + 1..].bytes().all(|b| b.is_ascii_digit()) && at + 1 < bare.len() => {
+            Some(at)
+                if at > 0
+                    && bare[at + 1..].bytes().all(|b| b.is_ascii_digit())
+                    && at + 1 < bare.len() =>
+            {
                 &bare[..at]
             }
             _ => bare,
@@ -334,7 +340,9 @@ impl FromStr for WorkId {
         let lower = trimmed.to_ascii_lowercase();
         let looks_openalex = lower.contains("openalex.org/w")
             || lower.starts_with("openalex:")
-            || (lower.starts_with('w') && lower.len() > 1 && lower[1..].bytes().all(|b| b.is_ascii_digit()));
+            || (lower.starts_with('w')
+                && lower.len() > 1
+                && lower[1..].bytes().all(|b| b.is_ascii_digit()));
         if looks_openalex {
             return trimmed.parse().map(WorkId::OpenAlex);
         }
@@ -476,7 +484,10 @@ mod tests {
 
     #[test]
     fn normalises_dois() {
-        check("https://doi.org/10.1186/S13643-016-0384-4", "10.1186/s13643-016-0384-4");
+        check(
+            "https://doi.org/10.1186/S13643-016-0384-4",
+            "10.1186/s13643-016-0384-4",
+        );
         check("doi:10.1000/XYZ", "10.1000/xyz");
         check("http://dx.doi.org/10.1000/abc", "10.1000/abc");
         check(" 10.1000/abc ", "10.1000/abc");
@@ -486,14 +497,20 @@ mod tests {
     fn normalises_pubmed_ids() {
         check("https://pubmed.ncbi.nlm.nih.gov/27919275", "pmid:27919275");
         check("PMID:0027919275", "pmid:27919275");
-        check("https://www.ncbi.nlm.nih.gov/pmc/articles/5139140", "PMC5139140");
+        check(
+            "https://www.ncbi.nlm.nih.gov/pmc/articles/5139140",
+            "PMC5139140",
+        );
         check("pmc5139140", "PMC5139140");
     }
 
     #[test]
     fn normalises_arxiv_ids_without_version() {
         check("arXiv:2101.00001v3", "arXiv:2101.00001");
-        check("https://arxiv.org/abs/hep-th/9901001v1", "arXiv:hep-th/9901001");
+        check(
+            "https://arxiv.org/abs/hep-th/9901001v1",
+            "arXiv:hep-th/9901001",
+        );
         check("https://arxiv.org/pdf/1706.03762v7.pdf", "arXiv:1706.03762");
     }
 
@@ -507,7 +524,15 @@ mod tests {
 
     #[test]
     fn rejects_what_is_not_an_id() {
-        for bad in ["", "hello", "W", "Wabc", "doi:11.1/x", "pmid:abc", "arXiv:12.3"] {
+        for bad in [
+            "",
+            "hello",
+            "W",
+            "Wabc",
+            "doi:11.1/x",
+            "pmid:abc",
+            "arXiv:12.3",
+        ] {
             assert!(bad.parse::<WorkId>().is_err(), "{bad} should not parse");
         }
     }

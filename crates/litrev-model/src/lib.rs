@@ -29,7 +29,9 @@ pub use dedup::{Deduplicated, merge_duplicates, merge_pair};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, Theme};
 pub use plan::{Plan, Query};
-pub use review::{Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef};
+pub use review::{
+    Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef,
+};
 pub use run::{BadRunId, RunId, RunStatus, Step, UnknownStep};
 pub use screening::{Decision, ReasonCode, Reviewer, ScreeningDecision};
 pub use tier::{Tier, TierLimits, UnknownTier};

@@ -33,7 +33,9 @@ impl FromStr for RunId {
         let text = text.trim();
         let valid = !text.is_empty()
             && text.len() <= 64
-            && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
         if valid {
             Ok(RunId(text.to_owned()))
         } else {
@@ -110,7 +112,9 @@ impl fmt::Display for Step {
 
 /// A step name that is not one of the pipeline's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown step `{0}`: one of plan, discover, snowball, screen, gate, organise, write, audit, publish")]
+#[error(
+    "unknown step `{0}`: one of plan, discover, snowball, screen, gate, organise, write, audit, publish"
+)]
 pub struct UnknownStep(pub String);
 
 impl FromStr for Step {

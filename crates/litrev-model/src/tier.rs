@@ -34,7 +34,12 @@ pub struct TierLimits {
 
 impl Tier {
     /// Every tier, shortest first.
-    pub const ALL: [Tier; 4] = [Tier::Quick, Tier::Standard, Tier::Comprehensive, Tier::Exhaustive];
+    pub const ALL: [Tier; 4] = [
+        Tier::Quick,
+        Tier::Standard,
+        Tier::Comprehensive,
+        Tier::Exhaustive,
+    ];
 
     /// The tier's seed values.
     pub fn limits(self) -> TierLimits {

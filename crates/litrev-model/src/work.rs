@@ -229,7 +229,19 @@ pub fn family_name(name: &str) -> &str {
     for &(at, word) in words.iter().rev().skip(1) {
         let is_particle = matches!(
             word,
-            "van" | "von" | "de" | "der" | "den" | "da" | "di" | "del" | "la" | "le" | "du" | "dos" | "ter"
+            "van"
+                | "von"
+                | "de"
+                | "der"
+                | "den"
+                | "da"
+                | "di"
+                | "del"
+                | "la"
+                | "le"
+                | "du"
+                | "dos"
+                | "ter"
         );
         if !is_particle {
             break;
@@ -267,9 +279,18 @@ mod tests {
 
     #[test]
     fn maps_source_types() {
-        assert_eq!(WorkKind::from_source_type("journal-article"), WorkKind::Article);
-        assert_eq!(WorkKind::from_source_type("posted-content"), WorkKind::Preprint);
-        assert_eq!(WorkKind::from_source_type("book-chapter"), WorkKind::BookChapter);
+        assert_eq!(
+            WorkKind::from_source_type("journal-article"),
+            WorkKind::Article
+        );
+        assert_eq!(
+            WorkKind::from_source_type("posted-content"),
+            WorkKind::Preprint
+        );
+        assert_eq!(
+            WorkKind::from_source_type("book-chapter"),
+            WorkKind::BookChapter
+        );
         assert_eq!(WorkKind::from_source_type("grant"), WorkKind::Other);
     }
 }

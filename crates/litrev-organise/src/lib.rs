@@ -13,6 +13,70 @@ use litrev_model::{Citation, KeyRole, KeyWork, Organisation, Theme, Work, WorkId
 use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate};
 use serde::{Deserialize, Serialize};
 
+/// Words common to every field's abstracts: they never label a theme.
+const GENERIC_WORDS: &[&str] = &[
+    "among",
+    "analyses",
+    "analysis",
+    "approach",
+    "article",
+    "associated",
+    "based",
+    "compared",
+    "conducted",
+    "data",
+    "decreased",
+    "differences",
+    "effect",
+    "effects",
+    "evidence",
+    "findings",
+    "first",
+    "follow",
+    "found",
+    "group",
+    "groups",
+    "higher",
+    "included",
+    "including",
+    "increased",
+    "level",
+    "levels",
+    "literature",
+    "lower",
+    "measured",
+    "measures",
+    "method",
+    "methods",
+    "outcome",
+    "outcomes",
+    "paper",
+    "participants",
+    "patients",
+    "performed",
+    "present",
+    "related",
+    "research",
+    "result",
+    "results",
+    "review",
+    "reviewed",
+    "reviews",
+    "sample",
+    "showed",
+    "significant",
+    "significantly",
+    "studied",
+    "studies",
+    "study",
+    "subjects",
+    "systematic",
+    "total",
+    "trial",
+    "trials",
+    "years",
+];
+
 /// Options of the organise phase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OrganiseConfig {
@@ -44,7 +108,11 @@ pub fn organise(
     citations: &[Citation],
 ) -> Organisation {
     let mut nodes: Vec<WorkId> = included.keys().cloned().collect();
-    nodes.extend(citations.iter().flat_map(|edge| [edge.citing.clone(), edge.cited.clone()]));
+    nodes.extend(
+        citations
+            .iter()
+            .flat_map(|edge| [edge.citing.clone(), edge.cited.clone()]),
+    );
     let graph = CitationGraph::new(&nodes, citations);
     let pagerank = graph.pagerank();
 
@@ -86,7 +154,12 @@ pub fn organise(
                 graph
                     .in_degree(b)
                     .cmp(&graph.in_degree(a))
-                    .then(pagerank.get(*b).unwrap_or(&0.0).total_cmp(pagerank.get(*a).unwrap_or(&0.0)))
+                    .then(
+                        pagerank
+                            .get(*b)
+                            .unwrap_or(&0.0)
+                            .total_cmp(pagerank.get(*a).unwrap_or(&0.0)),
+                    )
                     .then(a.cmp(b))
             });
             let key_works = by_citations
@@ -111,7 +184,12 @@ pub fn organise(
             }
         })
         .collect();
-    themes.sort_by(|a, b| b.works.len().cmp(&a.works.len()).then(a.works.cmp(&b.works)));
+    themes.sort_by(|a, b| {
+        b.works
+            .len()
+            .cmp(&a.works.len())
+            .then(a.works.cmp(&b.works))
+    });
     // Labels in review order, each avoiding the words earlier labels already use.
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for (position, theme) in themes.iter_mut().enumerate() {
@@ -123,7 +201,11 @@ pub fn organise(
             .take(3)
             .cloned()
             .collect();
-        let chosen = if fresh.is_empty() { theme.top_words.clone() } else { fresh };
+        let chosen = if fresh.is_empty() {
+            theme.top_words.clone()
+        } else {
+            fresh
+        };
         taken.extend(chosen.iter().map(|word| word.to_lowercase()));
         theme.label = label_of(&chosen);
     }
@@ -135,76 +217,120 @@ pub fn organise(
     }
 }
 
-/// Spherical k-means with deterministic farthest-point seeding; returns a group per vector.
+/// Bisecting spherical k-means: the largest group is split in two until there are `wanted`
+/// groups or no group can be split into halves of at least `min_size`. Splitting the largest
+/// group each time keeps themes of comparable size, which plain k-means on sparse TF-IDF
+/// vectors does not (it tends to one giant group and a few satellites).
 fn cluster(vectors: &[SparseVector], wanted: usize, min_size: usize) -> Vec<usize> {
     let n = vectors.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    let centrality: Vec<f32> = {
-        let overall = SparseVector::centroid(vectors);
-        vectors.iter().map(|vector| vector.cosine(&overall)).collect()
-    };
-    let first = (0..n)
-        .max_by(|&a, &b| centrality[a].total_cmp(&centrality[b]).then(b.cmp(&a)))
-        .expect("at least one vector");
-    let mut centres = vec![vectors[first].clone()];
-    while centres.len() < wanted.min(n) {
-        let farthest = (0..n)
-            .min_by(|&a, &b| {
-                let near_a = nearest(&vectors[a], &centres).1;
-                let near_b = nearest(&vectors[b], &centres).1;
-                near_a.total_cmp(&near_b).then(a.cmp(&b))
-            })
-            .expect("at least one vector");
-        centres.push(vectors[farthest].clone());
-    }
     let mut assignment = vec![0usize; n];
-    for _ in 0..30 {
-        let next: Vec<usize> = vectors.iter().map(|vector| nearest(vector, &centres).0).collect();
-        let settled = next == assignment;
-        assignment = next;
-        centres = recentre(vectors, &assignment, centres.len());
-        if settled {
-            break;
-        }
+    if n == 0 {
+        return assignment;
     }
-    // Dissolve groups that are too small into their nearest other group, smallest first.
-    loop {
+    let mut groups = 1usize;
+    let mut unsplittable: BTreeSet<usize> = BTreeSet::new();
+    while groups < wanted {
         let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
         for &group in &assignment {
             *sizes.entry(group).or_default() += 1;
         }
-        let live: BTreeSet<usize> = sizes.keys().copied().collect();
-        let smallest = sizes
+        let largest = sizes
             .iter()
-            .filter(|(_, size)| **size < min_size)
-            .min_by(|a, b| a.1.cmp(b.1).then(a.0.cmp(b.0)))
+            .filter(|(group, size)| !unsplittable.contains(*group) && **size >= 2 * min_size)
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
             .map(|(group, _)| *group);
-        let Some(small) = smallest else { break };
-        if live.len() <= 1 {
-            break;
-        }
-        for work_index in 0..n {
-            if assignment[work_index] != small {
-                continue;
+        let Some(largest) = largest else { break };
+        let members: Vec<usize> = (0..n)
+            .filter(|&index| assignment[index] == largest)
+            .collect();
+        let Some(halves) = split_in_two(vectors, &members, min_size) else {
+            unsplittable.insert(largest);
+            continue;
+        };
+        for (&member, &half) in members.iter().zip(&halves) {
+            if half == 1 {
+                assignment[member] = groups;
             }
-            let best = live
-                .iter()
-                .filter(|group| **group != small)
-                .max_by(|&&a, &&b| {
-                    vectors[work_index]
-                        .cosine(&centres[a])
-                        .total_cmp(&vectors[work_index].cosine(&centres[b]))
-                        .then(b.cmp(&a))
-                })
-                .copied()
-                .expect("another group exists");
-            assignment[work_index] = best;
         }
-        centres = recentre(vectors, &assignment, centres.len());
+        groups += 1;
     }
     assignment
+}
+
+/// Two-means on a group's members; returns 0 or 1 per member, or `None` when no split leaves
+/// both halves with `min_size` members.
+///
+/// The first centre is the member nearest the group's centre. The second is tried at ten
+/// members spread from the farthest to the nearest, because the farthest member alone is often
+/// an outlier that would split off by itself; the most cohesive valid split wins.
+fn split_in_two(
+    vectors: &[SparseVector],
+    members: &[usize],
+    min_size: usize,
+) -> Option<Vec<usize>> {
+    let centre = SparseVector::centroid(members.iter().map(|&member| &vectors[member]));
+    let mut by_closeness: Vec<(f32, usize)> = members
+        .iter()
+        .enumerate()
+        .map(|(position, &member)| (vectors[member].cosine(&centre), position))
+        .collect();
+    by_closeness.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let nearest_member = by_closeness.last().map(|(_, position)| *position)?;
+    let tries = 10.min(members.len() - 1);
+    let mut best: Option<(f32, Vec<usize>)> = None;
+    for attempt in 0..tries {
+        let (_, second) = by_closeness[attempt * (members.len() - 1) / tries];
+        if second == nearest_member {
+            continue;
+        }
+        let seeds = [&vectors[members[nearest_member]], &vectors[members[second]]];
+        let (halves, cohesion) = two_means(vectors, members, seeds);
+        let right = halves.iter().filter(|half| **half == 1).count();
+        let valid = right >= min_size && members.len() - right >= min_size;
+        if valid && best.as_ref().is_none_or(|(score, _)| cohesion > *score) {
+            best = Some((cohesion, halves));
+        }
+    }
+    best.map(|(_, halves)| halves)
+}
+
+/// Lloyd iterations of 2-means from two seeds; returns the halves and the total cosine of the
+/// members to their centres.
+fn two_means(
+    vectors: &[SparseVector],
+    members: &[usize],
+    seeds: [&SparseVector; 2],
+) -> (Vec<usize>, f32) {
+    let mut centres = vec![seeds[0].clone(), seeds[1].clone()];
+    let mut halves = vec![usize::MAX; members.len()];
+    for _ in 0..20 {
+        let next: Vec<usize> = members
+            .iter()
+            .map(|&member| nearest(&vectors[member], &centres).0)
+            .collect();
+        let settled = next == halves;
+        halves = next;
+        centres = (0..2)
+            .map(|half| {
+                SparseVector::centroid(
+                    members
+                        .iter()
+                        .zip(&halves)
+                        .filter(|(_, assigned)| **assigned == half)
+                        .map(|(&member, _)| &vectors[member]),
+                )
+            })
+            .collect();
+        if settled {
+            break;
+        }
+    }
+    let cohesion = members
+        .iter()
+        .zip(&halves)
+        .map(|(&member, &half)| vectors[member].cosine(&centres[half]))
+        .sum();
+    (halves, cohesion)
 }
 
 fn nearest(vector: &SparseVector, centres: &[SparseVector]) -> (usize, f32) {
@@ -212,21 +338,13 @@ fn nearest(vector: &SparseVector, centres: &[SparseVector]) -> (usize, f32) {
         .iter()
         .enumerate()
         .map(|(index, centre)| (index, vector.cosine(centre)))
-        .fold((0, f32::MIN), |best, candidate| if candidate.1 > best.1 { candidate } else { best })
-}
-
-fn recentre(vectors: &[SparseVector], assignment: &[usize], groups: usize) -> Vec<SparseVector> {
-    (0..groups)
-        .map(|group| {
-            SparseVector::centroid(
-                vectors
-                    .iter()
-                    .zip(assignment)
-                    .filter(|(_, assigned)| **assigned == group)
-                    .map(|(vector, _)| vector),
-            )
+        .fold((0, f32::MIN), |best, candidate| {
+            if candidate.1 > best.1 {
+                candidate
+            } else {
+                best
+            }
         })
-        .collect()
 }
 
 /// Each group's most distinctive words by class-based TF-IDF, as they appear in the texts.
@@ -246,28 +364,34 @@ fn distinctive_words(
         for &member in members {
             let mut seen = BTreeSet::new();
             for word in content_words(&texts[member]) {
-                if word.len() < 3 {
+                if word.len() < 3 || GENERIC_WORDS.contains(&word.as_str()) {
                     continue;
                 }
                 let term = stem(&word);
                 *group_counts.entry(term.clone()).or_default() += 1;
-                *surface.entry(term.clone()).or_default().entry(word).or_default() += 1;
+                *surface
+                    .entry(term.clone())
+                    .or_default()
+                    .entry(word)
+                    .or_default() += 1;
                 if seen.insert(term.clone()) {
                     *documents_with.entry(term).or_default() += 1;
                 }
             }
         }
     }
-    let total: BTreeMap<&String, usize> = counts
-        .values()
-        .flat_map(|group| group.iter())
-        .fold(BTreeMap::new(), |mut total, (term, count)| {
+    let total: BTreeMap<&String, usize> = counts.values().flat_map(|group| group.iter()).fold(
+        BTreeMap::new(),
+        |mut total, (term, count)| {
             *total.entry(term).or_default() += count;
             total
-        });
-    let average_words =
-        counts.values().map(|group| group.values().sum::<usize>()).sum::<usize>() as f32
-            / counts.len().max(1) as f32;
+        },
+    );
+    let average_words = counts
+        .values()
+        .map(|group| group.values().sum::<usize>())
+        .sum::<usize>() as f32
+        / counts.len().max(1) as f32;
     counts
         .iter()
         .map(|(group, group_counts)| {
@@ -276,7 +400,9 @@ fn distinctive_words(
             let mut weighted: Vec<(f32, &String)> = group_counts
                 .iter()
                 // A label word should occur in more than one of the group's works.
-                .filter(|(term, _)| members < 3 || documents_in(&groups[group], &term_sets, term) >= 2)
+                .filter(|(term, _)| {
+                    members < 3 || documents_in(&groups[group], &term_sets, term) >= 2
+                })
                 .map(|(term, count)| {
                     let tf = *count as f32 / size.max(1) as f32;
                     let idf = (1.0 + average_words / total[term] as f32).ln();
@@ -372,7 +498,10 @@ fn key_works(
     pagerank: &BTreeMap<WorkId, f64>,
 ) -> Vec<KeyWork> {
     let rank_of = |id: &WorkId| pagerank.get(id).copied().unwrap_or(0.0) as f32;
-    let mut seminal: Vec<&WorkId> = included.keys().filter(|id| graph.in_degree(id) > 0).collect();
+    let mut seminal: Vec<&WorkId> = included
+        .keys()
+        .filter(|id| graph.in_degree(id) > 0)
+        .collect();
     seminal.sort_by(|a, b| {
         graph
             .in_degree(b)
@@ -463,18 +592,29 @@ mod tests {
         }];
         let organisation = organise(&OrganiseConfig::default(), &included, &citations);
         assert_eq!(organisation.themes.len(), 3);
-        let labels: Vec<&str> = organisation.themes.iter().map(|theme| theme.label.as_str()).collect();
+        let labels: Vec<&str> = organisation
+            .themes
+            .iter()
+            .map(|theme| theme.label.as_str())
+            .collect();
         for expected in ["insulin", "meals", "knee"] {
             let theme = organisation
                 .themes
                 .iter()
                 .find(|theme| theme.top_words.iter().any(|word| word == expected))
                 .unwrap_or_else(|| panic!("{expected} in {labels:?}"));
-            let planted = titles.iter().filter(|title| title.contains(expected)).count();
+            let planted = titles
+                .iter()
+                .filter(|title| title.contains(expected))
+                .count();
             assert_eq!(theme.works.len(), planted, "{expected}: {labels:?}");
         }
         assert_eq!(organisation.key_works[0].work.to_string(), "W1");
         let insulin = &organisation.themes[0];
-        assert_eq!(insulin.key_works[0].to_string(), "W1", "the cited work leads its theme");
+        assert_eq!(
+            insulin.key_works[0].to_string(),
+            "W1",
+            "the cited work leads its theme"
+        );
     }
 }

@@ -17,9 +17,26 @@ use litrev_text::content_words;
 
 /// Words that name the kind of review rather than its topic.
 const REVIEW_WORDS: &[&str] = &[
-    "systematic", "review", "reviews", "meta", "analysis", "analyses", "metaanalysis",
-    "literature", "scoping", "narrative", "overview", "umbrella", "synthesis", "update",
-    "updated", "protocol", "evidence", "comprehensive", "critical", "rapid",
+    "systematic",
+    "review",
+    "reviews",
+    "meta",
+    "analysis",
+    "analyses",
+    "metaanalysis",
+    "literature",
+    "scoping",
+    "narrative",
+    "overview",
+    "umbrella",
+    "synthesis",
+    "update",
+    "updated",
+    "protocol",
+    "evidence",
+    "comprehensive",
+    "critical",
+    "rapid",
 ];
 
 /// Options of the plan phase.
@@ -103,7 +120,11 @@ mod tests {
 
     fn check(question: &str, expected_queries: &[&str]) {
         let plan = plan(question, &PlanConfig::for_tier(Tier::Standard));
-        let texts: Vec<&str> = plan.queries.iter().map(|query| query.text.as_str()).collect();
+        let texts: Vec<&str> = plan
+            .queries
+            .iter()
+            .map(|query| query.text.as_str())
+            .collect();
         assert_eq!(texts, expected_queries);
         for (index, query) in plan.queries.iter().enumerate() {
             assert_eq!(query.label, format!("q{}", index + 1));

@@ -25,7 +25,9 @@ pub use tables::{corpus_csv, screening_csv};
 #[non_exhaustive]
 pub enum Error {
     /// A cited work has no stored record, so it cannot be a reference.
-    #[error("the review cites {0}, which has no stored record: refusing to publish a citation that does not resolve")]
+    #[error(
+        "the review cites {0}, which has no stored record: refusing to publish a citation that does not resolve"
+    )]
     Unresolved(WorkId),
     /// A cited work got no key.
     #[error("no citation key for {0}: refusing to publish a citation that does not resolve")]
@@ -76,7 +78,10 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 ///
 /// # Errors
 /// When a cited work has no record among `works`.
-pub fn review_files(review: &Review, works: &BTreeMap<WorkId, Work>) -> Result<Vec<Artifact>, Error> {
+pub fn review_files(
+    review: &Review,
+    works: &BTreeMap<WorkId, Work>,
+) -> Result<Vec<Artifact>, Error> {
     let cited_ids = review.cited_works();
     let cited: Vec<&Work> = cited_ids
         .iter()

@@ -56,7 +56,10 @@ fn render_section(
     Ok(())
 }
 
-fn render_paragraph(paragraph: &Paragraph, keys: &BTreeMap<WorkId, String>) -> Result<String, Error> {
+fn render_paragraph(
+    paragraph: &Paragraph,
+    keys: &BTreeMap<WorkId, String>,
+) -> Result<String, Error> {
     let mut sentences = Vec::new();
     for sentence in &paragraph.sentences {
         let mut text = String::new();
@@ -97,8 +100,21 @@ pub fn escape(text: &str) -> String {
     for character in text.chars() {
         if matches!(
             character,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '{' | '}' | '<' | '>' | '#' | '@' | '$' | '~'
-                | '^' | '|'
+            '\\' | '`'
+                | '*'
+                | '_'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | '<'
+                | '>'
+                | '#'
+                | '@'
+                | '$'
+                | '~'
+                | '^'
+                | '|'
         ) {
             out.push('\\');
         }
@@ -136,8 +152,8 @@ pub fn cited_keys(markdown: &str) -> Vec<String> {
         if byte != b'@' {
             continue;
         }
-        let preceded = index > 0
-            && (bytes[index - 1] == b'\\' || bytes[index - 1].is_ascii_alphanumeric());
+        let preceded =
+            index > 0 && (bytes[index - 1] == b'\\' || bytes[index - 1].is_ascii_alphanumeric());
         if preceded {
             continue;
         }
@@ -164,7 +180,10 @@ mod tests {
 
     #[test]
     fn renders_citations_and_escapes_markup() {
-        let keys = BTreeMap::from([(id("W1"), "smith2011x".to_owned()), (id("W2"), "lee2012y".to_owned())]);
+        let keys = BTreeMap::from([
+            (id("W1"), "smith2011x".to_owned()),
+            (id("W2"), "lee2012y".to_owned()),
+        ]);
         let review = Review {
             title: "Q: a \"review\"".into(),
             sections: vec![Section {
@@ -201,7 +220,10 @@ mod tests {
         assert!(markdown.contains(
             "12\\. Rates fell by 5% \\[n=3\\] for user\\@site [@smith2011x; @lee2012y]. @smith2011x agrees."
         ));
-        assert_eq!(cited_keys(&markdown), vec!["smith2011x", "lee2012y", "smith2011x"]);
+        assert_eq!(
+            cited_keys(&markdown),
+            vec!["smith2011x", "lee2012y", "smith2011x"]
+        );
         assert!(markdown.ends_with("::: {#refs}\n:::\n"));
     }
 

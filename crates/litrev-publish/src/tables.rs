@@ -15,8 +15,10 @@ pub fn corpus_csv(
     works: &BTreeMap<WorkId, Work>,
     decisions: &[ScreeningDecision],
 ) -> Result<String, Error> {
-    let decided: BTreeMap<&WorkId, &ScreeningDecision> =
-        decisions.iter().map(|decision| (&decision.work, decision)).collect();
+    let decided: BTreeMap<&WorkId, &ScreeningDecision> = decisions
+        .iter()
+        .map(|decision| (&decision.work, decision))
+        .collect();
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record([
         "openalex_id",
@@ -44,9 +46,13 @@ pub fn corpus_csv(
         writer.write_record([
             ids.openalex.map(|id| id.url()).unwrap_or_default(),
             ids.doi.map(|id| id.to_string()).unwrap_or_default(),
-            ids.pmid.map(|id| id.as_str().to_owned()).unwrap_or_default(),
+            ids.pmid
+                .map(|id| id.as_str().to_owned())
+                .unwrap_or_default(),
             work.and_then(|work| work.title.clone()).unwrap_or_default(),
-            work.and_then(|work| work.year).map(|year| year.to_string()).unwrap_or_default(),
+            work.and_then(|work| work.year)
+                .map(|year| year.to_string())
+                .unwrap_or_default(),
             work.and_then(|work| work.authors.first())
                 .map(|author| author.name.clone())
                 .unwrap_or_default(),
@@ -54,8 +60,14 @@ pub fn corpus_csv(
             entry.origin.name().to_owned(),
             entry.queries.join(" "),
             format!("{score:.4}"),
-            decision.map(|decision| decision.decision.name()).unwrap_or("").to_owned(),
-            decision.map(|decision| decision.reason.code()).unwrap_or("").to_owned(),
+            decision
+                .map(|decision| decision.decision.name())
+                .unwrap_or("")
+                .to_owned(),
+            decision
+                .map(|decision| decision.reason.code())
+                .unwrap_or("")
+                .to_owned(),
         ])?;
     }
     finish(writer)
@@ -91,16 +103,33 @@ pub fn screening_csv(
         let Some(work) = works.get(&decision.work) else {
             continue;
         };
-        let authors: Vec<&str> = work.authors.iter().map(|author| author.name.as_str()).collect();
+        let authors: Vec<&str> = work
+            .authors
+            .iter()
+            .map(|author| author.name.as_str())
+            .collect();
         writer.write_record([
             record_id.to_string(),
-            work.ids.openalex.as_ref().map(|id| id.url()).unwrap_or_default(),
-            work.ids.doi.as_ref().map(|id| id.to_string()).unwrap_or_default(),
+            work.ids
+                .openalex
+                .as_ref()
+                .map(|id| id.url())
+                .unwrap_or_default(),
+            work.ids
+                .doi
+                .as_ref()
+                .map(|id| id.to_string())
+                .unwrap_or_default(),
             work.title.clone().unwrap_or_default(),
             work.abstract_text.clone().unwrap_or_default(),
             authors.join("; "),
             work.year.map(|year| year.to_string()).unwrap_or_default(),
-            if decision.decision == Decision::Include { "1" } else { "0" }.to_owned(),
+            if decision.decision == Decision::Include {
+                "1"
+            } else {
+                "0"
+            }
+            .to_owned(),
             decision.decision.name().to_owned(),
             decision.reason.code().to_owned(),
             decision.rationale.clone(),

@@ -115,11 +115,13 @@ pub fn screen(
             .then(b.1.total_cmp(&a.1))
             .then(a.0.cmp(b.0))
     });
+    // The median of the best few: what a clearly relevant work scores for this question.
+    let best_few = config.max_included.clamp(1, 20);
     let reference = ranked
         .iter()
-        .take(config.max_included.min(20).max(1))
+        .take(best_few)
         .map(|(_, score)| *score)
-        .nth(config.max_included.min(20).max(1) / 2)
+        .nth(best_few / 2)
         .or_else(|| ranked.first().map(|(_, score)| *score))
         .unwrap_or(0.0);
     let threshold = reference * config.relative_threshold;
@@ -197,7 +199,10 @@ pub fn screen(
             reviewer,
         });
     }
-    for entry in entries.iter().filter(|entry| !works.contains_key(&entry.work)) {
+    for entry in entries
+        .iter()
+        .filter(|entry| !works.contains_key(&entry.work))
+    {
         decisions.push(ScreeningDecision {
             work: entry.work.clone(),
             decision: Decision::Exclude,
@@ -241,10 +246,18 @@ mod tests {
     #[test]
     fn rules_then_ranking_with_reasons() {
         let plan = litrev_plan_stub("insulin pumps for children");
-        let mut retracted = work("W4", "Insulin pumps in children retracted", Some("Insulin pumps."));
+        let mut retracted = work(
+            "W4",
+            "Insulin pumps in children retracted",
+            Some("Insulin pumps."),
+        );
         retracted.is_retracted = true;
         let records = [
-            work("W1", "Insulin pumps in children", Some("Insulin pump therapy helps children.")),
+            work(
+                "W1",
+                "Insulin pumps in children",
+                Some("Insulin pump therapy helps children."),
+            ),
             work("W2", "School meals", Some("Meals at school and obesity.")),
             work("W3", "Insulin pumps for kids", None),
             retracted,
@@ -270,14 +283,21 @@ mod tests {
         assert_eq!(decisions.len(), 5, "one decision per entry");
         assert_eq!(reason_of("W1"), (Decision::Include, ReasonCode::Relevant));
         assert_eq!(reason_of("W2"), (Decision::Exclude, ReasonCode::OutOfScope));
-        assert_eq!(reason_of("W3"), (Decision::Exclude, ReasonCode::MissingAbstract));
+        assert_eq!(
+            reason_of("W3"),
+            (Decision::Exclude, ReasonCode::MissingAbstract)
+        );
         assert_eq!(reason_of("W4"), (Decision::Exclude, ReasonCode::Retracted));
         assert_eq!(reason_of("W9"), (Decision::Exclude, ReasonCode::NoMetadata));
         let included = decisions
             .iter()
             .find(|decision| decision.decision == Decision::Include)
             .expect("one included");
-        assert!(included.rationale.contains("insulin"), "{}", included.rationale);
+        assert!(
+            included.rationale.contains("insulin"),
+            "{}",
+            included.rationale
+        );
     }
 
     fn litrev_plan_stub(question: &str) -> Plan {

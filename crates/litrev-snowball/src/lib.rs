@@ -13,9 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_graph::{CitationGraph, edges_within};
-use litrev_model::{
-    Citation, CorpusEntry, Origin, Plan, StageReport, StopReason, Work, WorkId,
-};
+use litrev_model::{Citation, CorpusEntry, Origin, Plan, StageReport, StopReason, Work, WorkId};
 use litrev_sources::Source;
 use litrev_text::{Corpus, RelevanceProfile};
 use serde::{Deserialize, Serialize};
@@ -145,7 +143,9 @@ pub fn expand_stage(
     }
     for work in found_forward {
         if !work.ids.all().iter().any(|id| corpus_ids.contains(id)) {
-            new_records.entry(work.id()).or_insert((work, Origin::Forward));
+            new_records
+                .entry(work.id())
+                .or_insert((work, Origin::Forward));
         }
     }
     let found_ids: BTreeSet<WorkId> = new_records
@@ -210,7 +210,10 @@ pub fn expand_stage(
     };
     let share = new_relevant as f32 / relevant_before.max(1) as f32;
     let previous_share_low = state.history.last().is_some_and(|previous| {
-        let before = previous.relevant_total.saturating_sub(previous.new_relevant).max(1);
+        let before = previous
+            .relevant_total
+            .saturating_sub(previous.new_relevant)
+            .max(1);
         (previous.new_relevant as f32 / before as f32) < config.coverage_threshold
     });
     let stop = if new_relevant == 0 {

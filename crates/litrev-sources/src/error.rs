@@ -7,13 +7,17 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// A snapshot path does not exist.
-    #[error("snapshot `{path}` does not exist: pass an OpenAlex .jsonl or .jsonl.gz file, or a folder of them")]
+    #[error(
+        "snapshot `{path}` does not exist: pass an OpenAlex .jsonl or .jsonl.gz file, or a folder of them"
+    )]
     MissingPath {
         /// The path given.
         path: PathBuf,
     },
     /// A snapshot folder holds no Work files.
-    #[error("no .jsonl or .jsonl.gz files in `{path}`: point --source snapshot: at OpenAlex Work files")]
+    #[error(
+        "no .jsonl or .jsonl.gz files in `{path}`: point --source snapshot: at OpenAlex Work files"
+    )]
     EmptyFolder {
         /// The folder.
         path: PathBuf,
@@ -27,7 +31,9 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A file held lines but not one OpenAlex Work.
-    #[error("`{path}` holds no OpenAlex Work records ({first_problem}): expected one Work JSON object per line, as in the OpenAlex data dump")]
+    #[error(
+        "`{path}` holds no OpenAlex Work records ({first_problem}): expected one Work JSON object per line, as in the OpenAlex data dump"
+    )]
     NoWorks {
         /// The file.
         path: PathBuf,
@@ -35,7 +41,9 @@ pub enum Error {
         first_problem: String,
     },
     /// The on-disk search index failed.
-    #[error("the search index at `{path}` failed ({message}): delete that folder and run again to rebuild it")]
+    #[error(
+        "the search index at `{path}` failed ({message}): delete that folder and run again to rebuild it"
+    )]
     Index {
         /// Index folder.
         path: PathBuf,

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// The database file could not be opened or created.
-    #[error("cannot open the store at `{path}`: {message}; check the path and its permissions, or pass --db")]
+    #[error(
+        "cannot open the store at `{path}`: {message}; check the path and its permissions, or pass --db"
+    )]
     Open {
         /// The database file.
         path: PathBuf,
@@ -26,10 +28,14 @@ pub enum Error {
         message: String,
     },
     /// No run has this id.
-    #[error("no run `{0}` in this store: `litrev runs` lists the runs (use --db for another store)")]
+    #[error(
+        "no run `{0}` in this store: `litrev runs` lists the runs (use --db for another store)"
+    )]
     UnknownRun(String),
     /// The file was written by a newer litrev.
-    #[error("the store has schema version {found}, newer than this litrev knows ({known}): upgrade litrev")]
+    #[error(
+        "the store has schema version {found}, newer than this litrev knows ({known}): upgrade litrev"
+    )]
     TooNew {
         /// Version in the file.
         found: i64,

@@ -68,7 +68,10 @@ pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
     let current: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
     let known = MIGRATIONS.len() as i64;
     if current > known {
-        return Err(Error::TooNew { found: current, known });
+        return Err(Error::TooNew {
+            found: current,
+            known,
+        });
     }
     for (index, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
         let transaction = connection.transaction()?;

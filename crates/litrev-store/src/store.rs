@@ -3,9 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use litrev_model::{
-    Citation, CorpusEntry, RunId, RunStatus, ScreeningDecision, Work, WorkId,
-};
+use litrev_model::{Citation, CorpusEntry, RunId, RunStatus, ScreeningDecision, Work, WorkId};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -77,10 +75,14 @@ impl Store {
             path: path.to_owned(),
             message,
         };
-        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+        if let Some(parent) = path
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
+        {
             std::fs::create_dir_all(parent).map_err(|error| open_error(error.to_string()))?;
         }
-        let mut connection = Connection::open(path).map_err(|error| open_error(error.to_string()))?;
+        let mut connection =
+            Connection::open(path).map_err(|error| open_error(error.to_string()))?;
         connection
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(|error| open_error(error.to_string()))?;
@@ -264,7 +266,7 @@ impl Store {
                     citation.cited.to_string()
                 ])?;
             }
-            let mut next_position: i64 = transaction.query_row(
+            let first_position: i64 = transaction.query_row(
                 "SELECT COALESCE(MAX(position) + 1, 0) FROM decisions WHERE run_id = ?1",
                 params![id.as_str()],
                 |row| row.get(0),
@@ -273,14 +275,13 @@ impl Store {
                 "INSERT INTO decisions (run_id, work_id, position, decision) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (run_id, work_id) DO UPDATE SET decision = excluded.decision",
             )?;
-            for decision in writes.decisions {
+            for (offset, decision) in writes.decisions.iter().enumerate() {
                 upsert.execute(params![
                     id.as_str(),
                     decision.work.to_string(),
-                    next_position,
+                    first_position + offset as i64,
                     to_json(decision)?
                 ])?;
-                next_position += 1;
             }
         }
         transaction.execute(
@@ -499,9 +500,17 @@ mod tests {
         let record = store.run(&run).expect("run");
         assert_eq!(record.status, RunStatus::Running);
         assert_eq!(record.steps_done, vec!["discover".to_owned()]);
-        let output: Vec<String> = store.step_output(&run, "discover").expect("read").expect("some");
+        let output: Vec<String> = store
+            .step_output(&run, "discover")
+            .expect("read")
+            .expect("some");
         assert_eq!(output, vec!["q1".to_owned()]);
-        assert_eq!(store.step_output::<Vec<String>>(&run, "screen").expect("read"), None);
+        assert_eq!(
+            store
+                .step_output::<Vec<String>>(&run, "screen")
+                .expect("read"),
+            None
+        );
         assert_eq!(store.corpus(&run).expect("corpus"), corpus);
         assert_eq!(store.citations(&run).expect("citations").len(), 1);
         assert_eq!(store.decisions(&run).expect("decisions"), decisions);
@@ -514,7 +523,9 @@ mod tests {
     fn unknown_runs_say_what_to_do() {
         let folder = tempfile::tempdir().expect("temp dir");
         let store = Store::open(&folder.path().join("s.sqlite")).expect("open");
-        let error = store.run(&"nope".parse().expect("id")).expect_err("unknown");
+        let error = store
+            .run(&"nope".parse().expect("id"))
+            .expect_err("unknown");
         assert!(error.to_string().contains("litrev runs"), "{error}");
     }
 
@@ -524,7 +535,9 @@ mod tests {
         let path = folder.path().join("s.sqlite");
         {
             let connection = Connection::open(&path).expect("open");
-            connection.pragma_update(None, "user_version", 99).expect("pragma");
+            connection
+                .pragma_update(None, "user_version", 99)
+                .expect("pragma");
         }
         let error = Store::open(&path).err().expect("too new");
         assert!(matches!(error, Error::TooNew { found: 99, .. }));

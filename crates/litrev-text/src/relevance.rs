@@ -53,7 +53,12 @@ impl RelevanceProfile {
             .into_iter()
             .filter_map(|(_, id)| {
                 let term = self.corpus.term(id)?;
-                Some(surface.get(term).cloned().unwrap_or_else(|| term.to_owned()))
+                Some(
+                    surface
+                        .get(term)
+                        .cloned()
+                        .unwrap_or_else(|| term.to_owned()),
+                )
             })
             .take(count)
             .collect()

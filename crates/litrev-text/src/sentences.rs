@@ -2,18 +2,48 @@
 
 /// Labels of structured abstracts that may open a sentence without a colon (`AIM In this…`).
 const SECTION_LABELS: &[&str] = &[
-    "aim", "aims", "background", "conclusion", "conclusions", "context", "design", "findings",
-    "importance", "interpretation", "introduction", "methods", "objective", "objectives",
-    "purpose", "results", "setting", "summary",
+    "aim",
+    "aims",
+    "background",
+    "conclusion",
+    "conclusions",
+    "context",
+    "design",
+    "findings",
+    "importance",
+    "interpretation",
+    "introduction",
+    "methods",
+    "objective",
+    "objectives",
+    "purpose",
+    "results",
+    "setting",
+    "summary",
 ];
 
 /// Sentences that are publishing boilerplate rather than content.
 const BOILERPLATE_CUES: &[&str] = &[
-    "funded by", "clinicaltrials.gov", "copyright", "©", "all rights reserved",
-    "conflict of interest", "conflicts of interest", "consultancy", "honoraria", "speakers bureau",
-    "research funding", "disclosures", "membership on an entity", "equity ownership",
-    "published by elsevier", "john wiley", "this article is protected", "(table presented)",
-    "off-label", "no relevant conflicts",
+    "funded by",
+    "clinicaltrials.gov",
+    "copyright",
+    "©",
+    "all rights reserved",
+    "conflict of interest",
+    "conflicts of interest",
+    "consultancy",
+    "honoraria",
+    "speakers bureau",
+    "research funding",
+    "disclosures",
+    "membership on an entity",
+    "equity ownership",
+    "published by elsevier",
+    "john wiley",
+    "this article is protected",
+    "(table presented)",
+    "off-label",
+    "no relevant conflicts",
 ];
 
 /// Whether a sentence is publishing boilerplate (funding, trial registration, copyright,
@@ -87,7 +117,11 @@ fn push_trimmed(text: &str, start: usize, end: usize, ranges: &mut Vec<(usize, u
     {
         trimmed_start += label.len() + 1;
     }
-    if trimmed_end > trimmed_start && text[trimmed_start..trimmed_end].chars().any(char::is_alphabetic) {
+    if trimmed_end > trimmed_start
+        && text[trimmed_start..trimmed_end]
+            .chars()
+            .any(char::is_alphabetic)
+    {
         ranges.push((trimmed_start, trimmed_end));
     }
 }
@@ -96,7 +130,10 @@ fn ends_sentence(text: &str, at: usize) -> bool {
     let after = &text[at + 1..];
     let Some(rest) = after.strip_prefix(char::is_whitespace) else {
         // A closing quote or bracket right after the stop still ends the sentence.
-        let closing = after.chars().next().filter(|c| matches!(c, '"' | '”' | ')'));
+        let closing = after
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '”' | ')'));
         return after.is_empty()
             || closing.is_some_and(|c| after[c.len_utf8()..].starts_with(char::is_whitespace));
     };
@@ -123,7 +160,11 @@ fn runs_into_next(text: &str, at: usize) -> bool {
     if text.as_bytes()[at] != b'.' {
         return false;
     }
-    let token = text[..at].rsplit(char::is_whitespace).next().unwrap_or("");
+    let token = text[..at]
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(')');
     let after: Vec<char> = text[at + 1..].chars().take(3).collect();
     token.chars().count() >= 4
         && token.chars().all(char::is_lowercase)
@@ -141,7 +182,9 @@ fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
         && words.len() <= 3
         && label.len() <= 40
         && words[0].starts_with(char::is_uppercase)
-        && label.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '&' || c == '/')
+        && label
+            .chars()
+            .all(|c| c.is_alphabetic() || c == ' ' || c == '&' || c == '/')
 }
 
 #[cfg(test)]
@@ -160,7 +203,12 @@ mod tests {
     fn splits_plain_sentences() {
         check(
             "We studied 12 trials. Effects were large! Were they real? Yes.",
-            &["We studied 12 trials.", "Effects were large!", "Were they real?", "Yes."],
+            &[
+                "We studied 12 trials.",
+                "Effects were large!",
+                "Were they real?",
+                "Yes.",
+            ],
         );
     }
 
@@ -186,22 +234,38 @@ mod tests {
     #[test]
     fn splits_glued_sentences_and_drops_run_in_labels() {
         check(
-            "No inhibitors developed.Emicizumab was safe. Results The mean fell. AIM We test.",
-            &["No inhibitors developed.", "Emicizumab was safe.", "The mean fell.", "We test."],
+            "No inhibitors developed.Emicizumab was safe. Results The mean fell. AIM We test (off drug).Then stop.",
+            &[
+                "No inhibitors developed.",
+                "Emicizumab was safe.",
+                "The mean fell.",
+                "We test (off drug).",
+                "Then stop.",
+            ],
         );
-        check("See www.Example.com and e.g.Foo here.", &["See www.Example.com and e.g.Foo here."]);
+        check(
+            "See www.Example.com and e.g.Foo here.",
+            &["See www.Example.com and e.g.Foo here."],
+        );
     }
 
     #[test]
     fn closing_quotes_after_a_stop_are_multibyte_safe() {
-        check("He said “stop.” Then left.", &["He said “stop.”", "Then left."]);
+        check(
+            "He said “stop.” Then left.",
+            &["He said “stop.”", "Then left."],
+        );
         check("A “quote.”” (p.470) More.", &["A “quote.”” (p.470) More."]);
     }
 
     #[test]
     fn recognises_boilerplate() {
-        assert!(is_boilerplate("(Funded by Roche; ClinicalTrials.gov number, NCT1.)"));
-        assert!(is_boilerplate("Smith: Consultancy: Roche; Honoraria: Bayer."));
+        assert!(is_boilerplate(
+            "(Funded by Roche; ClinicalTrials.gov number, NCT1.)"
+        ));
+        assert!(is_boilerplate(
+            "Smith: Consultancy: Roche; Honoraria: Bayer."
+        ));
         assert!(!is_boilerplate("Bleeding fell by 80%."));
         assert_eq!(
             strip_boilerplate("Bleeding fell. Funded by Roche. It was safe."),
@@ -211,6 +275,9 @@ mod tests {
 
     #[test]
     fn lower_case_continuations_do_not_split() {
-        check("The p. value was low. It held.", &["The p. value was low.", "It held."]);
+        check(
+            "The p. value was low. It held.",
+            &["The p. value was low.", "It held."],
+        );
     }
 }

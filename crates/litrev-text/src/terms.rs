@@ -43,6 +43,9 @@ mod tests {
             content_words("The 2 effects of CBT on PTSD, a 10-year follow-up"),
             vec!["effects", "cbt", "ptsd", "year", "follow"]
         );
-        assert_eq!(terms("Children's insulin pumps"), vec!["children", "insulin", "pump"]);
+        assert_eq!(
+            terms("Children's insulin pumps"),
+            vec!["children", "insulin", "pump"]
+        );
     }
 }

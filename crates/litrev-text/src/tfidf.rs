@@ -32,7 +32,10 @@ impl Corpus {
 
     /// Adds one more text to the counts.
     pub fn add(&mut self, text: &str) {
-        let mut seen: Vec<u32> = terms(text).into_iter().map(|term| self.intern(term)).collect();
+        let mut seen: Vec<u32> = terms(text)
+            .into_iter()
+            .map(|term| self.intern(term))
+            .collect();
         seen.sort_unstable();
         seen.dedup();
         for id in seen {
@@ -103,7 +106,11 @@ impl SparseVector {
     /// Builds a vector from (id, weight) pairs sorted by id, scaling it to unit length.
     pub fn normalised(mut entries: Vec<(u32, f32)>) -> SparseVector {
         entries.sort_unstable_by_key(|&(id, _)| id);
-        let norm = entries.iter().map(|(_, weight)| weight * weight).sum::<f32>().sqrt();
+        let norm = entries
+            .iter()
+            .map(|(_, weight)| weight * weight)
+            .sum::<f32>()
+            .sqrt();
         if norm > 0.0 {
             for (_, weight) in &mut entries {
                 *weight /= norm;
@@ -114,7 +121,10 @@ impl SparseVector {
 
     /// Cosine similarity (the dot product of two unit vectors), 0 when either is empty.
     pub fn cosine(&self, other: &SparseVector) -> f32 {
-        let (mut left, mut right) = (self.entries.iter().peekable(), other.entries.iter().peekable());
+        let (mut left, mut right) = (
+            self.entries.iter().peekable(),
+            other.entries.iter().peekable(),
+        );
         let mut dot = 0.0;
         while let (Some(&&(a, wa)), Some(&&(b, wb))) = (left.peek(), right.peek()) {
             match a.cmp(&b) {

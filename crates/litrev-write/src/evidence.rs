@@ -71,49 +71,143 @@ pub fn role_of(sentence: &str, index: usize, count: usize) -> Role {
     let lower = sentence.to_lowercase();
     let has = |cues: &[&str]| cues.iter().any(|cue| lower.contains(cue));
     if has(&[
-        "future research", "future studies", "future work", "further research", "further studies",
-        "further investigation", "further work", "are needed", "is needed", "are warranted",
-        "is warranted", "warrant further", "remains to be",
-        "should be investigated", "should be explored", "research is required", "more research",
+        "future research",
+        "future studies",
+        "future work",
+        "further research",
+        "further studies",
+        "further investigation",
+        "further work",
+        "are needed",
+        "is needed",
+        "are warranted",
+        "is warranted",
+        "warrant further",
+        "remains to be",
+        "should be investigated",
+        "should be explored",
+        "research is required",
+        "more research",
     ]) {
         return Role::FutureWork;
     }
     if has(&[
-        "limitation", "limited by", "small sample", "caution", "interpreted with care",
-        "risk of bias", "weakness", "could not be", "generalizab", "generalisab",
+        "limitation",
+        "limited by",
+        "small sample",
+        "caution",
+        "interpreted with care",
+        "risk of bias",
+        "weakness",
+        "could not be",
+        "generalizab",
+        "generalisab",
     ]) {
         return Role::Limitation;
     }
     if has(&[
-        "we conclude", "in conclusion", "conclusion", "these findings", "our findings", "this suggests",
-        "these results suggest", "suggest that", "suggests that", "indicate that", "indicates that",
-        "support the", "supports the", "implications", "highlight", "may be a", "should be considered",
+        "we conclude",
+        "in conclusion",
+        "conclusion",
+        "these findings",
+        "our findings",
+        "this suggests",
+        "these results suggest",
+        "suggest that",
+        "suggests that",
+        "indicate that",
+        "indicates that",
+        "support the",
+        "supports the",
+        "implications",
+        "highlight",
+        "may be a",
+        "should be considered",
     ]) || (index + 1 == count && count > 2)
     {
         return Role::Conclusion;
     }
     if has(&[
-        "we found", "found that", "showed", "shown", "revealed", "demonstrated", "was associated",
-        "were associated", "significant", "increased", "decreased", "reduced", "improved",
-        "higher", "lower", "compared with", "compared to", "odds ratio", "hazard ratio", "95%",
-        "p <", "p=", "p =", "results", "no difference", "did not", "was observed", "were observed",
-        "effective", "efficacy",
+        "we found",
+        "found that",
+        "showed",
+        "shown",
+        "revealed",
+        "demonstrated",
+        "was associated",
+        "were associated",
+        "significant",
+        "increased",
+        "decreased",
+        "reduced",
+        "improved",
+        "higher",
+        "lower",
+        "compared with",
+        "compared to",
+        "odds ratio",
+        "hazard ratio",
+        "95%",
+        "p <",
+        "p=",
+        "p =",
+        "results",
+        "no difference",
+        "did not",
+        "was observed",
+        "were observed",
+        "effective",
+        "efficacy",
     ]) || lower.contains('%')
     {
         return Role::Result;
     }
     if has(&[
-        "the aim", "we aimed", "aimed to", "objective", "purpose", "we sought", "this study", "this paper",
-        "we investigated", "we examined", "to assess", "to evaluate", "to examine", "to determine",
-        "to investigate", "to explore", "to compare", "we describe", "we report", "we present",
+        "the aim",
+        "we aimed",
+        "aimed to",
+        "objective",
+        "purpose",
+        "we sought",
+        "this study",
+        "this paper",
+        "we investigated",
+        "we examined",
+        "to assess",
+        "to evaluate",
+        "to examine",
+        "to determine",
+        "to investigate",
+        "to explore",
+        "to compare",
+        "we describe",
+        "we report",
+        "we present",
     ]) {
         return Role::Objective;
     }
     if has(&[
-        "randomi", "participants", "patients were", "were enrolled", "were recruited", "cohort",
-        "we conducted", "we performed", "we analy", "data were", "were analy", "we searched",
-        "questionnaire", "interviews", "design", "method", "using a", "we used", "were included",
-        "trial", "sample of",
+        "randomi",
+        "participants",
+        "patients were",
+        "were enrolled",
+        "were recruited",
+        "cohort",
+        "we conducted",
+        "we performed",
+        "we analy",
+        "data were",
+        "were analy",
+        "we searched",
+        "questionnaire",
+        "interviews",
+        "design",
+        "method",
+        "using a",
+        "we used",
+        "were included",
+        "trial",
+        "sample of",
     ]) {
         return Role::Method;
     }
@@ -129,14 +223,21 @@ mod tests {
         let check = |sentence: &str, expected: Role| {
             assert_eq!(role_of(sentence, 1, 5), expected, "{sentence}");
         };
-        check("Further research is needed to confirm this.", Role::FutureWork);
+        check(
+            "Further research is needed to confirm this.",
+            Role::FutureWork,
+        );
         check("A limitation is the small sample.", Role::Limitation);
         check("In conclusion, emicizumab is safe.", Role::Conclusion);
         check("Bleeding rates were reduced by 87%.", Role::Result);
         check("The aim was to assess pharmacokinetics.", Role::Objective);
         check("Patients were randomised to two arms.", Role::Method);
         check("Haemophilia A is a rare disorder.", Role::Background);
-        assert_eq!(role_of("It is rare.", 4, 5), Role::Conclusion, "the last sentence concludes");
+        assert_eq!(
+            role_of("It is rare.", 4, 5),
+            Role::Conclusion,
+            "the last sentence concludes"
+        );
     }
 
     #[test]

@@ -75,9 +75,12 @@ impl<'a> Writer<'a> {
         let vectors = spans
             .iter()
             .flat_map(|(id, spans)| {
-                spans
-                    .iter()
-                    .map(|span| ((id.clone(), span.locator.sentence), corpus.vector(&span.text)))
+                spans.iter().map(|span| {
+                    (
+                        (id.clone(), span.locator.sentence),
+                        corpus.vector(&span.text),
+                    )
+                })
             })
             .collect();
         Writer {
@@ -145,7 +148,10 @@ impl<'a> Writer<'a> {
         let facts = self.input.facts;
         let themes = &self.input.organisation.themes;
         let (first, last) = self.year_span();
-        let labels: Vec<String> = themes.iter().map(|theme| theme.label.to_lowercase()).collect();
+        let labels: Vec<String> = themes
+            .iter()
+            .map(|theme| theme.label.to_lowercase())
+            .collect();
         let stages = facts.stages.len();
         let mut sentences = vec![
             SentenceBuilder::new()
@@ -220,7 +226,12 @@ impl<'a> Writer<'a> {
             } else {
                 format!(
                     ", most often in {}",
-                    list(&venues.iter().map(|(venue, _)| venue.clone()).collect::<Vec<_>>())
+                    list(
+                        &venues
+                            .iter()
+                            .map(|(venue, _)| venue.clone())
+                            .collect::<Vec<_>>()
+                    )
                 )
             };
             scope.push(
@@ -331,7 +342,12 @@ impl<'a> Writer<'a> {
     }
 
     fn year_trend(&self) -> Option<Sentence> {
-        let mut years: Vec<i32> = self.input.included.values().filter_map(|work| work.year).collect();
+        let mut years: Vec<i32> = self
+            .input
+            .included
+            .values()
+            .filter_map(|work| work.year)
+            .collect();
         if years.len() < 4 {
             return None;
         }
@@ -597,8 +613,8 @@ impl<'a> Writer<'a> {
                 spans.sort_by_key(|span| span.locator.sentence);
                 for span in spans {
                     let negative = span.role == Role::Result && is_negative(&span.text);
-                    let contrast = negative
-                        && previous_positive.as_ref().is_some_and(|other| other != id);
+                    let contrast =
+                        negative && previous_positive.as_ref().is_some_and(|other| other != id);
                     sentences.push(self.attribute(&span, contrast.then_some("By contrast, ")));
                     if span.role == Role::Result && !negative {
                         previous_positive = Some(id.clone());
@@ -725,28 +741,33 @@ impl<'a> Writer<'a> {
                 .text(format!("Evidence on {shared} comes from "))
                 .narrative_list(ids)
                 .text("."),
-            1 => SentenceBuilder::new()
-                .narrative_list(ids)
-                .text(format!(
-                    " {} {shared}{}.",
-                    if ids.len() == 1 { "addresses" } else { "address" },
-                    if span.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", writing{span}")
-                    }
-                )),
+            1 => SentenceBuilder::new().narrative_list(ids).text(format!(
+                " {} {shared}{}.",
+                if ids.len() == 1 {
+                    "addresses"
+                } else {
+                    "address"
+                },
+                if span.is_empty() {
+                    String::new()
+                } else {
+                    format!(", writing{span}")
+                }
+            )),
             2 => SentenceBuilder::new()
                 .text(format!(
                     "{} published{span} take up {shared}: ",
-                    capitalise(&format!("{} {}", number(ids.len()), plural(ids.len(), "work", "works")))
+                    capitalise(&format!(
+                        "{} {}",
+                        number(ids.len()),
+                        plural(ids.len(), "work", "works")
+                    ))
                 ))
                 .narrative_list(ids)
                 .text("."),
             3 => SentenceBuilder::new()
-                .text(format!("{} is also examined by ", capitalise(&shared)))
                 .narrative_list(ids)
-                .text("."),
+                .text(format!(" also bear on {shared}.")),
             4 => SentenceBuilder::new()
                 .text(format!("Further work on {shared} includes "))
                 .narrative_list(ids)
@@ -765,12 +786,10 @@ impl<'a> Writer<'a> {
         let themes = &self.input.organisation.themes;
         let mut paragraphs = Vec::new();
         let mut coverage = Vec::new();
-        if let Some(thinnest) = themes.iter().min_by(|a, b| {
-            a.works
-                .len()
-                .cmp(&b.works.len())
-                .then(b.id.cmp(&a.id))
-        }) && themes.len() > 1
+        if let Some(thinnest) = themes
+            .iter()
+            .min_by(|a, b| a.works.len().cmp(&b.works.len()).then(b.id.cmp(&a.id)))
+            && themes.len() > 1
         {
             coverage.push(
                 SentenceBuilder::new()
@@ -843,9 +862,18 @@ impl<'a> Writer<'a> {
                 continue;
             }
             let opener = match self.next_frame(3) {
-                0 => format!("For {}, the works point to what remains to be done.", theme.label.to_lowercase()),
-                1 => format!("Open questions also remain on {}.", theme.label.to_lowercase()),
-                _ => format!("On {}, the authors themselves name the next steps.", theme.label.to_lowercase()),
+                0 => format!(
+                    "For {}, the works point to what remains to be done.",
+                    theme.label.to_lowercase()
+                ),
+                1 => format!(
+                    "Open questions also remain on {}.",
+                    theme.label.to_lowercase()
+                ),
+                _ => format!(
+                    "On {}, the authors themselves name the next steps.",
+                    theme.label.to_lowercase()
+                ),
             };
             let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
             for span in &spans {
@@ -889,12 +917,10 @@ impl<'a> Writer<'a> {
                         ))
                         .narrative(key)
                         .text(" at its centre."),
-                    _ => SentenceBuilder::new()
-                        .narrative(key)
-                        .text(format!(
-                            " is the reference point for {label}, among {} works.",
-                            number(n)
-                        )),
+                    _ => SentenceBuilder::new().narrative(key).text(format!(
+                        " is the reference point for {label}, among {} works.",
+                        number(n)
+                    )),
                 };
                 sentences.push(builder.structural());
             }
@@ -952,9 +978,8 @@ impl<'a> Writer<'a> {
                 let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
                 let centrality = centre.map_or(0.0, |centre| vector.cosine(centre));
                 let has_number = span.text.chars().any(|c| c.is_ascii_digit());
-                let score = role_weight(span.role)
-                    + 0.6 * centrality
-                    + if has_number { 0.1 } else { 0.0 };
+                let score =
+                    role_weight(span.role) + 0.6 * centrality + if has_number { 0.1 } else { 0.0 };
                 (score, span)
             })
             .collect();
@@ -1020,9 +1045,7 @@ impl<'a> Writer<'a> {
                         segments.push(Segment::Text(replacement.to_owned()));
                     }
                     let rest = format!(" {rest}");
-                    segments.extend(
-                        SentenceBuilder::new().narrative(work).text(rest).segments(),
-                    );
+                    segments.extend(SentenceBuilder::new().narrative(work).text(rest).segments());
                     return Sentence {
                         segments,
                         basis: Basis::Span(span.locator.clone()),
@@ -1066,7 +1089,12 @@ impl<'a> Writer<'a> {
     fn venues_of(&self, ids: &[WorkId]) -> Vec<(String, usize)> {
         let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for id in ids {
-            if let Some(venue) = self.input.included.get(id).and_then(|work| work.venue.as_deref()) {
+            if let Some(venue) = self
+                .input
+                .included
+                .get(id)
+                .and_then(|work| work.venue.as_deref())
+            {
                 *counts.entry(venue).or_default() += 1;
             }
         }
@@ -1111,8 +1139,8 @@ fn is_negative(sentence: &str) -> bool {
 fn lower_first_word(text: &str) -> String {
     let first = text.split_whitespace().next().unwrap_or("");
     let common = [
-        "The", "There", "No", "In", "These", "This", "It", "A", "An", "Neither", "None", "However,",
-        "Only", "Most", "All", "Both",
+        "The", "There", "No", "In", "These", "This", "It", "A", "An", "Neither", "None",
+        "However,", "Only", "Most", "All", "Both",
     ];
     if common.contains(&first) {
         let mut characters = text.chars();
@@ -1144,8 +1172,14 @@ mod tests {
     fn negative_results_and_titles() {
         assert!(is_negative("There was no significant difference."));
         assert!(!is_negative("Bleeding fell by 80%."));
-        assert_eq!(title_of("Sleep and memory"), "Sleep and memory: a literature review");
-        assert_eq!(title_of("X: a systematic review."), "X: a systematic review");
+        assert_eq!(
+            title_of("Sleep and memory"),
+            "Sleep and memory: a literature review"
+        );
+        assert_eq!(
+            title_of("X: a systematic review."),
+            "X: a systematic review"
+        );
         assert_eq!(lower_first_word("The rate fell"), "the rate fell");
         assert_eq!(lower_first_word("Emicizumab works"), "Emicizumab works");
     }

@@ -5,11 +5,31 @@ use litrev_model::{CiteForm, Segment, Sentence, WorkId};
 /// `3` → `three` up to twenty, digits beyond.
 pub fn number(n: usize) -> String {
     const WORDS: [&str; 21] = [
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-        "nineteen", "twenty",
+        "no",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
     ];
-    WORDS.get(n).map_or_else(|| n.to_string(), |word| (*word).to_owned())
+    WORDS
+        .get(n)
+        .map_or_else(|| n.to_string(), |word| (*word).to_owned())
 }
 
 /// `number` with a capital, for the start of a sentence.
@@ -28,7 +48,11 @@ pub fn capitalise(text: &str) -> String {
 
 /// `work`/`works` by count.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { one.to_owned() } else { many.to_owned() }
+    if n == 1 {
+        one.to_owned()
+    } else {
+        many.to_owned()
+    }
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -97,7 +121,11 @@ impl SentenceBuilder {
     pub fn narrative_list(mut self, works: &[WorkId]) -> SentenceBuilder {
         for (index, work) in works.iter().enumerate() {
             if index > 0 {
-                let joiner = if index + 1 == works.len() { " and " } else { ", " };
+                let joiner = if index + 1 == works.len() {
+                    " and "
+                } else {
+                    ", "
+                };
                 self = self.text(joiner);
             }
             self = self.narrative(work);

@@ -35,7 +35,9 @@ pub enum Error {
     #[error(transparent)]
     Publish(#[from] litrev_publish::Error),
     /// A source named on the command line is not available.
-    #[error("source `{0}` is not available in this build: use --source snapshot:PATH (a file or folder of OpenAlex Works)")]
+    #[error(
+        "source `{0}` is not available in this build: use --source snapshot:PATH (a file or folder of OpenAlex Works)"
+    )]
     UnsupportedSource(String),
     /// A source specification does not parse.
     #[error("cannot read the source `{0}`: write snapshot:PATH, or openalex")]
@@ -44,7 +46,9 @@ pub enum Error {
     #[error("cannot find a data folder for litrev: set LITREV_HOME to a writable folder")]
     NoHome,
     /// The output folder cannot be written.
-    #[error("cannot write `{path}`: {source}; check that the folder is writable or pass another --out")]
+    #[error(
+        "cannot write `{path}`: {source}; check that the folder is writable or pass another --out"
+    )]
     Write {
         /// The path.
         path: PathBuf,
@@ -61,7 +65,9 @@ pub enum Error {
     #[error("the run's stored options do not decode ({0}); it was made by another litrev version")]
     BadOptions(String),
     /// The review came out empty: nothing was included.
-    #[error("no work passed screening, so there is nothing to review: broaden the question, add --seed works, or use a larger snapshot")]
+    #[error(
+        "no work passed screening, so there is nothing to review: broaden the question, add --seed works, or use a larger snapshot"
+    )]
     NothingIncluded,
 }
 

@@ -62,7 +62,10 @@ impl fmt::Display for SourceSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SourceSpec::Snapshot { paths } => {
-                let joined: Vec<String> = paths.iter().map(|path| path.display().to_string()).collect();
+                let joined: Vec<String> = paths
+                    .iter()
+                    .map(|path| path.display().to_string())
+                    .collect();
                 write!(f, "snapshot:{}", joined.join(","))
             }
             SourceSpec::OpenAlex => f.write_str("openalex"),

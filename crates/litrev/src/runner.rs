@@ -226,7 +226,12 @@ impl Runner {
         result
     }
 
-    fn drive_steps(&mut self, run: &RunId, approve: bool, events: &dyn Fn(&Event)) -> Result<Outcome> {
+    fn drive_steps(
+        &mut self,
+        run: &RunId,
+        approve: bool,
+        events: &dyn Fn(&Event),
+    ) -> Result<Outcome> {
         let record = self.store.run(run)?;
         let options: RunOptions = serde_json::from_str(&record.options_json)
             .map_err(|error| Error::BadOptions(error.to_string()))?;
@@ -235,7 +240,9 @@ impl Runner {
 
         // Plan.
         let plan: Plan = if done.contains("plan") {
-            events(&Event::StepSkipped { step: "plan".into() });
+            events(&Event::StepSkipped {
+                step: "plan".into(),
+            });
             self.output(run, "plan")?
         } else {
             started(events, "plan", "turning the question into searches");
@@ -259,7 +266,11 @@ impl Runner {
             self.output(run, "discover")?
         } else {
             let opened = self.open_source(&options, events)?;
-            started(events, "discover", &format!("searching {}", opened.describe()));
+            started(
+                events,
+                "discover",
+                &format!("searching {}", opened.describe()),
+            );
             let found = litrev_discover::discover(opened.as_ref(), &plan)?;
             let works: Vec<&Work> = found.works.iter().collect();
             let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
@@ -311,8 +322,10 @@ impl Runner {
                     .iter()
                     .flat_map(|stage| stage.expanded.iter().cloned())
                     .collect();
-                let history: Vec<StageReport> =
-                    stages.iter().filter_map(|stage| stage.report.clone()).collect();
+                let history: Vec<StageReport> = stages
+                    .iter()
+                    .filter_map(|stage| stage.report.clone())
+                    .collect();
                 let state = SnowballState {
                     question: &plan.question,
                     seeds: &plan.seeds,
@@ -321,7 +334,8 @@ impl Runner {
                     expanded: &expanded,
                     history: &history,
                 };
-                let outcome = litrev_snowball::expand_stage(opened.as_ref(), &config, &state, stage)?;
+                let outcome =
+                    litrev_snowball::expand_stage(opened.as_ref(), &config, &state, stage)?;
                 let record = StageRecord {
                     report: outcome.report.clone(),
                     stop: outcome.stop,
@@ -397,7 +411,11 @@ impl Runner {
         let all_works = self.stored_works(&entries)?;
 
         // Gate: a person checks the screening before anything else happens.
-        if !done.contains("gate") {
+        if done.contains("gate") {
+            events(&Event::StepSkipped {
+                step: "gate".into(),
+            });
+        } else {
             let screening_csv =
                 self.write_tables(&options.out_dir, &entries, &all_works, &decisions)?;
             if !approve {
@@ -417,7 +435,11 @@ impl Runner {
                 },
                 &StepWrites::default(),
             )?;
-            finished(events, "gate", format!("screening approved ({approved_by})"));
+            finished(
+                events,
+                "gate",
+                format!("screening approved ({approved_by})"),
+            );
         }
 
         let included: BTreeMap<WorkId, Work> = decisions
@@ -442,7 +464,11 @@ impl Runner {
             });
             self.output(run, "organise")?
         } else {
-            started(events, "organise", "grouping the included works into themes");
+            started(
+                events,
+                "organise",
+                "grouping the included works into themes",
+            );
             let organisation =
                 litrev_organise::organise(&OrganiseConfig::default(), &included, &citations);
             self.commit(run, "organise", &organisation, &StepWrites::default())?;
@@ -461,7 +487,11 @@ impl Runner {
             });
             self.output(run, "write")?
         } else {
-            started(events, "write", "writing the review from the works' abstracts");
+            started(
+                events,
+                "write",
+                "writing the review from the works' abstracts",
+            );
             let facts = method_facts(&plan, &discovery, &stages, &screen);
             let corpus_citations = corpus_citations(&entries, &citations, &included);
             let review = litrev_write::write(&WriteInput {
@@ -485,7 +515,11 @@ impl Runner {
             });
             self.output(run, "audit")?
         } else {
-            started(events, "audit", "checking every citation and every taken sentence");
+            started(
+                events,
+                "audit",
+                "checking every citation and every taken sentence",
+            );
             let report = litrev_audit::audit(&written.review, &included)?;
             self.commit(run, "audit", &report, &StepWrites::default())?;
             finished(
@@ -547,7 +581,8 @@ impl Runner {
             question: plan.question.clone(),
             options: serde_json::to_value(&options)
                 .map_err(|error| Error::BadOptions(error.to_string()))?,
-            plan: serde_json::to_value(&plan).map_err(|error| Error::BadOptions(error.to_string()))?,
+            plan: serde_json::to_value(&plan)
+                .map_err(|error| Error::BadOptions(error.to_string()))?,
             inputs: discovery.inputs.clone(),
             counts,
             outputs: outputs.clone(),
@@ -605,7 +640,11 @@ impl Runner {
             .ok_or_else(|| Error::MissingStep(step.to_owned()))
     }
 
-    fn open_source(&self, options: &RunOptions, events: &dyn Fn(&Event)) -> Result<Box<dyn Source>> {
+    fn open_source(
+        &self,
+        options: &RunOptions,
+        events: &dyn Fn(&Event),
+    ) -> Result<Box<dyn Source>> {
         let mut opened: Vec<Box<dyn Source>> = Vec::new();
         for spec in &options.sources {
             match spec {
@@ -632,7 +671,10 @@ impl Runner {
                     }
                     if report.issues.len() > 5 {
                         events(&Event::Notice {
-                            message: format!("… and {} more skipped lines", report.issues.len() - 5),
+                            message: format!(
+                                "… and {} more skipped lines",
+                                report.issues.len() - 5
+                            ),
                         });
                     }
                     finished(
@@ -641,7 +683,11 @@ impl Runner {
                         format!(
                             "{} works {}",
                             report.works,
-                            if report.built { "indexed" } else { "(index reused)" }
+                            if report.built {
+                                "indexed"
+                            } else {
+                                "(index reused)"
+                            }
                         ),
                     );
                     opened.push(Box::new(snapshot));
@@ -736,7 +782,10 @@ fn method_facts(
         seeds: plan.seeds.len(),
         raw_hits: discovery.raw_hits,
         discovered: discovery.discovered,
-        stages: stages.iter().filter_map(|stage| stage.report.clone()).collect(),
+        stages: stages
+            .iter()
+            .filter_map(|stage| stage.report.clone())
+            .collect(),
         stop: stages.last().and_then(|stage| stage.stop),
         considered: screen.considered,
         excluded: screen.excluded.clone(),

@@ -64,10 +64,18 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
         .and_then(|location| location.source.as_ref());
     let venue = primary_source
         .and_then(|source| source.display_name.clone())
-        .or_else(|| wire.host_venue.as_ref().and_then(|venue| venue.display_name.clone()));
+        .or_else(|| {
+            wire.host_venue
+                .as_ref()
+                .and_then(|venue| venue.display_name.clone())
+        });
     let publisher = primary_source
         .and_then(|source| source.host_organization_name.clone())
-        .or_else(|| wire.host_venue.as_ref().and_then(|venue| venue.publisher.clone()));
+        .or_else(|| {
+            wire.host_venue
+                .as_ref()
+                .and_then(|venue| venue.publisher.clone())
+        });
     let kind = wire
         .type_crossref
         .as_deref()
@@ -87,11 +95,19 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
         .open_access
         .and_then(|open_access| open_access.oa_url)
         .or_else(|| {
-            [wire.best_oa_location.as_ref(), wire.primary_location.as_ref()]
-                .into_iter()
-                .flatten()
-                .filter(|location| location.is_oa == Some(true))
-                .find_map(|location| location.pdf_url.clone().or(location.landing_page_url.clone()))
+            [
+                wire.best_oa_location.as_ref(),
+                wire.primary_location.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|location| location.is_oa == Some(true))
+            .find_map(|location| {
+                location
+                    .pdf_url
+                    .clone()
+                    .or(location.landing_page_url.clone())
+            })
         });
     let references = wire
         .referenced_works
@@ -109,7 +125,10 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
         publisher,
         kind,
         biblio,
-        abstract_text: wire.abstract_inverted_index.as_ref().and_then(rebuild_abstract),
+        abstract_text: wire
+            .abstract_inverted_index
+            .as_ref()
+            .and_then(rebuild_abstract),
         language: wire.language,
         cited_by_count: wire.cited_by_count,
         keywords: keywords(wire.topics, wire.keywords, wire.concepts, wire.mesh),
@@ -131,7 +150,9 @@ pub fn rebuild_abstract(index: &BTreeMap<String, Vec<usize>>) -> Option<String> 
     let words: Vec<&str> = placed
         .into_iter()
         .map(|(_, word)| word)
-        .skip_while(|word| word.eq_ignore_ascii_case("abstract") || word.eq_ignore_ascii_case("abstract:"))
+        .skip_while(|word| {
+            word.eq_ignore_ascii_case("abstract") || word.eq_ignore_ascii_case("abstract:")
+        })
         .collect();
     let text = words.join(" ");
     let text = clean_markup(&text);
@@ -191,11 +212,17 @@ fn keywords(
             WireKeyword::Plain(text) => Some(text),
         });
     }
-    for heading in mesh.into_iter().filter(|heading| heading.is_major_topic == Some(true)) {
+    for heading in mesh
+        .into_iter()
+        .filter(|heading| heading.is_major_topic == Some(true))
+    {
         push(heading.descriptor_name);
     }
     // Level-0 concepts ("Medicine", "Computer science") say little about a work.
-    for concept in concepts.into_iter().filter(|concept| concept.level != Some(0)) {
+    for concept in concepts
+        .into_iter()
+        .filter(|concept| concept.level != Some(0))
+    {
         push(concept.display_name);
     }
     out
@@ -226,7 +253,10 @@ mod tests {
     #[test]
     fn strips_inline_markup_but_not_comparisons() {
         assert_eq!(clean_markup("CO<sub>2</sub> uptake"), "CO2 uptake");
-        assert_eq!(clean_markup("<i>E. coli</i>  in  water"), "E. coli in water");
+        assert_eq!(
+            clean_markup("<i>E. coli</i>  in  water"),
+            "E. coli in water"
+        );
         assert_eq!(clean_markup("p < 0.05 and n > 3"), "p < 0.05 and n > 3");
     }
 
@@ -251,7 +281,10 @@ mod tests {
         let work = parse_work(new).expect("current schema");
         assert_eq!(work.venue.as_deref(), Some("J New"));
         assert_eq!(work.publisher.as_deref(), Some("Q"));
-        assert_eq!(work.keywords, vec!["Sleep research".to_owned(), "sleep".to_owned()]);
+        assert_eq!(
+            work.keywords,
+            vec!["Sleep research".to_owned(), "sleep".to_owned()]
+        );
     }
 
     #[test]

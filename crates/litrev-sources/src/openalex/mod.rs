@@ -6,4 +6,4 @@
 mod convert;
 mod wire;
 
-pub use convert::{rebuild_abstract, parse_work};
+pub use convert::{parse_work, rebuild_abstract};

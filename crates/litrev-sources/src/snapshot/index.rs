@@ -132,7 +132,7 @@ impl SnapshotIndex {
                     match writer.add_document(document(&fields, &work)) {
                         Ok(_) => {
                             added += 1;
-                            if added % 500 == 0 {
+                            if added.is_multiple_of(500) {
                                 progress(added);
                             }
                         }
@@ -187,8 +187,10 @@ impl SnapshotIndex {
     }
 
     pub(crate) fn search(&self, text: &str, limit: usize) -> Result<Vec<Hit>> {
-        let mut parser =
-            QueryParser::for_index(&self.index, vec![self.fields.title, self.fields.abstract_text]);
+        let mut parser = QueryParser::for_index(
+            &self.index,
+            vec![self.fields.title, self.fields.abstract_text],
+        );
         parser.set_field_boost(self.fields.title, 2.0);
         let (query, _ignored_parts) = parser.parse_query_lenient(text);
         let searcher = self.reader.searcher();

@@ -44,11 +44,21 @@ pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn is_work_file(path: &Path) -> bool {
-    let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("");
+    let name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("");
     path.is_file()
-        && [".jsonl", ".jsonl.gz", ".json", ".json.gz", ".ndjson", ".ndjson.gz"]
-            .iter()
-            .any(|ending| name.ends_with(ending))
+        && [
+            ".jsonl",
+            ".jsonl.gz",
+            ".json",
+            ".json.gz",
+            ".ndjson",
+            ".ndjson.gz",
+        ]
+        .iter()
+        .any(|ending| name.ends_with(ending))
 }
 
 /// A name for the index of these files: changes when any file's path, size or mtime does.
@@ -75,7 +85,11 @@ pub(crate) fn fingerprint(files: &[PathBuf]) -> Result<String> {
         hasher.update(modified.to_le_bytes());
     }
     let digest = hasher.finalize();
-    Ok(digest.iter().take(12).map(|byte| format!("{byte:02x}")).collect())
+    Ok(digest
+        .iter()
+        .take(12)
+        .map(|byte| format!("{byte:02x}"))
+        .collect())
 }
 
 /// Reads one file, handing each parsed work to `sink` and recording bad lines as issues.

@@ -1,28 +1,10 @@
 //! Snapshot tests on the real SYNERGY Work files.
 
-use std::path::PathBuf;
-
 use litrev_model::{Query, WorkId};
+use litrev_testkit::testdata;
 
 use super::SnapshotSource;
 use crate::source::Source;
-
-/// The shared data folder; its absence is loud, and fatal under CI.
-fn testdata() -> Option<PathBuf> {
-    let root = std::env::var_os("LITREV_TESTDATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    if root.join("synergy/works").is_dir() {
-        return Some(root);
-    }
-    let message = format!(
-        "TEST DATA MISSING: {} has no synergy/works; set LITREV_TESTDATA to the shared data folder",
-        root.display()
-    );
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-    eprintln!("{message}");
-    None
-}
 
 fn query(text: &str) -> Query {
     Query {
@@ -43,22 +25,34 @@ fn indexes_searches_and_walks_a_real_snapshot() {
     assert_eq!(snapshot.len(), 258, "Donners_2021 has 258 works");
     assert!(report.issues.is_empty());
 
-    let hits = snapshot.search(&query("emicizumab pharmacokinetics"), 10).expect("search");
+    let hits = snapshot
+        .search(&query("emicizumab pharmacokinetics"), 10)
+        .expect("search");
     assert_eq!(hits.len(), 10);
     assert!(
-        hits[0].work.title_or_empty().to_lowercase().contains("emicizumab"),
+        hits[0]
+            .work
+            .title_or_empty()
+            .to_lowercase()
+            .contains("emicizumab"),
         "top hit: {}",
         hits[0].work.title_or_empty()
     );
 
-    let doi: WorkId = "https://doi.org/10.1056/NEJMoa1703068".parse().expect("doi");
+    let doi: WorkId = "https://doi.org/10.1056/NEJMoa1703068"
+        .parse()
+        .expect("doi");
     let found = snapshot.lookup(std::slice::from_ref(&doi)).expect("lookup");
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].id().to_string(), "W2734287351");
 
     // Reverse edges: every citing work really lists the cited one.
     let citing = snapshot.citing(&[found[0].id()]).expect("citing");
-    assert_eq!(citing.len(), 86, "the HAVEN 1 trial is cited 86 times inside Donners_2021");
+    assert_eq!(
+        citing.len(),
+        86,
+        "the HAVEN 1 trial is cited 86 times inside Donners_2021"
+    );
     for work in &citing {
         assert!(work.references.contains(&found[0].id()));
     }
@@ -85,7 +79,10 @@ fn every_synergy_record_parses_with_abstracts_rebuilt() {
         let (parsed, issues) = SnapshotSource::read_works(&[file]).expect(name);
         assert!(issues.is_empty(), "{name}: {issues:?}");
         assert_eq!(parsed.len(), works, "{name} works");
-        let abstracts = parsed.iter().filter(|work| work.abstract_text.is_some()).count();
+        let abstracts = parsed
+            .iter()
+            .filter(|work| work.abstract_text.is_some())
+            .count();
         assert_eq!(abstracts, with_abstract, "{name} abstracts");
     }
 }
@@ -108,7 +105,10 @@ fn malformed_files_get_a_clear_error_and_bad_lines_are_skipped() {
     std::fs::write(&garbage, "this is not json\n{\"also\": \"not a work\"}\n").expect("write");
     let error = SnapshotSource::read_works(std::slice::from_ref(&garbage))
         .expect_err("no works in garbage");
-    assert!(error.to_string().contains("no OpenAlex Work records"), "{error}");
+    assert!(
+        error.to_string().contains("no OpenAlex Work records"),
+        "{error}"
+    );
 
     let mixed = folder.path().join("mixed.jsonl");
     std::fs::write(

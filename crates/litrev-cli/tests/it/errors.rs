@@ -1,0 +1,108 @@
+//! Bad input gets a clear error, the right exit code, and loses nothing stored.
+
+use crate::support::{describe, litrev, testdata, works_file};
+
+#[test]
+fn a_missing_snapshot_says_what_to_pass() {
+    let home = tempfile::tempdir().expect("home");
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            "Sleep and memory",
+            "--source",
+            "snapshot:/no/such/file.jsonl.gz",
+            "--yes",
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("does not exist") && stderr.contains("OpenAlex"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_malformed_snapshot_is_refused_clearly() {
+    let home = tempfile::tempdir().expect("home");
+    let garbage = home.path().join("garbage.jsonl");
+    std::fs::write(&garbage, "not json at all\n").expect("write");
+    let source = format!("snapshot:{}", garbage.display());
+    let output = litrev(
+        home.path(),
+        &["review", "Sleep and memory", "--source", &source, "--yes"],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no OpenAlex Work records"));
+}
+
+#[test]
+fn unknown_runs_and_seeds_say_what_to_do() {
+    let home = tempfile::tempdir().expect("home");
+    let output = litrev(home.path(), &["resume", "20990101-000000-dead"], &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("litrev runs"));
+
+    let Some(data) = testdata() else { return };
+    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            "Emicizumab",
+            "--source",
+            &source,
+            "--seed",
+            "W1",
+            "--yes",
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("seed not found"));
+}
+
+#[test]
+fn seeds_given_by_doi_are_included() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("seeded");
+    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            "Emicizumab prophylaxis in haemophilia A",
+            "--source",
+            &source,
+            "--seed",
+            "https://doi.org/10.1056/NEJMoa1703068",
+            "--out",
+            &out.display().to_string(),
+            "--yes",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let mut reader = csv::Reader::from_path(out.join("corpus.csv")).expect("corpus.csv");
+    let seeded = reader
+        .records()
+        .map(|record| record.expect("row"))
+        .find(|record| &record[0] == "https://openalex.org/W2734287351")
+        .expect("the seed is in the corpus");
+    let headers = [
+        "openalex_id",
+        "doi",
+        "pmid",
+        "title",
+        "year",
+        "first_author",
+        "stage",
+        "origin",
+    ];
+    assert_eq!(&seeded[headers.len() - 1], "seed");
+    assert_eq!(&seeded[10], "include");
+}

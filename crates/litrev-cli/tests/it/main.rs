@@ -1,0 +1,6 @@
+//! End-to-end tests: the built `litrev` binary on the real SYNERGY snapshots.
+
+mod errors;
+mod outputs;
+mod resume;
+mod support;

@@ -1,0 +1,257 @@
+//! A quick review of every SYNERGY dataset: files, citations, pandoc, length, themes, tables.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+use crate::support::{
+    DATASETS, cited_keys, describe, pandoc_available, review, sections, testdata,
+};
+
+#[test]
+fn every_synergy_dataset_becomes_a_cited_review() {
+    let Some(data) = testdata() else { return };
+    let check_pandoc = pandoc_available();
+    let home = tempfile::tempdir().expect("home");
+    for dataset in DATASETS {
+        let out = home.path().join("reviews").join(dataset);
+        let output = review(home.path(), &data, dataset, &out, &["--yes", "--json"]);
+        assert!(output.status.success(), "{dataset}: {}", describe(&output));
+        let summary: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("--json prints the summary");
+        assert_eq!(summary["status"], "done");
+
+        for file in [
+            "review.md",
+            "references.bib",
+            "references.json",
+            "corpus.csv",
+            "screening.csv",
+            "run.json",
+        ] {
+            assert!(out.join(file).is_file(), "{dataset}: {file} missing");
+        }
+        let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+        check_citations_resolve(dataset, &markdown, &out);
+        check_length_and_themes(dataset, &markdown, &out);
+        check_corpus_table(dataset, &out, &summary);
+        check_run_record(dataset, &out);
+        if check_pandoc {
+            for bibliography in ["references.json", "references.bib"] {
+                let rendered = Command::new("pandoc")
+                    .current_dir(&out)
+                    .args([
+                        "review.md",
+                        "--citeproc",
+                        "--bibliography",
+                        bibliography,
+                        "-o",
+                        "review.html",
+                    ])
+                    .output()
+                    .expect("pandoc runs");
+                assert!(
+                    rendered.status.success(),
+                    "{dataset}: {}",
+                    describe(&rendered)
+                );
+                let warnings = String::from_utf8_lossy(&rendered.stderr);
+                assert!(
+                    warnings.trim().is_empty(),
+                    "{dataset} with {bibliography}: {warnings}"
+                );
+                let html = std::fs::read_to_string(out.join("review.html")).expect("html");
+                assert!(
+                    !html.contains("???"),
+                    "{dataset}: an unresolved citation rendered as ???"
+                );
+            }
+        }
+    }
+}
+
+/// Every `[@key]` resolves in both bibliographies, and every reference is cited.
+fn check_citations_resolve(dataset: &str, markdown: &str, out: &std::path::Path) {
+    let cited: BTreeSet<String> = cited_keys(markdown).into_iter().collect();
+    assert!(
+        cited.len() >= 10,
+        "{dataset}: only {} works cited",
+        cited.len()
+    );
+
+    let csl: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("references.json")).expect("references.json"),
+    )
+    .expect("CSL-JSON parses");
+    let items = csl.as_array().expect("CSL-JSON is an array");
+    let csl_keys: BTreeSet<String> = items
+        .iter()
+        .map(|item| item["id"].as_str().expect("id").to_owned())
+        .collect();
+    assert_eq!(
+        cited, csl_keys,
+        "{dataset}: cited keys and CSL-JSON ids differ"
+    );
+    for item in items {
+        assert!(item["title"].is_string(), "{dataset}: {item} has no title");
+        assert!(item["issued"].is_object(), "{dataset}: {item} has no date");
+    }
+    let with_authors = items
+        .iter()
+        .filter(|item| item["author"].is_array())
+        .count();
+    let with_doi = items.iter().filter(|item| item["DOI"].is_string()).count();
+    assert!(
+        with_authors * 10 >= items.len() * 9,
+        "{dataset}: {with_authors} of {} have authors",
+        items.len()
+    );
+    assert!(
+        with_doi * 10 >= items.len() * 8,
+        "{dataset}: {with_doi} of {} have a DOI",
+        items.len()
+    );
+
+    let bib = std::fs::read_to_string(out.join("references.bib")).expect("references.bib");
+    let bib_keys: BTreeSet<String> = bib
+        .lines()
+        .filter(|line| line.starts_with('@'))
+        .filter_map(|line| {
+            line.split_once('{')
+                .map(|(_, rest)| rest.trim_end_matches(',').to_owned())
+        })
+        .collect();
+    assert_eq!(
+        cited, bib_keys,
+        "{dataset}: cited keys and BibTeX keys differ"
+    );
+}
+
+/// At least 3,000 words of body, and every theme section citing at least three works.
+fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path) {
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    let body = markdown.split("\n# References").next().expect("body");
+    let words = body.split_whitespace().count();
+    assert!(words >= 3_000, "{dataset}: {words} words");
+    assert!(record["counts"]["write"]["words"].as_u64().expect("words") >= 3_000);
+
+    let themes: Vec<String> = record["counts"]["organise"]["themes"]
+        .as_array()
+        .expect("themes")
+        .iter()
+        .map(|theme| theme["label"].as_str().expect("label").to_owned())
+        .collect();
+    assert!(themes.len() >= 2, "{dataset}: {} themes", themes.len());
+    let parts = sections(markdown);
+    for label in &themes {
+        let (_, text) = parts
+            .iter()
+            .find(|(heading, _)| heading == label)
+            .unwrap_or_else(|| panic!("{dataset}: no section for theme {label}"));
+        let cited: BTreeSet<String> = cited_keys(text).into_iter().collect();
+        assert!(
+            cited.len() >= 3,
+            "{dataset}: theme {label} cites {} works",
+            cited.len()
+        );
+    }
+    for required in [
+        "Abstract",
+        "Introduction and scope",
+        "Method",
+        "Gaps and future directions",
+        "Conclusion",
+        "References",
+    ] {
+        assert!(
+            parts.iter().any(|(heading, _)| heading == required),
+            "{dataset}: no {required}"
+        );
+    }
+    // No sentence is said twice.
+    let sentences: Vec<&str> = body
+        .split(". ")
+        .map(str::trim)
+        .filter(|sentence| sentence.split_whitespace().count() >= 8)
+        .collect();
+    let unique: BTreeSet<&&str> = sentences.iter().collect();
+    assert_eq!(
+        unique.len(),
+        sentences.len(),
+        "{dataset}: a sentence repeats"
+    );
+}
+
+/// One row per work considered, with the required columns and a decision for each.
+fn check_corpus_table(dataset: &str, out: &std::path::Path, summary: &serde_json::Value) {
+    let mut reader = csv::Reader::from_path(out.join("corpus.csv")).expect("corpus.csv");
+    let headers = reader.headers().expect("headers").clone();
+    for column in [
+        "openalex_id",
+        "doi",
+        "title",
+        "year",
+        "stage",
+        "origin",
+        "score",
+        "decision",
+        "reason",
+    ] {
+        assert!(
+            headers.iter().any(|header| header == column),
+            "{dataset}: no {column} column"
+        );
+    }
+    let decision_column = headers
+        .iter()
+        .position(|header| header == "decision")
+        .expect("decision");
+    let mut rows = 0;
+    let mut included = 0;
+    for record in reader.records() {
+        let record = record.expect("row");
+        rows += 1;
+        match &record[decision_column] {
+            "include" => included += 1,
+            "exclude" => {}
+            other => panic!("{dataset}: decision {other:?}"),
+        }
+    }
+    assert_eq!(
+        rows as u64,
+        summary["considered"].as_u64().expect("considered")
+    );
+    assert_eq!(
+        included as u64,
+        summary["included"].as_u64().expect("included")
+    );
+}
+
+/// `run.json` hashes every other output correctly.
+fn check_run_record(dataset: &str, out: &std::path::Path) {
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    assert_eq!(record["format"], 1);
+    let outputs = record["outputs"].as_array().expect("outputs");
+    assert_eq!(outputs.len(), 5, "{dataset}: {outputs:?}");
+    for output in outputs {
+        let name = output["path"].as_str().expect("path");
+        let bytes = std::fs::read(out.join(name)).expect("output file");
+        let digest: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        assert_eq!(
+            output["sha256"].as_str(),
+            Some(digest.as_str()),
+            "{dataset}: hash of {name}"
+        );
+    }
+    let inputs = record["inputs"].as_array().expect("inputs");
+    assert_eq!(inputs.len(), 1);
+    assert_eq!(inputs[0]["sha256"].as_str().map(str::len), Some(64));
+}

@@ -1,0 +1,126 @@
+//! Shared helpers: where the data is, how to run the binary, how to read its outputs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The datasets of `shared/data/synergy/works`.
+pub const DATASETS: [&str; 7] = [
+    "Chou_2004",
+    "Donners_2021",
+    "Jeyaraman_2020",
+    "Menon_2022",
+    "Nelson_2002",
+    "Sep_2021",
+    "van_der_Valk_2021",
+];
+
+pub use litrev_testkit::testdata;
+
+/// Whether pandoc is on the PATH; under CI its absence is a failure (the test script installs it).
+pub fn pandoc_available() -> bool {
+    litrev_testkit::tool_available("pandoc")
+}
+
+/// The review question of a dataset: the title of the review paper.
+pub fn question(data: &Path, dataset: &str) -> String {
+    let text = std::fs::read_to_string(data.join(format!("synergy/review_papers/{dataset}.json")))
+        .expect("review paper record");
+    let record: serde_json::Value = serde_json::from_str(&text).expect("review paper JSON");
+    record["title"].as_str().expect("title").to_owned()
+}
+
+/// The snapshot file of a dataset.
+pub fn works_file(data: &Path, dataset: &str) -> PathBuf {
+    data.join(format!("synergy/works/{dataset}.jsonl.gz"))
+}
+
+/// Runs `litrev` with `LITREV_HOME` set to `home` and extra environment variables.
+pub fn litrev(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_litrev"));
+    command
+        .args(args)
+        .env("LITREV_HOME", home)
+        .env_remove("LITREV_FAIL_AFTER");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("the litrev binary runs")
+}
+
+/// Runs a quick review of a dataset into `out`, asserting success.
+pub fn review(home: &Path, data: &Path, dataset: &str, out: &Path, extra: &[&str]) -> Output {
+    let question = question(data, dataset);
+    let source = format!("snapshot:{}", works_file(data, dataset).display());
+    let out_text = out.display().to_string();
+    let mut args = vec![
+        "review",
+        question.as_str(),
+        "--source",
+        source.as_str(),
+        "--out",
+        out_text.as_str(),
+    ];
+    args.extend_from_slice(extra);
+    litrev(home, &args, &[])
+}
+
+/// Text of stdout and stderr, for assertion messages.
+pub fn describe(output: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The `@key`s a Markdown text cites.
+pub fn cited_keys(markdown: &str) -> Vec<String> {
+    let bytes = markdown.as_bytes();
+    let mut keys = Vec::new();
+    for (index, &byte) in bytes.iter().enumerate() {
+        let escaped =
+            index > 0 && (bytes[index - 1] == b'\\' || bytes[index - 1].is_ascii_alphanumeric());
+        if byte != b'@' || escaped {
+            continue;
+        }
+        let key: String = markdown[index + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !key.is_empty() {
+            keys.push(key);
+        }
+    }
+    keys
+}
+
+/// Markdown split into (heading, body) by level-one headings.
+pub fn sections(markdown: &str) -> Vec<(String, String)> {
+    let mut sections: Vec<(String, String)> = Vec::new();
+    for line in markdown.lines() {
+        if let Some(heading) = line.strip_prefix("# ") {
+            sections.push((heading.replace('\\', ""), String::new()));
+        } else if let Some((_, body)) = sections.last_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    sections
+}
+
+/// Every file of a folder with its bytes.
+pub fn files_of(folder: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(folder)
+        .expect("output folder")
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.path().is_file())
+        .map(|entry| {
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                std::fs::read(entry.path()).expect("output file"),
+            )
+        })
+        .collect()
+}

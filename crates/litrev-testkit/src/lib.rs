@@ -1,0 +1,50 @@
+//! Test support shared by litrev's crates (only ever a dev-dependency).
+//!
+//! Tests read third-party data in place from `LITREV_TESTDATA` (default `../shared/data`
+//! beside the repository). When it is missing a test says so loudly and skips its body; under
+//! CI (`CI=true`) the absence is a failure, so a green CI run always ran on real data.
+#![allow(
+    clippy::print_stderr,
+    reason = "telling the person running the tests that data or tools are missing is the point"
+)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The shared data folder, or `None` (after saying so) when it is missing outside CI.
+///
+/// # Panics
+/// Under `CI=true` when the folder is missing.
+pub fn testdata() -> Option<PathBuf> {
+    let root = std::env::var_os("LITREV_TESTDATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    if root.join("synergy/works").is_dir() {
+        return Some(root);
+    }
+    missing(&format!(
+        "TEST DATA MISSING: {} has no synergy/works; set LITREV_TESTDATA to the shared data folder",
+        root.display()
+    ));
+    None
+}
+
+/// Whether a tool answers `--version`; when it does not, says so (and fails under CI).
+///
+/// # Panics
+/// Under `CI=true` when the tool is missing: the test script installs it.
+pub fn tool_available(tool: &str) -> bool {
+    let found = Command::new(tool).arg("--version").output().is_ok();
+    if !found {
+        missing(&format!(
+            "{} MISSING: scripts/install-test-deps.sh installs it; the checks that need it were skipped",
+            tool.to_uppercase()
+        ));
+    }
+    found
+}
+
+fn missing(message: &str) {
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+    eprintln!("{message}");
+}
