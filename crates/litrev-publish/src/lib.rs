@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 pub use bibtex::bibtex;
 pub use csl_json::csl_json;
-pub use markdown::{cited_keys, escape, review_markdown};
+pub use markdown::{escape, review_markdown};
 pub use tables::{corpus_csv, screening_csv};
 
 /// What went wrong formatting a file.

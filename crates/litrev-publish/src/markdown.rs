@@ -144,30 +144,6 @@ fn yaml_string(text: &str) -> String {
     format!("\"{escaped}\"")
 }
 
-/// The citation keys a Markdown text cites (`@key` not preceded by a backslash or a word).
-pub fn cited_keys(markdown: &str) -> Vec<String> {
-    let bytes = markdown.as_bytes();
-    let mut keys = Vec::new();
-    for (index, &byte) in bytes.iter().enumerate() {
-        if byte != b'@' {
-            continue;
-        }
-        let preceded =
-            index > 0 && (bytes[index - 1] == b'\\' || bytes[index - 1].is_ascii_alphanumeric());
-        if preceded {
-            continue;
-        }
-        let key: String = markdown[index + 1..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if !key.is_empty() {
-            keys.push(key);
-        }
-    }
-    keys
-}
-
 #[cfg(test)]
 mod tests {
     use litrev_model::{Basis, Section, SectionKind, Sentence};
@@ -220,10 +196,6 @@ mod tests {
         assert!(markdown.contains(
             "12\\. Rates fell by 5% \\[n=3\\] for user\\@site [@smith2011x; @lee2012y]. @smith2011x agrees."
         ));
-        assert_eq!(
-            cited_keys(&markdown),
-            vec!["smith2011x", "lee2012y", "smith2011x"]
-        );
         assert!(markdown.ends_with("::: {#refs}\n:::\n"));
     }
 
