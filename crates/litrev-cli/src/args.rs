@@ -93,3 +93,17 @@ pub fn default_out_dir(question: &str) -> PathBuf {
     };
     PathBuf::from("reviews").join(slug)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_output_folder_is_named_after_the_question() {
+        assert_eq!(
+            default_out_dir("Pharmacokinetics and efficacy of emicizumab: a review"),
+            PathBuf::from("reviews/pharmacokinetics-efficacy-emicizumab-review")
+        );
+        assert_eq!(default_out_dir("?"), PathBuf::from("reviews/review"));
+    }
+}

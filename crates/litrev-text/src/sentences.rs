@@ -165,13 +165,12 @@ fn runs_into_next(text: &str, at: usize) -> bool {
         .next()
         .unwrap_or("")
         .trim_end_matches(')');
-    let after: Vec<char> = text[at + 1..].chars().take(3).collect();
+    let after: Vec<char> = text[at + 1..].chars().take(2).collect();
     token.chars().count() >= 4
         && token.chars().all(char::is_lowercase)
-        && after.len() == 3
+        && after.len() == 2
         && after[0].is_uppercase()
         && after[1].is_lowercase()
-        && after[2].is_lowercase()
 }
 
 /// Whether `text[start..colon]` is a one- or two-word capitalised label like `Conclusions`.
@@ -234,13 +233,13 @@ mod tests {
     #[test]
     fn splits_glued_sentences_and_drops_run_in_labels() {
         check(
-            "No inhibitors developed.Emicizumab was safe. Results The mean fell. AIM We test (off drug).Then stop.",
+            "No inhibitors developed.Emicizumab was safe. Results The mean fell. AIM We test (off drug).It stops.",
             &[
                 "No inhibitors developed.",
                 "Emicizumab was safe.",
                 "The mean fell.",
                 "We test (off drug).",
-                "Then stop.",
+                "It stops.",
             ],
         );
         check(

@@ -604,7 +604,7 @@ impl<'a> Writer<'a> {
             .iter()
             .filter(|id| chosen.contains_key(*id))
             .collect();
-        for group in with_findings.chunks(3) {
+        for group in even_groups(&with_findings, 3) {
             let ids: Vec<WorkId> = group.iter().map(|id| (*id).clone()).collect();
             let mut sentences = vec![self.group_opener(theme, &ids)];
             let mut previous_positive: Option<WorkId> = None;
@@ -736,6 +736,7 @@ impl<'a> Writer<'a> {
             (Some(first), Some(_)) => format!(" in {first}"),
             _ => String::new(),
         };
+        let one = ids.len() == 1;
         let builder = match self.next_frame(6) {
             0 => SentenceBuilder::new()
                 .text(format!("Evidence on {shared} comes from "))
@@ -743,11 +744,7 @@ impl<'a> Writer<'a> {
                 .text("."),
             1 => SentenceBuilder::new().narrative_list(ids).text(format!(
                 " {} {shared}{}.",
-                if ids.len() == 1 {
-                    "addresses"
-                } else {
-                    "address"
-                },
+                if one { "addresses" } else { "address" },
                 if span.is_empty() {
                     String::new()
                 } else {
@@ -756,24 +753,29 @@ impl<'a> Writer<'a> {
             )),
             2 => SentenceBuilder::new()
                 .text(format!(
-                    "{} published{span} take up {shared}: ",
+                    "{} published{span} {} up {shared}: ",
                     capitalise(&format!(
                         "{} {}",
                         number(ids.len()),
                         plural(ids.len(), "work", "works")
-                    ))
+                    )),
+                    if one { "takes" } else { "take" }
                 ))
                 .narrative_list(ids)
                 .text("."),
-            3 => SentenceBuilder::new()
-                .narrative_list(ids)
-                .text(format!(" also bear on {shared}.")),
+            3 => SentenceBuilder::new().narrative_list(ids).text(format!(
+                " also {} on {shared}.",
+                if one { "bears" } else { "bear" }
+            )),
             4 => SentenceBuilder::new()
                 .text(format!("Further work on {shared} includes "))
                 .narrative_list(ids)
                 .text("."),
             _ => SentenceBuilder::new()
-                .text(format!("Turning to {shared}, the relevant works are "))
+                .text(format!(
+                    "Turning to {shared}, the relevant {} ",
+                    if one { "work is" } else { "works are" }
+                ))
                 .narrative_list(ids)
                 .text("."),
         };
@@ -1038,19 +1040,21 @@ impl<'a> Writer<'a> {
             ("This paper ", Some("The paper by ")),
             ("Our results ", Some("The results of ")),
         ];
-        if lead.is_none() {
-            for (prefix, replacement) in subject_rewrites {
-                if let Some(rest) = text.strip_prefix(prefix) {
-                    if let Some(replacement) = replacement {
-                        segments.push(Segment::Text(replacement.to_owned()));
-                    }
-                    let rest = format!(" {rest}");
-                    segments.extend(SentenceBuilder::new().narrative(work).text(rest).segments());
-                    return Sentence {
-                        segments,
-                        basis: Basis::Span(span.locator.clone()),
+        for (prefix, replacement) in subject_rewrites {
+            if let Some(rest) = text.strip_prefix(prefix) {
+                if let Some(replacement) = replacement {
+                    let replacement = match lead {
+                        Some(_) => lower_first_word(replacement),
+                        None => replacement.to_owned(),
                     };
+                    segments.push(Segment::Text(replacement));
                 }
+                let rest = format!(" {rest}");
+                segments.extend(SentenceBuilder::new().narrative(work).text(rest).segments());
+                return Sentence {
+                    segments,
+                    basis: Basis::Span(span.locator.clone()),
+                };
             }
         }
         let body = text.trim_end_matches(['.', '!', '?', ';', ':', ',']);
@@ -1105,6 +1109,25 @@ impl<'a> Writer<'a> {
         venues.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         venues
     }
+}
+
+/// Splits items into consecutive groups of at most `size`, as even as possible, so no group is
+/// left with a single item when it can be avoided (7 → 3, 2, 2).
+fn even_groups<T>(items: &[T], size: usize) -> Vec<&[T]> {
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let count = items.len().div_ceil(size.max(1));
+    let base = items.len() / count;
+    let larger = items.len() % count;
+    let mut groups = Vec::with_capacity(count);
+    let mut start = 0;
+    for index in 0..count {
+        let length = base + usize::from(index < larger);
+        groups.push(&items[start..start + length]);
+        start += length;
+    }
+    groups
 }
 
 fn role_weight(role: Role) -> f32 {
@@ -1167,6 +1190,22 @@ fn title_of(question: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_are_even() {
+        let sizes = |n: usize| {
+            let items: Vec<usize> = (0..n).collect();
+            even_groups(&items, 3)
+                .iter()
+                .map(|group| group.len())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sizes(7), vec![3, 2, 2]);
+        assert_eq!(sizes(4), vec![2, 2]);
+        assert_eq!(sizes(6), vec![3, 3]);
+        assert_eq!(sizes(1), vec![1]);
+        assert!(sizes(0).is_empty());
+    }
 
     #[test]
     fn negative_results_and_titles() {

@@ -90,3 +90,34 @@ impl SourceSpec {
         others
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_merges_sources() {
+        let snapshot: SourceSpec = "snapshot:a.jsonl.gz".parse().expect("snapshot");
+        assert_eq!(snapshot.to_string(), "snapshot:a.jsonl.gz");
+        assert_eq!(
+            "openalex".parse::<SourceSpec>().expect("openalex"),
+            SourceSpec::OpenAlex
+        );
+        assert!("snapshot:".parse::<SourceSpec>().is_err());
+        assert!("scopus".parse::<SourceSpec>().is_err());
+        let merged = SourceSpec::merge(vec![
+            SourceSpec::OpenAlex,
+            "snapshot:a".parse().expect("a"),
+            "snapshot:b".parse().expect("b"),
+        ]);
+        assert_eq!(
+            merged,
+            vec![
+                SourceSpec::Snapshot {
+                    paths: vec!["a".into(), "b".into()]
+                },
+                SourceSpec::OpenAlex
+            ]
+        );
+    }
+}

@@ -102,6 +102,15 @@ fn check_citations_resolve(dataset: &str, markdown: &str, out: &std::path::Path)
         .filter(|item| item["author"].is_array())
         .count();
     let with_doi = items.iter().filter(|item| item["DOI"].is_string()).count();
+    let with_venue = items
+        .iter()
+        .filter(|item| item["container-title"].is_string())
+        .count();
+    assert!(
+        with_venue * 10 >= items.len() * 8,
+        "{dataset}: {with_venue} of {} have a venue",
+        items.len()
+    );
     assert!(
         with_authors * 10 >= items.len() * 9,
         "{dataset}: {with_authors} of {} have authors",
@@ -254,4 +263,42 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
     let inputs = record["inputs"].as_array().expect("inputs");
     assert_eq!(inputs.len(), 1);
     assert_eq!(inputs[0]["sha256"].as_str().map(str::len), Some(64));
+}
+
+#[test]
+fn a_folder_of_snapshot_files_is_one_source() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("all");
+    let folder = format!("snapshot:{}", data.join("synergy/works").display());
+    let output = crate::support::litrev(
+        home.path(),
+        &[
+            "review",
+            "Hair cortisol as a biomarker of chronic stress",
+            "--source",
+            &folder,
+            "--out",
+            &out.display().to_string(),
+            "--yes",
+            "--json",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("5400 works indexed"),
+        "all seven files are read: {stderr}"
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    assert_eq!(
+        record["inputs"].as_array().map(Vec::len),
+        Some(7),
+        "every input file is hashed"
+    );
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    assert!(markdown.to_lowercase().contains("cortisol"));
 }
