@@ -23,6 +23,37 @@ pub enum Command {
     Resume(ResumeArgs),
     /// List the runs in the store.
     Runs(RunsArgs),
+    /// Measure litrev on labelled data.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+/// `litrev bench …`.
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Simulate a reviewer screening in litrev's order, the labels being the oracle; print
+    /// WSS@95, WSS@100, RRF@10, ATD, records screened to 95 % and 100 % recall, and time.
+    Screen(ScreenBenchArgs),
+}
+
+/// `litrev bench screen`.
+#[derive(Debug, Args)]
+pub struct ScreenBenchArgs {
+    /// OpenAlex works file (.jsonl or .jsonl.gz); needs --labels.
+    #[arg(long, requires = "labels", conflicts_with = "csv")]
+    pub works: Option<PathBuf>,
+    /// SYNERGY labels file (`openalex_id,…,label_included`, .csv or .csv.gz).
+    #[arg(long)]
+    pub labels: Option<PathBuf>,
+    /// A `title,abstract,label_included` CSV (e.g. an ASReview dataset), instead of --works.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// How many prior pairs (one included, one excluded) to start from, seeds 0, 1, …
+    #[arg(long, default_value_t = 5)]
+    pub repeats: u64,
+    /// Write the screening order of the first simulation here, one id per line.
+    #[arg(long)]
+    pub order_out: Option<PathBuf>,
 }
 
 /// `litrev review`.

@@ -1,6 +1,7 @@
 //! The `litrev` binary: parse the command line, run, map the outcome to an exit code.
 
 mod args;
+mod bench;
 mod progress;
 
 use std::io::IsTerminal;
@@ -68,6 +69,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             progress.finish();
             report(outcome?, resume.json)
         }
+        Command::Bench(bench) => bench::run(bench),
         Command::Runs(list) => {
             let runner = Runner::open(home, list.db.as_deref())?;
             let runs = runner.runs()?;

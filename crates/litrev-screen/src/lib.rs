@@ -6,6 +6,9 @@
 //! included up to the tier's limit. Every decision carries a reason code, a score and a
 //! one-line rationale naming the words that drove the score.
 
+mod model;
+mod simulate;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_graph::CitationGraph;
@@ -15,6 +18,9 @@ use litrev_model::{
 };
 use litrev_text::{Corpus, RelevanceProfile};
 use serde::{Deserialize, Serialize};
+
+pub use model::{FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer};
+pub use simulate::{Metrics, Simulation, SimulationConfig, SimulationError, metrics, simulate};
 
 /// Options of the screen phase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

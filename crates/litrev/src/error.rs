@@ -64,6 +64,14 @@ pub enum Error {
     /// The run's options do not decode.
     #[error("the run's stored options do not decode ({0}); it was made by another litrev version")]
     BadOptions(String),
+    /// An input file does not have the expected shape.
+    #[error("cannot use `{path}`: {message}")]
+    BadInput {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
     /// The review came out empty: nothing was included.
     #[error(
         "no work passed screening, so there is nothing to review: broaden the question, add --seed works, or use a larger snapshot"
@@ -85,6 +93,7 @@ impl Error {
             | Error::Source(litrev_sources::Error::EmptyFolder { .. })
             | Error::Source(litrev_sources::Error::NoWorks { .. })
             | Error::Store(litrev_store::Error::UnknownRun(_))
+            | Error::BadInput { .. }
             | Error::NothingIncluded => ErrorCode::Usage,
             _ => ErrorCode::RunFailed,
         }

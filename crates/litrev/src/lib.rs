@@ -23,6 +23,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bench;
 mod error;
 mod events;
 mod home;

@@ -1,5 +1,6 @@
 //! End-to-end tests: the built `litrev` binary on the real SYNERGY snapshots.
 
+mod bench;
 mod errors;
 mod outputs;
 mod resume;

@@ -1,0 +1,181 @@
+//! Benchmarks on labelled data: loading SYNERGY works and labels, and the screening simulation.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
+use litrev_model::WorkId;
+use litrev_screen::{Simulation, SimulationConfig};
+use litrev_sources::SnapshotSource;
+
+use crate::error::{Error, Result};
+
+/// Labelled records: what a reviewer reads, and the decision the human reviewers made.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LabelledRecords {
+    /// Title and abstract of each record.
+    pub texts: Vec<String>,
+    /// Whether each record was included.
+    pub labels: Vec<bool>,
+    /// An identifier per record (OpenAlex id, else DOI, else the row number).
+    pub ids: Vec<String>,
+}
+
+/// Reads an OpenAlex works file and a SYNERGY labels file (`openalex_id,…,label_included`),
+/// keeping the works that have a label.
+///
+/// # Errors
+/// When a file cannot be read or parsed, or no work has a label.
+pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRecords> {
+    let (records, _issues) = SnapshotSource::read_works(&[works.to_owned()])?;
+    let mut reader = csv_reader(labels)?;
+    let headers = reader
+        .headers()
+        .map_err(|error| csv_error(labels, &error))?
+        .clone();
+    let column = |name: &str| headers.iter().position(|header| header == name);
+    let (Some(id_column), Some(label_column)) = (column("openalex_id"), column("label_included"))
+    else {
+        return Err(Error::BadInput {
+            path: labels.to_owned(),
+            message: "expected the columns openalex_id and label_included".to_owned(),
+        });
+    };
+    let mut label_of: BTreeMap<WorkId, bool> = BTreeMap::new();
+    for row in reader.records() {
+        let row = row.map_err(|error| csv_error(labels, &error))?;
+        if let (Some(id), Some(label)) = (row.get(id_column), row.get(label_column))
+            && let Ok(id) = id.parse::<WorkId>()
+        {
+            label_of.insert(id, label.trim() == "1");
+        }
+    }
+    let mut out = LabelledRecords::default();
+    for work in records {
+        if let Some(&label) = label_of.get(&work.id()) {
+            out.texts.push(work.title_and_abstract());
+            out.labels.push(label);
+            out.ids.push(work.id().to_string());
+        }
+    }
+    if out.texts.is_empty() {
+        return Err(Error::BadInput {
+            path: labels.to_owned(),
+            message: "no work of the works file has a label here".to_owned(),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a CSV of `title,abstract,label_included` (and optionally `doi`), gzipped or not.
+///
+/// # Errors
+/// When the file cannot be read or lacks the columns.
+pub fn read_labelled_csv(path: &Path) -> Result<LabelledRecords> {
+    let mut reader = csv_reader(path)?;
+    let headers = reader
+        .headers()
+        .map_err(|error| csv_error(path, &error))?
+        .clone();
+    let column = |names: &[&str]| {
+        headers
+            .iter()
+            .position(|header| names.iter().any(|name| header.eq_ignore_ascii_case(name)))
+    };
+    let (Some(title), Some(label)) = (
+        column(&["title", "primary_title"]),
+        column(&["label_included", "included", "label"]),
+    ) else {
+        return Err(Error::BadInput {
+            path: path.to_owned(),
+            message: "expected the columns title and label_included".to_owned(),
+        });
+    };
+    let abstract_column = column(&["abstract", "abstract_note"]);
+    let doi = column(&["doi"]);
+    let mut out = LabelledRecords::default();
+    for (row_number, row) in reader.records().enumerate() {
+        let row = row.map_err(|error| csv_error(path, &error))?;
+        let field =
+            |index: Option<usize>| index.and_then(|index| row.get(index)).unwrap_or("").trim();
+        out.texts.push(format!(
+            "{}. {}",
+            field(Some(title)),
+            field(abstract_column)
+        ));
+        out.labels.push(field(Some(label)) == "1");
+        let id = field(doi);
+        out.ids.push(if id.is_empty() {
+            format!("row:{}", row_number + 1)
+        } else {
+            id.parse::<WorkId>()
+                .map_or_else(|_| id.to_owned(), |id| id.to_string())
+        });
+    }
+    Ok(out)
+}
+
+/// One simulation and how long it took.
+#[derive(Debug, Clone)]
+pub struct TimedSimulation {
+    /// The simulation.
+    pub simulation: Simulation,
+    /// Wall time of the simulation (features, training, ranking), in seconds.
+    pub seconds: f64,
+}
+
+/// Simulates screening `records` once per prior seed.
+///
+/// # Errors
+/// When the labels have a single class.
+pub fn simulate_screening(
+    records: &LabelledRecords,
+    prior_seeds: &[u64],
+) -> Result<Vec<TimedSimulation>> {
+    prior_seeds
+        .iter()
+        .map(|&prior_seed| {
+            let started = std::time::Instant::now();
+            let config = SimulationConfig {
+                prior_seed,
+                ..SimulationConfig::default()
+            };
+            let simulation = litrev_screen::simulate(&records.texts, &records.labels, &config)
+                .map_err(|error| Error::BadInput {
+                    path: PathBuf::new(),
+                    message: error.to_string(),
+                })?;
+            Ok(TimedSimulation {
+                simulation,
+                seconds: started.elapsed().as_secs_f64(),
+            })
+        })
+        .collect()
+}
+
+fn csv_reader(path: &Path) -> Result<csv::Reader<Box<dyn Read>>> {
+    let file = File::open(path).map_err(|source| Error::Write {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut magic = [0u8; 2];
+    let is_gzip = File::open(path)
+        .and_then(|mut probe| probe.read_exact(&mut magic))
+        .is_ok()
+        && magic == [0x1f, 0x8b];
+    let reader: Box<dyn Read> = if is_gzip {
+        Box::new(MultiGzDecoder::new(BufReader::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    };
+    Ok(csv::ReaderBuilder::new().flexible(true).from_reader(reader))
+}
+
+fn csv_error(path: &Path, error: &csv::Error) -> Error {
+    Error::BadInput {
+        path: path.to_owned(),
+        message: error.to_string(),
+    }
+}
