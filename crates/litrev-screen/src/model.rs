@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use litrev_text::terms;
+use litrev_text::{content_words, stem};
 
 /// A sparse feature vector: feature ids ascending, L2-normalised weights.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -35,8 +35,10 @@ impl Features {
     }
 }
 
-/// TF-IDF features (stemmed unigrams and bigrams, sublinear term frequency, smooth IDF,
-/// L2-normalised) fitted on the texts being ranked.
+/// TF-IDF features fitted on the texts being ranked: stemmed content words, bigrams of
+/// adjacent stems, bigrams of the raw words (function words included: "effect of" and "risk
+/// of" carry meaning the stems lose), and citation links when known. Sublinear term frequency,
+/// smooth IDF, L2-normalised.
 #[derive(Debug, Clone)]
 pub struct FeatureSpace {
     dimension: usize,
@@ -46,40 +48,59 @@ pub struct FeatureSpace {
 impl FeatureSpace {
     /// Fits the vocabulary on `texts` and returns one vector per text.
     ///
-    /// Terms seen in a single text carry no information for ranking others, and terms in more
-    /// than 95 % of the texts none for telling them apart: both are dropped.
+    /// Features seen in a single text carry no information for ranking others, and those in
+    /// more than 95 % of the texts none for telling them apart: both are dropped.
     pub fn fit(texts: &[String]) -> FeatureSpace {
-        let documents: Vec<Vec<String>> = texts.iter().map(|text| tokens(text)).collect();
-        let mut document_frequency: HashMap<&str, u32> = HashMap::new();
+        FeatureSpace::fit_with_links(texts, &[])
+    }
+
+    /// Like [`FeatureSpace::fit`], with each text's citation links (the ids of the works it
+    /// cites) as further features: records that cite what included records cite are coupled.
+    /// `links` is empty or has one list per text.
+    pub fn fit_with_links(texts: &[String], links: &[Vec<String>]) -> FeatureSpace {
+        // Stemming dominates the cost of fitting; most words repeat, so each is stemmed once.
+        let mut stems: HashMap<String, String> = HashMap::new();
+        let documents: Vec<Vec<u64>> = texts
+            .iter()
+            .enumerate()
+            .map(|(index, text)| {
+                let mut document = hashed_features(text, &mut stems);
+                if let Some(links) = links.get(index) {
+                    document.extend(links.iter().map(|link| hash(&["cites", link])));
+                }
+                document
+            })
+            .collect();
+        let mut document_frequency: HashMap<u64, u32> = HashMap::new();
         for document in &documents {
-            let mut seen: Vec<&str> = document.iter().map(String::as_str).collect();
+            let mut seen = document.clone();
             seen.sort_unstable();
             seen.dedup();
-            for token in seen {
-                *document_frequency.entry(token).or_default() += 1;
+            for feature in seen {
+                *document_frequency.entry(feature).or_default() += 1;
             }
         }
         let n = documents.len() as f32;
-        // Ids in token order, so the features do not depend on hashing.
-        let mut kept: Vec<(&str, u32)> = document_frequency
+        // Ids in hash order, so the features do not depend on the map's iteration order.
+        let mut kept: Vec<(u64, u32)> = document_frequency
             .into_iter()
             .filter(|(_, frequency)| *frequency >= 2 && (*frequency as f32) <= 0.95 * n)
             .collect();
         kept.sort_unstable();
-        let ids: HashMap<&str, (u32, f32)> = kept
+        let ids: HashMap<u64, (u32, f32)> = kept
             .iter()
             .enumerate()
-            .map(|(id, (token, frequency))| {
+            .map(|(id, (feature, frequency))| {
                 let idf = ((1.0 + n) / (1.0 + *frequency as f32)).ln() + 1.0;
-                (*token, (id as u32, idf))
+                (*feature, (id as u32, idf))
             })
             .collect();
         let vectors = documents
             .iter()
             .map(|document| {
                 let mut counts: BTreeMap<u32, (u32, f32)> = BTreeMap::new();
-                for token in document {
-                    if let Some(&(id, idf)) = ids.get(token.as_str()) {
+                for feature in document {
+                    if let Some(&(id, idf)) = ids.get(feature) {
                         counts.entry(id).or_insert((0, idf)).0 += 1;
                     }
                 }
@@ -101,7 +122,7 @@ impl FeatureSpace {
             })
             .collect();
         FeatureSpace {
-            dimension: ids.len(),
+            dimension: kept.len(),
             vectors,
         }
     }
@@ -125,18 +146,62 @@ impl FeatureSpace {
     pub fn dimension(&self) -> usize {
         self.dimension
     }
+
+    /// For each feature, the texts that have it with their values: the inverted index that
+    /// lets scores be updated by a change of weights without touching every text.
+    pub fn postings(&self) -> Vec<Vec<(u32, f32)>> {
+        let mut postings = vec![Vec::new(); self.dimension];
+        for (text, vector) in self.vectors.iter().enumerate() {
+            for &(feature, value) in &vector.entries {
+                postings[feature as usize].push((text as u32, value));
+            }
+        }
+        postings
+    }
 }
 
-/// Stemmed content terms and the bigrams of adjacent terms.
-fn tokens(text: &str) -> Vec<String> {
-    let unigrams = terms(text);
-    let bigrams: Vec<String> = unigrams
-        .windows(2)
-        .map(|pair| format!("{} {}", pair[0], pair[1]))
+/// The features of a text, each hashed to 64 bits with its kind, so no string is kept.
+fn hashed_features(text: &str, cache: &mut HashMap<String, String>) -> Vec<u64> {
+    let words_in_order = content_words(text);
+    for word in &words_in_order {
+        if !cache.contains_key(word) {
+            cache.insert(word.clone(), stem(word));
+        }
+    }
+    let stems: Vec<&str> = words_in_order
+        .iter()
+        .map(|word| cache[word].as_str())
         .collect();
-    let mut all = unigrams;
-    all.extend(bigrams);
-    all
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.chars().count() >= 2)
+        .map(str::to_lowercase)
+        .collect();
+    let mut features: Vec<u64> = stems.iter().map(|stem| hash(&["stem", stem])).collect();
+    features.extend(
+        stems
+            .windows(2)
+            .map(|pair| hash(&["stems", pair[0], pair[1]])),
+    );
+    features.extend(
+        words
+            .windows(2)
+            .map(|pair| hash(&["words", &pair[0], &pair[1]])),
+    );
+    features
+}
+
+/// FNV-1a over the parts, each followed by a separator byte, so ("ab", "c") and ("a", "bc")
+/// differ.
+fn hash(parts: &[&str]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain(std::iter::once(0xff)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 /// A trained linear model: a score per text, higher meaning more likely included.
@@ -181,6 +246,16 @@ impl LinearModel {
     /// The decision value of text `index`.
     pub fn score(&self, space: &FeatureSpace, index: usize) -> f32 {
         space.vector(index).dot(&self.weights) + self.bias
+    }
+
+    /// The weight of each feature.
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// The bias.
+    pub fn bias(&self) -> f32 {
+        self.bias
     }
 }
 

@@ -1,7 +1,7 @@
 //! Active-learning screening, simulated with known labels: the order in which a reviewer who
 //! follows litrev's ranking would read the records, and how much reading that saves.
 
-use crate::model::{FeatureSpace, SplitMix64, SvmConfig, Trainer};
+use crate::model::{FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer};
 
 /// Options of a simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,7 +20,7 @@ impl Default for SimulationConfig {
     fn default() -> SimulationConfig {
         SimulationConfig {
             prior_seed: 0,
-            retrain_every_label_until: 200,
+            retrain_every_label_until: 100,
             retrain_fraction: 40,
             svm: SvmConfig::default(),
         }
@@ -88,11 +88,13 @@ pub enum SimulationError {
 
 /// Simulates a reviewer who labels records in the order litrev proposes, the labels being the
 /// oracle; starts from one included and one excluded record chosen with `config.prior_seed`.
+/// `links` (empty, or one list per text) are the ids of the works each record cites.
 ///
 /// # Errors
 /// When texts and labels differ in number or one class is missing.
 pub fn simulate(
     texts: &[String],
+    links: &[Vec<String>],
     labels: &[bool],
     config: &SimulationConfig,
 ) -> Result<Simulation, SimulationError> {
@@ -116,7 +118,7 @@ pub fn simulate(
         excluded[random.below(excluded.len())],
     ];
 
-    let space = FeatureSpace::fit(texts);
+    let space = FeatureSpace::fit_with_links(texts, links);
     let n = texts.len();
     let mut screened = vec![false; n];
     let mut order: Vec<usize> = Vec::with_capacity(n);
@@ -132,6 +134,7 @@ pub fn simulate(
     let mut labels_at_training = 0usize;
     let mut trainings = 0usize;
     let mut trainer = Trainer::new(config.svm);
+    let mut scores = Scores::new(&space);
     while order.len() < n {
         // Once every included record is found the rest of the order changes no metric.
         if found == included.len() {
@@ -146,9 +149,10 @@ pub fn simulate(
             let model = trainer.train(&space, &labelled);
             trainings += 1;
             labels_at_training = labelled.len();
+            scores.update(&space, &model, trainings);
             let mut scored: Vec<(f32, usize)> = (0..n)
                 .filter(|&index| !screened[index])
-                .map(|index| (model.score(&space, index), index))
+                .map(|index| (scores.values[index], index))
                 .collect();
             // Only the records read before the next training need an order.
             let needed = if labelled.len() < config.retrain_every_label_until {
@@ -182,6 +186,54 @@ pub fn simulate(
         metrics,
         trainings,
     })
+}
+
+/// Every text's decision value, kept up to date as the model changes.
+///
+/// A warm-started retraining moves few weights, so the scores are updated through the
+/// inverted index by the change of weights alone; every `EXACT_EVERY` trainings they are
+/// recomputed from scratch so rounding cannot drift.
+struct Scores {
+    values: Vec<f32>,
+    weights: Vec<f32>,
+    bias: f32,
+    postings: Vec<Vec<(u32, f32)>>,
+}
+
+const EXACT_EVERY: usize = 50;
+
+impl Scores {
+    fn new(space: &FeatureSpace) -> Scores {
+        Scores {
+            values: vec![0.0; space.len()],
+            weights: vec![0.0; space.dimension()],
+            bias: 0.0,
+            postings: space.postings(),
+        }
+    }
+
+    fn update(&mut self, space: &FeatureSpace, model: &LinearModel, training: usize) {
+        if training % EXACT_EVERY == 0 {
+            for (index, value) in self.values.iter_mut().enumerate() {
+                *value = model.score(space, index);
+            }
+        } else {
+            let bias_change = model.bias() - self.bias;
+            for value in &mut self.values {
+                *value += bias_change;
+            }
+            for (feature, (&new, old)) in model.weights().iter().zip(&self.weights).enumerate() {
+                let change = new - old;
+                if change != 0.0 {
+                    for &(text, value) in &self.postings[feature] {
+                        self.values[text as usize] += change * value;
+                    }
+                }
+            }
+        }
+        self.weights.copy_from_slice(model.weights());
+        self.bias = model.bias();
+    }
 }
 
 /// The metrics of a screening order.
@@ -264,21 +316,22 @@ mod tests {
             });
             labels.push(relevant);
         }
-        let simulation = simulate(&texts, &labels, &SimulationConfig::default()).expect("simulate");
+        let simulation =
+            simulate(&texts, &[], &labels, &SimulationConfig::default()).expect("simulate");
         assert_eq!(simulation.order.len(), 200);
         let mut sorted = simulation.order.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..200).collect::<Vec<_>>(), "every record once");
         assert!(labels[simulation.priors[0]] && !labels[simulation.priors[1]]);
         assert!(simulation.metrics.wss_95 > 0.8, "{:?}", simulation.metrics);
-        let again = simulate(&texts, &labels, &SimulationConfig::default()).expect("simulate");
+        let again = simulate(&texts, &[], &labels, &SimulationConfig::default()).expect("simulate");
         assert_eq!(again.order, simulation.order, "deterministic");
     }
 
     #[test]
     fn one_class_labels_are_refused() {
         let texts = vec!["a".to_owned(), "b".to_owned()];
-        assert!(simulate(&texts, &[false, false], &SimulationConfig::default()).is_err());
-        assert!(simulate(&texts, &[true], &SimulationConfig::default()).is_err());
+        assert!(simulate(&texts, &[], &[false, false], &SimulationConfig::default()).is_err());
+        assert!(simulate(&texts, &[], &[true], &SimulationConfig::default()).is_err());
     }
 }

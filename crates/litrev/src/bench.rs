@@ -17,6 +17,8 @@ use crate::error::{Error, Result};
 pub struct LabelledRecords {
     /// Title and abstract of each record.
     pub texts: Vec<String>,
+    /// The works each record cites (empty when the data has no citations).
+    pub links: Vec<Vec<String>>,
     /// Whether each record was included.
     pub labels: Vec<bool>,
     /// An identifier per record (OpenAlex id, else DOI, else the row number).
@@ -56,6 +58,8 @@ pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRec
     for work in records {
         if let Some(&label) = label_of.get(&work.id()) {
             out.texts.push(work.title_and_abstract());
+            out.links
+                .push(work.references.iter().map(ToString::to_string).collect());
             out.labels.push(label);
             out.ids.push(work.id().to_string());
         }
@@ -142,8 +146,9 @@ pub fn simulate_screening(
                 prior_seed,
                 ..SimulationConfig::default()
             };
-            let simulation = litrev_screen::simulate(&records.texts, &records.labels, &config)
-                .map_err(|error| Error::BadInput {
+            let simulation =
+                litrev_screen::simulate(&records.texts, &records.links, &records.labels, &config)
+                    .map_err(|error| Error::BadInput {
                     path: PathBuf::new(),
                     message: error.to_string(),
                 })?;
