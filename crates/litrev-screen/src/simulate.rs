@@ -213,7 +213,7 @@ impl Scores {
     }
 
     fn update(&mut self, space: &FeatureSpace, model: &LinearModel, training: usize) {
-        if training % EXACT_EVERY == 0 {
+        if training.is_multiple_of(EXACT_EVERY) {
             for (index, value) in self.values.iter_mut().enumerate() {
                 *value = model.score(space, index);
             }
