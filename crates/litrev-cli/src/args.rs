@@ -21,6 +21,9 @@ pub enum Command {
     Review(ReviewArgs),
     /// Continue a stopped run (after a crash, a kill, or the screening gate).
     Resume(ResumeArgs),
+    /// Screen a run waiting at the gate: label records one by one (each label saved at once),
+    /// or apply an edited screening.csv with --import; then `litrev resume RUN`.
+    Screen(ScreenArgs),
     /// List the runs in the store.
     Runs(RunsArgs),
     /// Measure litrev on labelled data.
@@ -96,6 +99,20 @@ pub struct ResumeArgs {
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `litrev screen`.
+#[derive(Debug, Args)]
+pub struct ScreenArgs {
+    /// The run waiting at the gate (`litrev runs` lists them).
+    pub run: RunId,
+    /// Apply the decisions of this CSV (an edited screening.csv: `openalex_id` or `doi`, and
+    /// `label_included` 1/0 or `decision` include/exclude) instead of screening interactively.
+    #[arg(long)]
+    pub import: Option<PathBuf>,
+    /// The store file (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
 }
 
 /// `litrev runs`.

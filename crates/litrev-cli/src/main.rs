@@ -3,6 +3,7 @@
 mod args;
 mod bench;
 mod progress;
+mod screen;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -70,6 +71,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             report(outcome?, resume.json)
         }
         Command::Bench(bench) => bench::run(bench),
+        Command::Screen(screen) => {
+            let mut runner = Runner::open(home, screen.db.as_deref())?;
+            screen::run(&mut runner, &screen)
+        }
         Command::Runs(list) => {
             let runner = Runner::open(home, list.db.as_deref())?;
             let runs = runner.runs()?;

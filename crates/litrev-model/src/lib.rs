@@ -33,6 +33,6 @@ pub use review::{
     Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef,
 };
 pub use run::{BadRunId, RunId, RunStatus, Step, UnknownStep};
-pub use screening::{Decision, ReasonCode, Reviewer, ScreeningDecision};
+pub use screening::{Decision, Label, ReasonCode, Reviewer, ScreeningDecision};
 pub use tier::{Tier, TierLimits, UnknownTier};
 pub use work::{Author, Biblio, Work, WorkKind, family_name, given_names};

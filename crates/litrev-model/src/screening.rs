@@ -110,3 +110,12 @@ pub struct ScreeningDecision {
     /// Who decided.
     pub reviewer: Reviewer,
 }
+
+/// A person's decision on one work, as given in a screening session or an imported file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Label {
+    /// The work.
+    pub work: WorkId,
+    /// Include or exclude.
+    pub decision: Decision,
+}

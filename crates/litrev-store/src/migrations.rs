@@ -5,7 +5,8 @@ use rusqlite::Connection;
 use crate::error::{Error, Result};
 
 /// Each entry upgrades the schema by one version.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE runs (
     id TEXT PRIMARY KEY,
     question TEXT NOT NULL,
@@ -58,7 +59,18 @@ CREATE TABLE events (
     step TEXT NOT NULL,
     message TEXT NOT NULL
 );
-"#];
+"#,
+    r#"
+CREATE TABLE labels (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    work_id TEXT NOT NULL,
+    included INTEGER NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX labels_by_run ON labels(run_id, id);
+"#,
+];
 
 /// Brings the schema up to date.
 ///

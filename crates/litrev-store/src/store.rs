@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use litrev_model::{Citation, CorpusEntry, RunId, RunStatus, ScreeningDecision, Work, WorkId};
+use litrev_model::{
+    Citation, CorpusEntry, Decision, Label, RunId, RunStatus, ScreeningDecision, Work, WorkId,
+};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -371,6 +373,85 @@ impl Store {
             .collect()
     }
 
+    /// Records a person's label, committed at once: a killed session loses nothing given.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn add_label(&self, id: &RunId, label: &Label) -> Result<()> {
+        self.connection.execute(
+            &format!(
+                "INSERT INTO labels (run_id, work_id, included, at) VALUES (?1, ?2, ?3, {NOW})"
+            ),
+            params![
+                id.as_str(),
+                label.work.to_string(),
+                label.decision == Decision::Include
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Records many labels in one transaction: all or none.
+    ///
+    /// # Errors
+    /// When a write fails; then none is stored.
+    pub fn add_labels(&mut self, id: &RunId, labels: &[Label]) -> Result<()> {
+        let transaction = self.connection.transaction()?;
+        {
+            let mut insert = transaction.prepare(&format!(
+                "INSERT INTO labels (run_id, work_id, included, at) VALUES (?1, ?2, ?3, {NOW})"
+            ))?;
+            for label in labels {
+                insert.execute(params![
+                    id.as_str(),
+                    label.work.to_string(),
+                    label.decision == Decision::Include
+                ])?;
+            }
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Takes back the most recent label of a run, returning it.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn undo_label(&self, id: &RunId) -> Result<Option<Label>> {
+        let last: Option<(i64, String, bool)> = self
+            .connection
+            .query_row(
+                "SELECT id, work_id, included FROM labels WHERE run_id = ?1 ORDER BY id DESC LIMIT 1",
+                params![id.as_str()],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
+            .optional()?;
+        let Some((row, work, included)) = last else {
+            return Ok(None);
+        };
+        self.connection
+            .execute("DELETE FROM labels WHERE id = ?1", params![row])?;
+        Ok(Some(label_of(&work, included)?))
+    }
+
+    /// A run's labels in the order given; a later label of a work overrides an earlier one.
+    ///
+    /// # Errors
+    /// When the query fails or an id does not parse.
+    pub fn labels(&self, id: &RunId) -> Result<Vec<Label>> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT work_id, included FROM labels WHERE run_id = ?1 ORDER BY id")?;
+        let rows = statement
+            .query_map(params![id.as_str()], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, bool>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<(String, bool)>>>()?;
+        rows.iter()
+            .map(|(work, included)| label_of(work, *included))
+            .collect()
+    }
+
     /// Appends a line to a run's event log.
     ///
     /// # Errors
@@ -395,6 +476,19 @@ impl Store {
             .collect::<rusqlite::Result<Vec<String>>>()?;
         rows.iter().map(|json| from_json(what, json)).collect()
     }
+}
+
+fn label_of(work: &str, included: bool) -> Result<Label> {
+    let work = work.parse::<WorkId>().map_err(|error| Error::Decode {
+        what: "work id",
+        message: error.to_string(),
+    })?;
+    let decision = if included {
+        Decision::Include
+    } else {
+        Decision::Exclude
+    };
+    Ok(Label { work, decision })
 }
 
 fn put_works(transaction: &rusqlite::Transaction<'_>, works: &[Work]) -> Result<()> {
@@ -517,6 +611,52 @@ mod tests {
         let by_doi: WorkId = "10.1/B".parse().expect("doi");
         let found = store.works(std::slice::from_ref(&by_doi)).expect("works");
         assert_eq!(found[&by_doi].id().to_string(), "W2");
+    }
+
+    #[test]
+    fn labels_are_kept_one_by_one_and_can_be_undone() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let path = folder.path().join("s.sqlite");
+        let run: RunId = "run-1".parse().expect("run id");
+        let label = |id: &str, decision| Label {
+            work: id.parse().expect("id"),
+            decision,
+        };
+        {
+            let mut store = Store::open(&path).expect("open");
+            store
+                .create_run(&NewRun {
+                    id: &run,
+                    question: "Q?",
+                    options_json: "{}",
+                    tool_version: "0.0.0",
+                })
+                .expect("create");
+            store
+                .add_label(&run, &label("W1", Decision::Include))
+                .expect("label");
+            store
+                .add_labels(
+                    &run,
+                    &[
+                        label("W2", Decision::Exclude),
+                        label("W3", Decision::Include),
+                    ],
+                )
+                .expect("labels");
+            assert_eq!(
+                store.undo_label(&run).expect("undo"),
+                Some(label("W3", Decision::Include))
+            );
+        }
+        let store = Store::open(&path).expect("reopen");
+        assert_eq!(
+            store.labels(&run).expect("labels"),
+            vec![
+                label("W1", Decision::Include),
+                label("W2", Decision::Exclude)
+            ]
+        );
     }
 
     #[test]

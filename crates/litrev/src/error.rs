@@ -64,6 +64,14 @@ pub enum Error {
     /// The run's options do not decode.
     #[error("the run's stored options do not decode ({0}); it was made by another litrev version")]
     BadOptions(String),
+    /// The run is not waiting at the screening gate.
+    #[error("run {run} is not waiting at the screening gate: {why}")]
+    NotAtGate {
+        /// The run.
+        run: String,
+        /// Why, and what to do.
+        why: String,
+    },
     /// An input file does not have the expected shape.
     #[error("cannot use `{path}`: {message}")]
     BadInput {
@@ -94,6 +102,7 @@ impl Error {
             | Error::Source(litrev_sources::Error::NoWorks { .. })
             | Error::Store(litrev_store::Error::UnknownRun(_))
             | Error::BadInput { .. }
+            | Error::NotAtGate { .. }
             | Error::NothingIncluded => ErrorCode::Usage,
             _ => ErrorCode::RunFailed,
         }

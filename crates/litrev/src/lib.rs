@@ -30,6 +30,7 @@ mod home;
 mod options;
 mod record;
 mod runner;
+mod session;
 
 pub use error::{Error, ErrorCode, Result};
 pub use events::Event;
@@ -38,3 +39,4 @@ pub use litrev_model as model;
 pub use options::{RunOptions, SourceSpec};
 pub use record::{OutputFile, RunRecordFile};
 pub use runner::{Outcome, RunSummary, Runner, Summary};
+pub use session::{Candidate, ImportReport, ScreeningSession};

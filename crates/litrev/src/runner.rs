@@ -374,11 +374,10 @@ impl Runner {
 
         // Screen.
         let entries = self.store.corpus(run)?;
-        let screen: ScreenRecord = if done.contains("screen") {
+        if done.contains("screen") {
             events(&Event::StepSkipped {
                 step: "screen".into(),
             });
-            self.output(run, "screen")?
         } else {
             started(events, "screen", "ranking the corpus against the question");
             let works = self.described_works(&entries)?;
@@ -405,9 +404,10 @@ impl Runner {
                 "screen",
                 format!("{} included of {}", record.included, record.considered),
             );
-            record
-        };
-        let decisions = self.store.decisions(run)?;
+        }
+        // A person's labels (from `litrev screen`) are in force over the model's decisions.
+        let decisions = self.decisions_in_force(run)?;
+        let screen = screen_record(&entries, &decisions);
         let all_works = self.stored_works(&entries)?;
 
         // Gate: a person checks the screening before anything else happens.
@@ -706,8 +706,21 @@ impl Runner {
         Ok(self.store.works(&ids)?)
     }
 
+    /// The store.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The store, for writes.
+    pub(crate) fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
     /// The stored records of the corpus entries that are more than an id.
-    fn described_works(&self, entries: &[CorpusEntry]) -> Result<BTreeMap<WorkId, Work>> {
+    pub(crate) fn described_works(
+        &self,
+        entries: &[CorpusEntry],
+    ) -> Result<BTreeMap<WorkId, Work>> {
         let mut works = self.stored_works(entries)?;
         works.retain(|_, work| !work.is_stub());
         Ok(works)

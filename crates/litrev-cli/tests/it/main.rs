@@ -2,6 +2,7 @@
 
 mod bench;
 mod errors;
+mod gate;
 mod outputs;
 mod resume;
 mod support;

@@ -1,0 +1,235 @@
+//! The human gate: labels given in the terminal or imported from an edited screening.csv are
+//! kept the moment they are given and are in force when the run resumes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::support::{describe, litrev, question, testdata, works_file};
+
+const DATASET: &str = "Donners_2021";
+
+/// Starts a review that stops at the gate; returns its run id.
+fn paused_run(home: &Path, data: &Path, out: &Path) -> String {
+    let question = question(data, DATASET);
+    let source = format!("snapshot:{}", works_file(data, DATASET).display());
+    let paused = litrev(
+        home,
+        &[
+            "review",
+            &question,
+            "--source",
+            &source,
+            "--out",
+            &out.display().to_string(),
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(paused.status.code(), Some(3), "{}", describe(&paused));
+    let summary: serde_json::Value = serde_json::from_slice(&paused.stdout).expect("JSON");
+    assert_eq!(summary["status"], "awaiting_approval");
+    summary["run"].as_str().expect("run").to_owned()
+}
+
+/// The screening.csv row of a work: (decision, reason, reviewer).
+fn screening_row(out: &Path, work: &str) -> (String, String, String) {
+    let mut reader = csv::Reader::from_path(out.join("screening.csv")).expect("screening.csv");
+    let headers = reader.headers().expect("headers").clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|header| header == name)
+            .expect(name)
+    };
+    let (id, decision, reason, reviewer) = (
+        column("openalex_id"),
+        column("decision"),
+        column("reason"),
+        column("reviewer"),
+    );
+    let row = reader
+        .records()
+        .map(|record| record.expect("row"))
+        .find(|record| record[id].ends_with(work))
+        .unwrap_or_else(|| panic!("{work} in screening.csv"));
+    (
+        row[decision].to_owned(),
+        row[reason].to_owned(),
+        row[reviewer].to_owned(),
+    )
+}
+
+#[test]
+fn a_label_given_interactively_survives_kill_9_and_resume() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let run = paused_run(home.path(), &data, &out);
+
+    let mut session = Command::new(env!("CARGO_BIN_EXE_litrev"))
+        .args(["screen", &run])
+        .env("LITREV_HOME", home.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("litrev screen starts");
+    let mut stdin = session.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(session.stdout.take().expect("stdout"));
+    // Skip the first record, exclude the second, then wait for the label to be saved.
+    stdin.write_all(b"s\ne\n").expect("keys");
+    stdin.flush().expect("flush");
+    let mut labelled = None;
+    let mut line = String::new();
+    while stdout.read_line(&mut line).expect("read") > 0 {
+        if let Some(rest) = line.split("saved: exclude ").nth(1) {
+            labelled = Some(rest.trim().to_owned());
+            break;
+        }
+        line.clear();
+    }
+    let labelled = labelled.expect("a label was saved");
+    session.kill().expect("kill -9");
+    session.wait().expect("reaped");
+
+    let resumed = litrev(home.path(), &["resume", &run], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    assert!(out.join("review.md").is_file());
+    let (decision, reason, reviewer) = screening_row(&out, &labelled);
+    assert_eq!(
+        (decision.as_str(), reason.as_str(), reviewer.as_str()),
+        ("exclude", "person_decision", "person")
+    );
+
+    let after = litrev(home.path(), &["screen", &run], &[]);
+    assert_eq!(
+        after.status.code(),
+        Some(1),
+        "past the gate: {}",
+        describe(&after)
+    );
+    assert!(String::from_utf8_lossy(&after.stderr).contains("approved already"));
+}
+
+#[test]
+fn undo_takes_back_the_last_label() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let run = paused_run(home.path(), &data, &out);
+    let mut session = Command::new(env!("CARGO_BIN_EXE_litrev"))
+        .args(["screen", &run])
+        .env("LITREV_HOME", home.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("litrev screen starts");
+    session
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"i\nu\nq\n")
+        .expect("keys");
+    let output = session.wait_with_output().expect("session ends");
+    assert!(output.status.success(), "{}", describe(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let saved = text
+        .split("saved: include ")
+        .nth(1)
+        .expect("saved")
+        .lines()
+        .next()
+        .expect("id")
+        .trim()
+        .to_owned();
+    assert!(text.contains(&format!("undone: include {saved}")), "{text}");
+    assert!(text.contains("1 labels given"), "{text}");
+
+    let resumed = litrev(home.path(), &["resume", &run], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let (_, reason, reviewer) = screening_row(&out, &saved);
+    assert_ne!(
+        reason, "person_decision",
+        "the undone label is not in force"
+    );
+    assert_ne!(reviewer, "person");
+}
+
+#[test]
+fn an_edited_screening_csv_is_imported() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let run = paused_run(home.path(), &data, &out);
+
+    // Flip the first included record to excluded, as a reviewer editing the file would.
+    let mut reader = csv::Reader::from_path(out.join("screening.csv")).expect("screening.csv");
+    let headers = reader.headers().expect("headers").clone();
+    let label = headers
+        .iter()
+        .position(|header| header == "label_included")
+        .expect("label");
+    let id = headers
+        .iter()
+        .position(|header| header == "openalex_id")
+        .expect("id");
+    let doi = headers
+        .iter()
+        .position(|header| header == "doi")
+        .expect("doi");
+    let mut rows: Vec<csv::StringRecord> = reader
+        .records()
+        .map(|record| record.expect("row"))
+        .collect();
+    let flipped = rows
+        .iter()
+        .position(|row| &row[label] == "1")
+        .expect("an included row");
+    let flipped_id = rows[flipped][id].to_owned();
+    let flipped_doi = rows[flipped][doi].to_owned();
+    assert!(
+        !flipped_doi.is_empty(),
+        "the flipped work has a DOI to look for"
+    );
+    let mut fields: Vec<String> = rows[flipped].iter().map(str::to_owned).collect();
+    fields[label] = "0".to_owned();
+    rows[flipped] = csv::StringRecord::from(fields);
+    let edited = home.path().join("edited.csv");
+    let mut writer = csv::Writer::from_path(&edited).expect("edited.csv");
+    writer.write_record(&headers).expect("headers");
+    for row in &rows {
+        writer.write_record(row).expect("row");
+    }
+    writer.flush().expect("flush");
+
+    let imported = litrev(
+        home.path(),
+        &["screen", &run, "--import", &edited.display().to_string()],
+        &[],
+    );
+    assert!(imported.status.success(), "{}", describe(&imported));
+    assert!(String::from_utf8_lossy(&imported.stdout).starts_with("1 decisions changed by you"));
+
+    let resumed = litrev(home.path(), &["resume", &run], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let work = flipped_id.rsplit('/').next().expect("id").to_owned();
+    let (decision, reason, _) = screening_row(&out, &work);
+    assert_eq!(
+        (decision.as_str(), reason.as_str()),
+        ("exclude", "person_decision")
+    );
+    let references: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("references.json")).expect("references"),
+    )
+    .expect("CSL-JSON");
+    let cited_dois: Vec<String> = references
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|item| item["DOI"].as_str().map(str::to_lowercase))
+        .collect();
+    assert!(
+        !cited_dois.contains(&flipped_doi.to_lowercase()),
+        "the excluded work is not cited"
+    );
+}

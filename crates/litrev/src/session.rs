@@ -1,0 +1,334 @@
+//! The human gate: a person screens a paused run, one label at a time or from an edited file.
+//!
+//! Every label is committed to the store the moment it is given, so a killed session loses
+//! nothing; `litrev resume` then continues the pipeline with the person's decisions in force.
+//! Each label retrains the ranking (the screening SVM, with the seeds as the first included
+//! labels), so the records most likely to belong in the review come first.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use litrev_model::{
+    CorpusEntry, Decision, Label, Origin, ReasonCode, Reviewer, RunId, ScreeningDecision, Work,
+    WorkId,
+};
+use litrev_screen::{FeatureSpace, SvmConfig, Trainer};
+
+use crate::error::{Error, Result};
+use crate::runner::Runner;
+
+/// A record to screen, with what litrev decided about it so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The work.
+    pub work: Work,
+    /// The decision in force (the model's, or a person's).
+    pub decision: ScreeningDecision,
+    /// Records not yet labelled by a person, this one included.
+    pub remaining: usize,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportReport {
+    /// Rows whose decision differed from the one in force, now recorded as a person's.
+    pub changed: usize,
+    /// Rows that agreed with the decision in force.
+    pub unchanged: usize,
+    /// Rows whose id is not in the run's corpus.
+    pub unknown: usize,
+}
+
+/// An open screening session on a run waiting at the gate.
+pub struct ScreeningSession<'a> {
+    runner: &'a Runner,
+    run: RunId,
+    ids: Vec<WorkId>,
+    works: BTreeMap<WorkId, Work>,
+    model_decisions: BTreeMap<WorkId, ScreeningDecision>,
+    seeds: BTreeSet<WorkId>,
+    space: FeatureSpace,
+    /// Records passed over in this session; they are offered again in the next one.
+    skipped: BTreeSet<WorkId>,
+}
+
+impl Runner {
+    /// Opens a screening session on a run that waits at the gate.
+    ///
+    /// # Errors
+    /// When the run is unknown, not screened yet, or already past the gate.
+    pub fn screening_session(&self, run: &RunId) -> Result<ScreeningSession<'_>> {
+        self.check_at_gate(run)?;
+        let entries = self.store().corpus(run)?;
+        let works = self.described_works(&entries)?;
+        let model_decisions: BTreeMap<WorkId, ScreeningDecision> = self
+            .store()
+            .decisions(run)?
+            .into_iter()
+            .map(|decision| (decision.work.clone(), decision))
+            .collect();
+        let seeds = seeds_of(&entries);
+        let ids: Vec<WorkId> = works.keys().cloned().collect();
+        let texts: Vec<String> = works.values().map(Work::title_and_abstract).collect();
+        let links: Vec<Vec<String>> = works
+            .values()
+            .map(|work| work.references.iter().map(ToString::to_string).collect())
+            .collect();
+        let space = FeatureSpace::fit_with_links(&texts, &links);
+        Ok(ScreeningSession {
+            runner: self,
+            run: run.clone(),
+            ids,
+            works,
+            model_decisions,
+            seeds,
+            space,
+            skipped: BTreeSet::new(),
+        })
+    }
+
+    /// Applies the decisions of an edited `screening.csv` (or any CSV with an `openalex_id`
+    /// or `doi` column and a `label_included` (1/0) or `decision` (include/exclude) column):
+    /// rows that differ from the decision in force become a person's labels, in one transaction.
+    ///
+    /// # Errors
+    /// When the run is not at the gate, or the file cannot be read or lacks the columns.
+    pub fn import_labels(&mut self, run: &RunId, path: &Path) -> Result<ImportReport> {
+        self.check_at_gate(run)?;
+        let in_force: BTreeMap<WorkId, Decision> = self
+            .decisions_in_force(run)?
+            .into_iter()
+            .map(|decision| (decision.work, decision.decision))
+            .collect();
+        let bad = |message: String| Error::BadInput {
+            path: path.to_owned(),
+            message,
+        };
+        let mut reader = csv::Reader::from_path(path).map_err(|error| bad(error.to_string()))?;
+        let headers = reader
+            .headers()
+            .map_err(|error| bad(error.to_string()))?
+            .clone();
+        let column = |name: &str| headers.iter().position(|header| header == name);
+        let id_columns: Vec<usize> = ["openalex_id", "doi", "id"]
+            .iter()
+            .filter_map(|name| column(name))
+            .collect();
+        let label_column = column("label_included");
+        let decision_column = column("decision");
+        if id_columns.is_empty() || (label_column.is_none() && decision_column.is_none()) {
+            return Err(bad(
+                "expected an openalex_id or doi column, and a label_included or decision column"
+                    .to_owned(),
+            ));
+        }
+        let mut report = ImportReport {
+            changed: 0,
+            unchanged: 0,
+            unknown: 0,
+        };
+        let mut labels = Vec::new();
+        for (row_number, row) in reader.records().enumerate() {
+            let row = row.map_err(|error| bad(error.to_string()))?;
+            let decision = match (
+                label_column.and_then(|at| row.get(at)),
+                decision_column.and_then(|at| row.get(at)),
+            ) {
+                (Some("1"), _) | (None, Some("include")) => Decision::Include,
+                (Some("0"), _) | (None, Some("exclude")) => Decision::Exclude,
+                (label, decision) => {
+                    return Err(bad(format!(
+                        "row {}: cannot read the decision ({label:?}, {decision:?}): use label_included 1 or 0",
+                        row_number + 2
+                    )));
+                }
+            };
+            let work = id_columns
+                .iter()
+                .filter_map(|&at| row.get(at))
+                .filter_map(|text| text.parse::<WorkId>().ok())
+                .find(|id| in_force.contains_key(id));
+            match work {
+                None => report.unknown += 1,
+                Some(work) if in_force[&work] == decision => report.unchanged += 1,
+                Some(work) => {
+                    report.changed += 1;
+                    labels.push(Label { work, decision });
+                }
+            }
+        }
+        self.store_mut().add_labels(run, &labels)?;
+        Ok(report)
+    }
+
+    /// The run's decisions with the person's labels in force over the model's.
+    pub(crate) fn decisions_in_force(&self, run: &RunId) -> Result<Vec<ScreeningDecision>> {
+        let labels = self.store().labels(run)?;
+        Ok(apply_labels(self.store().decisions(run)?, &labels))
+    }
+
+    fn check_at_gate(&self, run: &RunId) -> Result<()> {
+        let record = self.store().run(run)?;
+        let done = |step: &str| record.steps_done.iter().any(|done| done == step);
+        if !done("screen") {
+            return Err(Error::NotAtGate {
+                run: run.to_string(),
+                why: "it has not been screened yet; run `litrev resume` until it stops at the gate"
+                    .to_owned(),
+            });
+        }
+        if done("gate") {
+            return Err(Error::NotAtGate {
+                run: run.to_string(),
+                why: "its screening was approved already; start a new run (without --yes) to screen again".to_owned(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl ScreeningSession<'_> {
+    /// The next record to screen: the highest-ranked one no person has labelled yet.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn next(&self) -> Result<Option<Candidate>> {
+        let labels = latest_labels(&self.runner.store().labels(&self.run)?);
+        let remaining: Vec<usize> = (0..self.ids.len())
+            .filter(|&index| !labels.contains_key(&self.ids[index]))
+            .collect();
+        let offered: Vec<usize> = remaining
+            .iter()
+            .copied()
+            .filter(|&index| !self.skipped.contains(&self.ids[index]))
+            .collect();
+        let Some(&best) = self.rank(&labels, &offered).first() else {
+            return Ok(None);
+        };
+        let id = &self.ids[best];
+        let decision = self
+            .model_decisions
+            .get(id)
+            .cloned()
+            .unwrap_or(ScreeningDecision {
+                work: id.clone(),
+                decision: Decision::Exclude,
+                reason: ReasonCode::OutOfScope,
+                rationale: String::new(),
+                score: 0.0,
+                reviewer: Reviewer::Model,
+            });
+        Ok(Some(Candidate {
+            work: self.works[id].clone(),
+            decision,
+            remaining: remaining.len(),
+        }))
+    }
+
+    /// Records a person's decision, committed at once.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn label(&self, work: &WorkId, decision: Decision) -> Result<()> {
+        self.runner.store().add_label(
+            &self.run,
+            &Label {
+                work: work.clone(),
+                decision,
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Passes over a record for the rest of this session.
+    pub fn skip(&mut self, work: &WorkId) {
+        self.skipped.insert(work.clone());
+    }
+
+    /// Takes back the last label.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn undo(&self) -> Result<Option<Label>> {
+        Ok(self.runner.store().undo_label(&self.run)?)
+    }
+
+    /// `remaining` in ranking order: by the SVM trained on the labels and seeds once both
+    /// classes are known, by the model's screening score until then.
+    fn rank(&self, labels: &BTreeMap<WorkId, Decision>, remaining: &[usize]) -> Vec<usize> {
+        let mut labelled: Vec<(usize, bool)> = Vec::new();
+        for (index, id) in self.ids.iter().enumerate() {
+            match labels.get(id) {
+                Some(decision) => labelled.push((index, *decision == Decision::Include)),
+                None if self.seeds.contains(id) => labelled.push((index, true)),
+                None => {}
+            }
+        }
+        let both_classes = labelled.iter().any(|(_, included)| *included)
+            && labelled.iter().any(|(_, included)| !*included);
+        let score = |index: usize| -> f32 {
+            self.model_decisions
+                .get(&self.ids[index])
+                .map_or(0.0, |decision| decision.score)
+        };
+        let mut scored: Vec<(f32, usize)> = if both_classes {
+            let model = Trainer::new(SvmConfig::default()).train(&self.space, &labelled);
+            remaining
+                .iter()
+                .map(|&index| (model.score(&self.space, index), index))
+                .collect()
+        } else {
+            remaining
+                .iter()
+                .map(|&index| (score(index), index))
+                .collect()
+        };
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().map(|(_, index)| index).collect()
+    }
+}
+
+/// The latest label of each work.
+fn latest_labels(labels: &[Label]) -> BTreeMap<WorkId, Decision> {
+    labels
+        .iter()
+        .map(|label| (label.work.clone(), label.decision))
+        .collect()
+}
+
+/// Decisions with each labelled work's decision replaced by the person's.
+pub(crate) fn apply_labels(
+    decisions: Vec<ScreeningDecision>,
+    labels: &[Label],
+) -> Vec<ScreeningDecision> {
+    let latest = latest_labels(labels);
+    decisions
+        .into_iter()
+        .map(|decision| match latest.get(&decision.work) {
+            Some(&person) => ScreeningDecision {
+                decision: person,
+                reason: ReasonCode::PersonDecision,
+                rationale: format!(
+                    "{} by a person (the model said {}: {})",
+                    match person {
+                        Decision::Include => "included",
+                        Decision::Exclude => "excluded",
+                    },
+                    decision.decision.name(),
+                    decision.reason.code()
+                ),
+                reviewer: Reviewer::Person,
+                ..decision
+            },
+            None => decision,
+        })
+        .collect()
+}
+
+fn seeds_of(entries: &[CorpusEntry]) -> BTreeSet<WorkId> {
+    entries
+        .iter()
+        .filter(|entry| entry.origin == Origin::Seed)
+        .map(|entry| entry.work.clone())
+        .collect()
+}
