@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 pub use bibtex::bibtex;
 pub use csl_json::csl_json;
 pub use markdown::{escape, review_markdown};
-pub use tables::{corpus_csv, screening_csv};
+pub use tables::{corpus_csv, screening_csv, screening_ris};
 
 /// What went wrong formatting a file.
 #[derive(Debug, thiserror::Error)]

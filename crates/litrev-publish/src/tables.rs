@@ -147,3 +147,79 @@ fn finish(writer: csv::Writer<Vec<u8>>) -> Result<String, Error> {
         .map_err(|error| Error::Csv(error.to_string()))?;
     String::from_utf8(bytes).map_err(|error| Error::Csv(error.to_string()))
 }
+
+/// The screened works as RIS, the labels in ASReview's form (`N1  - ASReview_relevant` or
+/// `ASReview_irrelevant`) so ASReview, Rayyan, Zotero and litrev itself can read them back.
+pub fn screening_ris(decisions: &[ScreeningDecision], works: &BTreeMap<WorkId, Work>) -> String {
+    let mut out = String::new();
+    for decision in decisions {
+        let Some(work) = works.get(&decision.work) else {
+            continue;
+        };
+        let mut field = |tag: &str, value: &str| {
+            let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !value.is_empty() {
+                out.push_str(&format!("{tag}  - {value}\n"));
+            }
+        };
+        field("TY", ris_type(work.kind));
+        field("TI", work.title_or_empty());
+        for author in &work.authors {
+            field("AU", &author.name);
+        }
+        if let Some(year) = work.year {
+            field("PY", &year.to_string());
+        }
+        field("DA", work.date.as_deref().unwrap_or(""));
+        field("T2", work.venue.as_deref().unwrap_or(""));
+        field("PB", work.publisher.as_deref().unwrap_or(""));
+        field("VL", work.biblio.volume.as_deref().unwrap_or(""));
+        field("IS", work.biblio.issue.as_deref().unwrap_or(""));
+        field("SP", work.biblio.first_page.as_deref().unwrap_or(""));
+        field("EP", work.biblio.last_page.as_deref().unwrap_or(""));
+        if let Some(doi) = &work.ids.doi {
+            field("DO", doi.as_str());
+        }
+        if let Some(openalex) = &work.ids.openalex {
+            field("UR", &openalex.url());
+        }
+        for keyword in &work.keywords {
+            field("KW", keyword);
+        }
+        field("AB", work.abstract_text.as_deref().unwrap_or(""));
+        field(
+            "N1",
+            match decision.decision {
+                Decision::Include => "ASReview_relevant",
+                Decision::Exclude => "ASReview_irrelevant",
+            },
+        );
+        field(
+            "N1",
+            &format!(
+                "litrev: {} ({}), score {:.4}: {}",
+                decision.decision.name(),
+                decision.reason.code(),
+                decision.score,
+                decision.rationale
+            ),
+        );
+        out.push_str("ER  - \n\n");
+    }
+    out
+}
+
+fn ris_type(kind: litrev_model::WorkKind) -> &'static str {
+    use litrev_model::WorkKind;
+    match kind {
+        WorkKind::Article | WorkKind::Review | WorkKind::Editorial => "JOUR",
+        WorkKind::ProceedingsArticle => "CPAPER",
+        WorkKind::BookChapter => "CHAP",
+        WorkKind::Book => "BOOK",
+        WorkKind::Thesis => "THES",
+        WorkKind::Report => "RPRT",
+        WorkKind::Dataset => "DATA",
+        WorkKind::Preprint => "UNPB",
+        _ => "GEN",
+    }
+}

@@ -6,6 +6,7 @@
 //! review needs no key, no network and no service.
 
 mod error;
+pub mod library;
 pub mod openalex;
 mod snapshot;
 mod source;

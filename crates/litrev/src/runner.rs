@@ -544,6 +544,10 @@ impl Runner {
             name: "screening.csv".to_owned(),
             bytes: litrev_publish::screening_csv(&decisions, &all_works)?.into_bytes(),
         });
+        artifacts.push(Artifact {
+            name: "screening.ris".to_owned(),
+            bytes: litrev_publish::screening_ris(&decisions, &all_works).into_bytes(),
+        });
         let outputs: Vec<OutputFile> = artifacts
             .iter()
             .map(|artifact| OutputFile {
@@ -701,7 +705,7 @@ impl Runner {
     }
 
     /// The stored records of the corpus entries, stubs included.
-    fn stored_works(&self, entries: &[CorpusEntry]) -> Result<BTreeMap<WorkId, Work>> {
+    pub(crate) fn stored_works(&self, entries: &[CorpusEntry]) -> Result<BTreeMap<WorkId, Work>> {
         let ids: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();
         Ok(self.store.works(&ids)?)
     }
@@ -737,6 +741,8 @@ impl Runner {
         let screening = litrev_publish::screening_csv(decisions, works)?;
         write_file(out_dir, "corpus.csv", corpus.as_bytes())?;
         write_file(out_dir, "screening.csv", screening.as_bytes())?;
+        let ris = litrev_publish::screening_ris(decisions, works);
+        write_file(out_dir, "screening.ris", ris.as_bytes())?;
         Ok(out_dir.join("screening.csv"))
     }
 }

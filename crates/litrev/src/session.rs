@@ -87,9 +87,13 @@ impl Runner {
         })
     }
 
-    /// Applies the decisions of an edited `screening.csv` (or any CSV with an `openalex_id`
-    /// or `doi` column and a `label_included` (1/0) or `decision` (include/exclude) column):
-    /// rows that differ from the decision in force become a person's labels, in one transaction.
+    /// Applies the decisions of a labelled file: rows that differ from the decision in force
+    /// become a person's labels, in one transaction.
+    ///
+    /// Reads CSV (an edited `screening.csv`, or any file with an `openalex_id` or `doi` column
+    /// and a `label_included` 1/0 or `decision` include/exclude column, as ASReview exports) and
+    /// RIS (ASReview's `ASReview_relevant`/`ASReview_irrelevant` notes, Rayyan's
+    /// `RAYYAN-INCLUSION`). Records are matched by any id, then by title.
     ///
     /// # Errors
     /// When the run is not at the gate, or the file cannot be read or lacks the columns.
@@ -100,60 +104,45 @@ impl Runner {
             .into_iter()
             .map(|decision| (decision.work, decision.decision))
             .collect();
-        let bad = |message: String| Error::BadInput {
-            path: path.to_owned(),
-            message,
-        };
-        let mut reader = csv::Reader::from_path(path).map_err(|error| bad(error.to_string()))?;
-        let headers = reader
-            .headers()
-            .map_err(|error| bad(error.to_string()))?
-            .clone();
-        let column = |name: &str| headers.iter().position(|header| header == name);
-        let id_columns: Vec<usize> = ["openalex_id", "doi", "id"]
+        let entries = self.store().corpus(run)?;
+        let works = self.stored_works(&entries)?;
+        let by_title: BTreeMap<String, WorkId> = works
             .iter()
-            .filter_map(|name| column(name))
+            .filter_map(|(id, work)| {
+                work.title
+                    .as_deref()
+                    .map(|title| (title_key(title), id.clone()))
+            })
             .collect();
-        let label_column = column("label_included");
-        let decision_column = column("decision");
-        if id_columns.is_empty() || (label_column.is_none() && decision_column.is_none()) {
-            return Err(bad(
-                "expected an openalex_id or doi column, and a label_included or decision column"
-                    .to_owned(),
-            ));
-        }
+        let rows = read_labelled_rows(path)?;
         let mut report = ImportReport {
             changed: 0,
             unchanged: 0,
             unknown: 0,
         };
         let mut labels = Vec::new();
-        for (row_number, row) in reader.records().enumerate() {
-            let row = row.map_err(|error| bad(error.to_string()))?;
-            let decision = match (
-                label_column.and_then(|at| row.get(at)),
-                decision_column.and_then(|at| row.get(at)),
-            ) {
-                (Some("1"), _) | (None, Some("include")) => Decision::Include,
-                (Some("0"), _) | (None, Some("exclude")) => Decision::Exclude,
-                (label, decision) => {
-                    return Err(bad(format!(
-                        "row {}: cannot read the decision ({label:?}, {decision:?}): use label_included 1 or 0",
-                        row_number + 2
-                    )));
-                }
-            };
-            let work = id_columns
+        for row in rows {
+            let work = row
+                .ids
                 .iter()
-                .filter_map(|&at| row.get(at))
-                .filter_map(|text| text.parse::<WorkId>().ok())
-                .find(|id| in_force.contains_key(id));
+                .find(|id| in_force.contains_key(*id))
+                .cloned()
+                .or_else(|| {
+                    let key = title_key(row.title.as_deref()?);
+                    by_title
+                        .get(&key)
+                        .filter(|id| in_force.contains_key(*id))
+                        .cloned()
+                });
             match work {
                 None => report.unknown += 1,
-                Some(work) if in_force[&work] == decision => report.unchanged += 1,
+                Some(work) if in_force[&work] == row.decision => report.unchanged += 1,
                 Some(work) => {
                     report.changed += 1;
-                    labels.push(Label { work, decision });
+                    labels.push(Label {
+                        work,
+                        decision: row.decision,
+                    });
                 }
             }
         }
@@ -286,6 +275,101 @@ impl ScreeningSession<'_> {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.into_iter().map(|(_, index)| index).collect()
     }
+}
+
+/// One labelled record of an imported file.
+struct LabelledRow {
+    ids: Vec<WorkId>,
+    title: Option<String>,
+    decision: Decision,
+}
+
+/// The labelled records of a CSV or RIS file; unlabelled records are left out.
+fn read_labelled_rows(path: &Path) -> Result<Vec<LabelledRow>> {
+    let bad = |message: String| Error::BadInput {
+        path: path.to_owned(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|error| bad(error.to_string()))?;
+    let looks_ris = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .find(|line| !line.trim().is_empty())
+        .is_some_and(|line| {
+            line.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ')
+                .starts_with("TY ")
+        });
+    if looks_ris {
+        let (records, _issues) = litrev_sources::library::read_ris(&text, path);
+        return Ok(records
+            .into_iter()
+            .filter_map(|record| {
+                Some(LabelledRow {
+                    ids: record.work.ids.all(),
+                    title: record.work.title,
+                    decision: record.label?,
+                })
+            })
+            .collect());
+    }
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|error| bad(error.to_string()))?
+        .clone();
+    let column = |name: &str| headers.iter().position(|header| header == name);
+    let id_columns: Vec<usize> = ["openalex_id", "doi", "id"]
+        .iter()
+        .filter_map(|name| column(name))
+        .collect();
+    let title_column = column("title");
+    let label_column = column("label_included");
+    let decision_column = column("decision");
+    if (id_columns.is_empty() && title_column.is_none())
+        || (label_column.is_none() && decision_column.is_none())
+    {
+        return Err(bad(
+            "expected an openalex_id, doi or title column, and a label_included or decision column"
+                .to_owned(),
+        ));
+    }
+    let mut rows = Vec::new();
+    for (row_number, row) in reader.records().enumerate() {
+        let row = row.map_err(|error| bad(error.to_string()))?;
+        let label = label_column.and_then(|at| row.get(at)).map(str::trim);
+        let decision = decision_column.and_then(|at| row.get(at)).map(str::trim);
+        let decision = match (label, decision) {
+            (Some("1"), _) | (None | Some(""), Some("include")) => Decision::Include,
+            (Some("0"), _) | (None | Some(""), Some("exclude")) => Decision::Exclude,
+            // An empty label is a record nobody decided on: nothing to import.
+            (Some("") | None, Some("") | None) => continue,
+            (label, decision) => {
+                return Err(bad(format!(
+                    "row {}: cannot read the decision ({label:?}, {decision:?}): use label_included 1 or 0",
+                    row_number + 2
+                )));
+            }
+        };
+        rows.push(LabelledRow {
+            ids: id_columns
+                .iter()
+                .filter_map(|&at| row.get(at))
+                .filter_map(|text| text.parse::<WorkId>().ok())
+                .collect(),
+            title: title_column.and_then(|at| row.get(at)).map(str::to_owned),
+            decision,
+        });
+    }
+    Ok(rows)
+}
+
+/// A title reduced to lower-case letters and digits, for matching records across files.
+fn title_key(title: &str) -> String {
+    title
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// The latest label of each work.

@@ -233,3 +233,46 @@ fn an_edited_screening_csv_is_imported() {
         "the excluded work is not cited"
     );
 }
+
+#[test]
+fn screening_ris_round_trips_and_an_edited_copy_is_imported() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let run = paused_run(home.path(), &data, &out);
+    let ris = std::fs::read_to_string(out.join("screening.ris")).expect("screening.ris");
+    let records = ris.matches("\nER  - ").count() + usize::from(ris.starts_with("ER  - "));
+    let labelled =
+        ris.matches("ASReview_relevant").count() + ris.matches("ASReview_irrelevant").count();
+    assert!(
+        records > 100 && labelled == records,
+        "{records} records, {labelled} labelled"
+    );
+
+    // Importing the export unchanged changes nothing: every record is found and agrees.
+    let unchanged = litrev(
+        home.path(),
+        &[
+            "screen",
+            &run,
+            "--import",
+            &out.join("screening.ris").display().to_string(),
+        ],
+        &[],
+    );
+    assert!(unchanged.status.success(), "{}", describe(&unchanged));
+    let text = String::from_utf8_lossy(&unchanged.stdout).into_owned();
+    assert_eq!(text.lines().next(), Some(format!("0 decisions changed by you, {records} unchanged, 0 rows not in this run; continue with `litrev resume {run}`").as_str()));
+
+    // A reviewer marks the first relevant record irrelevant, as in ASReview.
+    let edited = ris.replacen("ASReview_relevant", "ASReview_irrelevant", 1);
+    let path = home.path().join("edited.ris");
+    std::fs::write(&path, edited).expect("write");
+    let imported = litrev(
+        home.path(),
+        &["screen", &run, "--import", &path.display().to_string()],
+        &[],
+    );
+    assert!(imported.status.success(), "{}", describe(&imported));
+    assert!(String::from_utf8_lossy(&imported.stdout).starts_with("1 decisions changed by you"));
+}

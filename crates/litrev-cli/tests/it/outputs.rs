@@ -28,6 +28,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
             "references.json",
             "corpus.csv",
             "screening.csv",
+            "screening.ris",
             "run.json",
         ] {
             assert!(out.join(file).is_file(), "{dataset}: {file} missing");
@@ -246,7 +247,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 5, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 6, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");
