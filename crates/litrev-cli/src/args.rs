@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use litrev::model::{RunId, Tier, WorkId};
+use litrev::model::{RunId, Tier, WorkId, WorkKind};
 
 /// litrev turns a research question into a long, fully cited literature review.
 #[derive(Debug, Parser)]
@@ -80,6 +80,19 @@ pub struct ReviewArgs {
     /// Approve the screening without stopping at the gate.
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// Years to cover, `FROM-TO`, `FROM-` or `-TO` (e.g. 2000-2020).
+    #[arg(long, value_parser = parse_years)]
+    pub years: Option<(Option<i32>, Option<i32>)>,
+    /// A language to cover (ISO 639-1 code, e.g. en); repeatable. Works of unknown language pass.
+    #[arg(long)]
+    pub language: Vec<String>,
+    /// A kind of work to cover (article, proceedings-article, book-chapter, book, preprint,
+    /// thesis, report, review, dataset, editorial, other); repeatable.
+    #[arg(long)]
+    pub kind: Vec<WorkKind>,
+    /// A term whose presence in the title or abstract excludes a work; repeatable.
+    #[arg(long)]
+    pub exclude_term: Vec<String>,
     /// The store file (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long)]
     pub db: Option<PathBuf>,
@@ -126,6 +139,28 @@ pub struct RunsArgs {
     pub json: bool,
 }
 
+/// `2000-2020`, `2000-` or `-2020`.
+fn parse_years(text: &str) -> Result<(Option<i32>, Option<i32>), String> {
+    let (from, to) = text
+        .split_once('-')
+        .ok_or_else(|| format!("`{text}` is not a year range: write FROM-TO, FROM- or -TO"))?;
+    let year = |part: &str| -> Result<Option<i32>, String> {
+        let part = part.trim();
+        if part.is_empty() {
+            return Ok(None);
+        }
+        part.parse::<i32>()
+            .map(Some)
+            .map_err(|_| format!("`{part}` is not a year"))
+    };
+    let range = (year(from)?, year(to)?);
+    match range {
+        (Some(from), Some(to)) if from > to => Err(format!("{from} comes after {to}")),
+        (None, None) => Err("give at least one year".to_owned()),
+        _ => Ok(range),
+    }
+}
+
 /// `reviews/emicizumab-haemophilia-prophylaxis`: the first content words of the question.
 pub fn default_out_dir(question: &str) -> PathBuf {
     let words: Vec<String> = question
@@ -153,5 +188,15 @@ mod tests {
             PathBuf::from("reviews/pharmacokinetics-efficacy-emicizumab-review")
         );
         assert_eq!(default_out_dir("?"), PathBuf::from("reviews/review"));
+    }
+
+    #[test]
+    fn reads_year_ranges() {
+        assert_eq!(parse_years("2000-2020"), Ok((Some(2000), Some(2020))));
+        assert_eq!(parse_years("2000-"), Ok((Some(2000), None)));
+        assert_eq!(parse_years("-2020"), Ok((None, Some(2020))));
+        assert!(parse_years("2020-2000").is_err());
+        assert!(parse_years("2020").is_err());
+        assert!(parse_years("-").is_err());
     }
 }

@@ -57,6 +57,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 seeds: review.seed,
                 tier: review.tier,
                 approve: review.yes,
+                filters: litrev::model::Filters {
+                    year_from: review.years.and_then(|(from, _)| from),
+                    year_to: review.years.and_then(|(_, to)| to),
+                    languages: review.language,
+                    kinds: review.kind,
+                    exclude_terms: review.exclude_term,
+                },
             };
             let progress = Progress::new(std::io::stderr().is_terminal());
             let outcome = runner.start(&options, &|event| progress.show(event));

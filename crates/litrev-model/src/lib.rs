@@ -28,7 +28,7 @@ pub use corpus::{Citation, CorpusEntry, Origin, StageReport, StopReason};
 pub use dedup::{Deduplicated, merge_duplicates, merge_pair};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, Theme};
-pub use plan::{Plan, Query};
+pub use plan::{Filters, Plan, Query};
 pub use review::{
     Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef,
 };

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::id::WorkId;
 use crate::tier::{Tier, TierLimits};
+use crate::work::WorkKind;
 
 /// What the plan phase decided, stored before any search runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -24,6 +25,29 @@ pub struct Plan {
     pub hits_per_query: usize,
     /// Lowest relevance score at which a snowballed work counts as relevant.
     pub relevance_threshold: f32,
+    /// Eligibility rules every included work must meet.
+    #[serde(default)]
+    pub filters: Filters,
+}
+
+/// Eligibility rules applied at screening, before any ranking.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Filters {
+    /// First publication year allowed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year_from: Option<i32>,
+    /// Last publication year allowed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year_to: Option<i32>,
+    /// Languages allowed (ISO 639-1 codes); empty allows all. Works of unknown language pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<String>,
+    /// Kinds of work allowed; empty allows all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<WorkKind>,
+    /// Terms whose presence in the title or abstract excludes a work (case-insensitive).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude_terms: Vec<String>,
 }
 
 /// One search to run against a source.

@@ -45,6 +45,14 @@ pub enum ReasonCode {
     MissingAbstract,
     /// Flagged as retracted by the source.
     Retracted,
+    /// Published outside the year window.
+    OutsideYears,
+    /// In a language the review does not cover.
+    WrongLanguage,
+    /// A kind of work the review does not cover.
+    WrongType,
+    /// Mentions a term the review excludes.
+    ExcludedTerm,
     /// Decided by a person.
     PersonDecision,
 }
@@ -60,6 +68,10 @@ impl ReasonCode {
             ReasonCode::NoMetadata => "no_metadata",
             ReasonCode::MissingAbstract => "missing_abstract",
             ReasonCode::Retracted => "retracted",
+            ReasonCode::OutsideYears => "outside_years",
+            ReasonCode::WrongLanguage => "wrong_language",
+            ReasonCode::WrongType => "wrong_type",
+            ReasonCode::ExcludedTerm => "excluded_term",
             ReasonCode::PersonDecision => "person_decision",
         }
     }

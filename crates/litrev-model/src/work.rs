@@ -127,6 +127,38 @@ pub enum WorkKind {
 }
 
 impl WorkKind {
+    /// Every kind.
+    pub const ALL: [WorkKind; 11] = [
+        WorkKind::Article,
+        WorkKind::ProceedingsArticle,
+        WorkKind::BookChapter,
+        WorkKind::Book,
+        WorkKind::Preprint,
+        WorkKind::Thesis,
+        WorkKind::Report,
+        WorkKind::Review,
+        WorkKind::Dataset,
+        WorkKind::Editorial,
+        WorkKind::Other,
+    ];
+
+    /// The kebab-case name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkKind::Article => "article",
+            WorkKind::ProceedingsArticle => "proceedings-article",
+            WorkKind::BookChapter => "book-chapter",
+            WorkKind::Book => "book",
+            WorkKind::Preprint => "preprint",
+            WorkKind::Thesis => "thesis",
+            WorkKind::Report => "report",
+            WorkKind::Review => "review",
+            WorkKind::Dataset => "dataset",
+            WorkKind::Editorial => "editorial",
+            WorkKind::Other => "other",
+        }
+    }
+
     /// Maps a Crossref or OpenAlex type name (`journal-article`, `article`, `posted-content`…).
     pub fn from_source_type(name: &str) -> WorkKind {
         match name {
@@ -261,9 +293,33 @@ pub fn given_names(name: &str) -> &str {
     name[..name.len() - family.len()].trim()
 }
 
+impl std::str::FromStr for WorkKind {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        WorkKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == text.trim())
+            .ok_or_else(|| {
+                let names: Vec<&str> = WorkKind::ALL.iter().map(|kind| kind.name()).collect();
+                format!(
+                    "unknown kind of work `{text}`: use one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_round_trip_through_their_names() {
+        for kind in WorkKind::ALL {
+            assert_eq!(kind.name().parse::<WorkKind>(), Ok(kind));
+        }
+        assert!("poem".parse::<WorkKind>().is_err());
+    }
 
     #[test]
     fn splits_personal_names() {

@@ -12,7 +12,7 @@
 //! assert_eq!(plan.limits.max_stages, 2);
 //! ```
 
-use litrev_model::{Plan, Query, Tier, WorkId};
+use litrev_model::{Filters, Plan, Query, Tier, WorkId};
 use litrev_text::content_words;
 
 /// Words that name the kind of review rather than its topic.
@@ -48,6 +48,8 @@ pub struct PlanConfig {
     pub seeds: Vec<WorkId>,
     /// Relevance threshold for snowballed works, relative to the discovered core (0–1).
     pub relevance_threshold: f32,
+    /// Eligibility rules.
+    pub filters: Filters,
 }
 
 impl PlanConfig {
@@ -57,6 +59,7 @@ impl PlanConfig {
             tier,
             seeds: Vec::new(),
             relevance_threshold: 0.6,
+            filters: Filters::default(),
         }
     }
 }
@@ -100,6 +103,7 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         limits,
         hits_per_query: limits.max_works,
         relevance_threshold: config.relevance_threshold,
+        filters: config.filters.clone(),
     }
 }
 

@@ -1,12 +1,14 @@
 //! Corpus → one [`ScreeningDecision`] per work: rules first, then a relevance ranking.
 //!
 //! Rules exclude what cannot be reviewed (stubs without metadata, retracted works, works with
-//! no abstract to take evidence from). The rest are ranked by TF-IDF similarity to the question
+//! no abstract to take evidence from) and what the plan's filters rule out (years, languages,
+//! kinds of work, excluded terms). The rest are ranked by TF-IDF similarity to the question
 //! and the seeds, boosted by citation links to the other top-ranked works; the best are
 //! included up to the tier's limit. Every decision carries a reason code, a score and a
 //! one-line rationale naming the words that drove the score.
 
 mod model;
+mod rules;
 mod simulate;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,6 +22,7 @@ use litrev_text::{Corpus, RelevanceProfile};
 use serde::{Deserialize, Serialize};
 
 pub use model::{FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer};
+pub use rules::rule_exclusion;
 pub use simulate::{Metrics, Simulation, SimulationConfig, SimulationError, metrics, simulate};
 
 /// Options of the screen phase.
@@ -152,20 +155,8 @@ pub fn screen(
                 "named as a seed by the user".to_owned(),
                 Reviewer::Rule,
             )
-        } else if work.is_retracted {
-            (
-                Decision::Exclude,
-                ReasonCode::Retracted,
-                "the source flags this work as retracted".to_owned(),
-                Reviewer::Rule,
-            )
-        } else if work.abstract_text.is_none() {
-            (
-                Decision::Exclude,
-                ReasonCode::MissingAbstract,
-                "no abstract to take evidence from".to_owned(),
-                Reviewer::Rule,
-            )
+        } else if let Some((reason, rationale)) = rule_exclusion(&plan.filters, work) {
+            (Decision::Exclude, reason, rationale, Reviewer::Rule)
         } else if score < threshold {
             (
                 Decision::Exclude,
@@ -317,6 +308,7 @@ mod tests {
             limits,
             hits_per_query: limits.max_works,
             relevance_threshold: 0.6,
+            filters: litrev_model::Filters::default(),
         }
     }
 }

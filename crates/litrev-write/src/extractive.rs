@@ -492,6 +492,14 @@ impl<'a> Writer<'a> {
                         "had no abstract to draw evidence from"
                     }
                     litrev_model::ReasonCode::Retracted => "were flagged as retracted",
+                    litrev_model::ReasonCode::OutsideYears => {
+                        "were published outside the years covered"
+                    }
+                    litrev_model::ReasonCode::WrongLanguage => "were written in other languages",
+                    litrev_model::ReasonCode::WrongType => {
+                        "were kinds of work the review does not cover"
+                    }
+                    litrev_model::ReasonCode::ExcludedTerm => "mentioned an excluded term",
                     litrev_model::ReasonCode::OutOfScope => "fell below the relevance threshold",
                     litrev_model::ReasonCode::OverTierLimit => {
                         "were relevant but ranked beyond the tier's limit"
@@ -517,6 +525,43 @@ impl<'a> Writer<'a> {
                 ))
                 .structural(),
         );
+        let filters = &plan.filters;
+        let mut rules = Vec::new();
+        match (filters.year_from, filters.year_to) {
+            (Some(from), Some(to)) => rules.push(format!("published between {from} and {to}")),
+            (Some(from), None) => rules.push(format!("published in {from} or later")),
+            (None, Some(to)) => rules.push(format!("published in {to} or earlier")),
+            (None, None) => {}
+        }
+        if !filters.languages.is_empty() {
+            rules.push(format!("written in {}", list(&filters.languages)));
+        }
+        if !filters.kinds.is_empty() {
+            let kinds: Vec<String> = filters
+                .kinds
+                .iter()
+                .map(|kind| kind.name().replace('-', " "))
+                .collect();
+            rules.push(format!("of the kinds {}", list(&kinds)));
+        }
+        if !filters.exclude_terms.is_empty() {
+            let terms: Vec<String> = filters
+                .exclude_terms
+                .iter()
+                .map(|term| format!("“{term}”"))
+                .collect();
+            rules.push(format!("not mentioning {}", list(&terms)));
+        }
+        if !rules.is_empty() {
+            screening.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Eligible works had to be {}; these rules were applied before any ranking.",
+                        list(&rules)
+                    ))
+                    .structural(),
+            );
+        }
         screening.push(
             SentenceBuilder::new()
                 .text(format!(

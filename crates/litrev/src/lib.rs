@@ -18,6 +18,7 @@
 //!     tier: Tier::Quick,
 //!     out_dir: "reviews/emicizumab".into(),
 //!     approve: true,
+//!     filters: Default::default(),
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```

@@ -4,7 +4,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use litrev_model::{Tier, WorkId};
+use litrev_model::{Filters, Tier, WorkId};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -24,6 +24,9 @@ pub struct RunOptions {
     pub out_dir: PathBuf,
     /// Approve the screening without stopping at the gate.
     pub approve: bool,
+    /// Eligibility rules applied at screening.
+    #[serde(default)]
+    pub filters: Filters,
 }
 
 /// One source, as named on the command line.

@@ -248,6 +248,7 @@ impl Runner {
             started(events, "plan", "turning the question into searches");
             let mut config = PlanConfig::for_tier(options.tier);
             config.seeds = options.seeds.clone();
+            config.filters = options.filters.clone();
             let plan = litrev_plan::plan(&options.question, &config);
             self.commit(run, "plan", &plan, &StepWrites::default())?;
             finished(

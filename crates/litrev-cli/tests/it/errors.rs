@@ -104,3 +104,60 @@ fn seeds_given_by_doi_are_included() {
     assert_eq!(&seeded[origin], "seed");
     assert_eq!(&seeded[decision], "include");
 }
+
+#[test]
+fn eligibility_rules_exclude_with_their_reasons() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("filtered");
+    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            "Emicizumab prophylaxis in haemophilia A",
+            "--source",
+            &source,
+            "--out",
+            &out.display().to_string(),
+            "--years",
+            "2017-2019",
+            "--kind",
+            "article",
+            "--exclude-term",
+            "pediatric",
+            "--yes",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let mut reader = csv::Reader::from_path(out.join("corpus.csv")).expect("corpus.csv");
+    let headers = reader.headers().expect("headers").clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|header| header == name)
+            .expect(name)
+    };
+    let (year, decision, reason) = (column("year"), column("decision"), column("reason"));
+    let mut reasons = std::collections::BTreeSet::new();
+    for row in reader.records() {
+        let row = row.expect("row");
+        reasons.insert(row[reason].to_owned());
+        if &row[decision] == "include" {
+            let published: i32 = row[year].parse().expect("included works have a year");
+            assert!(
+                (2017..=2019).contains(&published),
+                "{published} is outside the window"
+            );
+        }
+    }
+    for expected in ["outside_years", "wrong_type", "excluded_term"] {
+        assert!(
+            reasons.contains(expected),
+            "no {expected} among {reasons:?}"
+        );
+    }
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    assert!(markdown.contains("Eligible works had to be published between 2017 and 2019"));
+}
