@@ -74,6 +74,7 @@ const GENERIC_WORDS: &[&str] = &[
     "total",
     "trial",
     "trials",
+    "vol",
     "years",
 ];
 
@@ -455,11 +456,21 @@ fn case_forms(texts: &[String]) -> BTreeMap<String, BTreeMap<String, usize>> {
     forms
 }
 
-/// The most common spelling of a lower-cased word (`fviii` → `FVIII`).
+/// How a lower-cased word should be spelled in a label: an acronym when its most common
+/// spelling is all capitals (`fviii` → `FVIII`), otherwise lower-case if the texts ever write
+/// it so (title case comes from titles, not from the word), else its most common spelling.
 fn cased(forms: &BTreeMap<String, BTreeMap<String, usize>>, word: &str) -> String {
-    forms
-        .get(word)
-        .map_or_else(|| word.to_owned(), most_common_surface)
+    let Some(spellings) = forms.get(word) else {
+        return word.to_owned();
+    };
+    let common = most_common_surface(spellings);
+    let is_acronym = common.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && common.chars().all(|c| !c.is_lowercase());
+    if !is_acronym && spellings.contains_key(word) {
+        word.to_owned()
+    } else {
+        common
+    }
 }
 
 /// `Prophylaxis, bleeding and inhibitors`.
