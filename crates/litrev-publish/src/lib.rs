@@ -1,5 +1,5 @@
-//! Run → files: the review in Pandoc Markdown, its references (BibTeX, CSL-JSON), the corpus
-//! and screening tables.
+//! Run → files: the review in Pandoc Markdown, its references (BibTeX, CSL-JSON, RIS), the
+//! corpus and screening tables.
 //!
 //! Formatters are pure: they return the bytes of each file, and the runner writes them and
 //! records their hashes. References hold exactly the works the review cites, under the keys
@@ -8,6 +8,7 @@
 mod bibtex;
 mod csl_json;
 mod markdown;
+mod ris;
 mod tables;
 
 use std::collections::BTreeMap;
@@ -18,7 +19,8 @@ use sha2::{Digest, Sha256};
 pub use bibtex::bibtex;
 pub use csl_json::csl_json;
 pub use markdown::{escape, review_markdown};
-pub use tables::{corpus_csv, screening_csv, screening_ris};
+pub use ris::{references_ris, screening_ris};
+pub use tables::{corpus_csv, screening_csv};
 
 /// What went wrong formatting a file.
 #[derive(Debug, thiserror::Error)]
@@ -101,5 +103,6 @@ pub fn review_files(
         Artifact::new("review.md", markdown),
         Artifact::new("references.bib", bibtex(&ordered, &keys)),
         Artifact::new("references.json", csl_json(&ordered, &keys)),
+        Artifact::new("references.ris", references_ris(&ordered, &keys)),
     ])
 }

@@ -44,6 +44,24 @@ pub fn tool_available(tool: &str) -> bool {
     found
 }
 
+/// Whether `python3` can import every module; when it cannot, says so (and fails under CI).
+///
+/// # Panics
+/// Under `CI=true` when a module is missing: the test script installs them.
+pub fn python_modules_available(modules: &[&str]) -> bool {
+    let found = Command::new("python3")
+        .args(["-c", &format!("import {}", modules.join(", "))])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !found {
+        missing(&format!(
+            "PYTHON MODULES MISSING ({}): scripts/install-test-deps.sh installs them; the checks that need them were skipped",
+            modules.join(", ")
+        ));
+    }
+    found
+}
+
 fn missing(message: &str) {
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
     eprintln!("{message}");

@@ -6,13 +6,15 @@ use std::process::Command;
 use sha2::{Digest, Sha256};
 
 use crate::support::{
-    DATASETS, cited_keys, describe, pandoc_available, review, sections, testdata,
+    DATASETS, cited_keys, describe, pandoc_available, python_readers_available, review, sections,
+    testdata,
 };
 
 #[test]
 fn every_synergy_dataset_becomes_a_cited_review() {
     let Some(data) = testdata() else { return };
     let check_pandoc = pandoc_available();
+    let check_python = python_readers_available();
     let home = tempfile::tempdir().expect("home");
     for dataset in DATASETS {
         let out = home.path().join("reviews").join(dataset);
@@ -26,6 +28,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
             "review.md",
             "references.bib",
             "references.json",
+            "references.ris",
             "corpus.csv",
             "screening.csv",
             "screening.ris",
@@ -38,6 +41,9 @@ fn every_synergy_dataset_becomes_a_cited_review() {
         check_length_and_themes(dataset, &markdown, &out);
         check_corpus_table(dataset, &out, &summary);
         check_run_record(dataset, &out);
+        if check_python {
+            check_parsed_back(dataset, &out);
+        }
         if check_pandoc {
             for bibliography in ["references.json", "references.bib"] {
                 let rendered = Command::new("pandoc")
@@ -195,6 +201,39 @@ fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path)
     );
 }
 
+/// The RIS and BibTeX files parse with rispy and bibtexparser, with as many entries as the
+/// CSL-JSON, no failed block, and every BibTeX key among the CSL-JSON ids.
+fn check_parsed_back(dataset: &str, out: &std::path::Path) {
+    let script = r#"
+import json, sys, rispy, bibtexparser
+folder = sys.argv[1]
+with open(folder + "/references.ris", encoding="utf-8") as handle:
+    ris = rispy.load(handle)
+library = bibtexparser.parse_file(folder + "/references.bib")
+csl = json.load(open(folder + "/references.json", encoding="utf-8"))
+print(json.dumps({
+    "ris": len(ris),
+    "ris_titles": sum(1 for entry in ris if entry.get("title") or entry.get("primary_title")),
+    "bib": len(library.entries),
+    "bib_failed": len(library.failed_blocks),
+    "bib_keys_in_csl": all(entry.key in {item["id"] for item in csl} for entry in library.entries),
+    "csl": len(csl),
+}))
+"#;
+    let output = Command::new("python3")
+        .args(["-c", script, &out.display().to_string()])
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{dataset}: {}", describe(&output));
+    let counts: serde_json::Value = serde_json::from_slice(&output.stdout).expect("counts");
+    let csl = &counts["csl"];
+    assert_eq!(&counts["ris"], csl, "{dataset}: {counts}");
+    assert_eq!(&counts["ris_titles"], csl, "{dataset}: {counts}");
+    assert_eq!(&counts["bib"], csl, "{dataset}: {counts}");
+    assert_eq!(counts["bib_failed"], 0, "{dataset}: {counts}");
+    assert_eq!(counts["bib_keys_in_csl"], true, "{dataset}: {counts}");
+}
+
 /// One row per work considered, with the required columns and a decision for each.
 fn check_corpus_table(dataset: &str, out: &std::path::Path, summary: &serde_json::Value) {
     let mut reader = csv::Reader::from_path(out.join("corpus.csv")).expect("corpus.csv");
@@ -247,7 +286,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 6, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 7, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");

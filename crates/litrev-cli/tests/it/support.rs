@@ -22,6 +22,11 @@ pub fn pandoc_available() -> bool {
     litrev_testkit::tool_available("pandoc")
 }
 
+/// Whether python3 can import rispy and bibtexparser; under CI their absence is a failure.
+pub fn python_readers_available() -> bool {
+    litrev_testkit::python_modules_available(&["rispy", "bibtexparser"])
+}
+
 /// The review question of a dataset: the title of the review paper.
 pub fn question(data: &Path, dataset: &str) -> String {
     let text = std::fs::read_to_string(data.join(format!("synergy/review_papers/{dataset}.json")))
