@@ -8,6 +8,7 @@
 mod bibtex;
 mod csl_json;
 mod markdown;
+mod prisma;
 mod ris;
 mod tables;
 
@@ -19,6 +20,7 @@ use sha2::{Digest, Sha256};
 pub use bibtex::bibtex;
 pub use csl_json::csl_json;
 pub use markdown::{escape, review_markdown};
+pub use prisma::{PrismaCounts, prisma_svg};
 pub use ris::{references_ris, screening_ris};
 pub use tables::{corpus_csv, screening_csv};
 

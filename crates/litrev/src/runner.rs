@@ -549,6 +549,11 @@ impl Runner {
             name: "screening.ris".to_owned(),
             bytes: litrev_publish::screening_ris(&decisions, &all_works).into_bytes(),
         });
+        let prisma = prisma_counts(&discovery, &entries, &all_works, &screen);
+        artifacts.push(Artifact {
+            name: "prisma.svg".to_owned(),
+            bytes: litrev_publish::prisma_svg(&prisma).into_bytes(),
+        });
         let outputs: Vec<OutputFile> = artifacts
             .iter()
             .map(|artifact| OutputFile {
@@ -809,6 +814,39 @@ fn method_facts(
         stop: stages.last().and_then(|stage| stage.stop),
         considered: screen.considered,
         excluded: screen.excluded.clone(),
+        included: screen.included,
+    }
+}
+
+/// The PRISMA flow's counts, from what the steps stored.
+fn prisma_counts(
+    discovery: &DiscoverRecord,
+    entries: &[CorpusEntry],
+    works: &BTreeMap<WorkId, Work>,
+    screen: &ScreenRecord,
+) -> litrev_publish::PrismaCounts {
+    let described =
+        |entry: &&CorpusEntry| works.get(&entry.work).is_some_and(|work| !work.is_stub());
+    let seeds = entries
+        .iter()
+        .filter(|entry| entry.origin == litrev_model::Origin::Seed)
+        .count();
+    let mut excluded: Vec<(String, usize)> = screen
+        .excluded
+        .iter()
+        .filter(|(reason, _)| **reason != ReasonCode::NoMetadata)
+        .map(|(reason, count)| (reason.code().to_owned(), *count))
+        .collect();
+    excluded.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    litrev_publish::PrismaCounts {
+        source: discovery.source.clone(),
+        search_hits: discovery.raw_hits,
+        seeds,
+        snowballed: entries.iter().filter(|entry| entry.stage > 0).count(),
+        duplicates: (discovery.raw_hits + seeds).saturating_sub(discovery.discovered),
+        no_metadata: entries.iter().filter(|entry| !described(entry)).count(),
+        screened: entries.iter().filter(described).count(),
+        excluded,
         included: screen.included,
     }
 }

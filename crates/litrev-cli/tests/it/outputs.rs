@@ -32,6 +32,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
             "corpus.csv",
             "screening.csv",
             "screening.ris",
+            "prisma.svg",
             "run.json",
         ] {
             assert!(out.join(file).is_file(), "{dataset}: {file} missing");
@@ -206,7 +207,10 @@ fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path)
 fn check_parsed_back(dataset: &str, out: &std::path::Path) {
     let script = r#"
 import json, sys, rispy, bibtexparser
+import xml.etree.ElementTree as ElementTree
 folder = sys.argv[1]
+svg = ElementTree.parse(folder + "/prisma.svg").getroot()
+texts = [node.text for node in svg.iter("{http://www.w3.org/2000/svg}text")]
 with open(folder + "/references.ris", encoding="utf-8") as handle:
     ris = rispy.load(handle)
 library = bibtexparser.parse_file(folder + "/references.bib")
@@ -218,6 +222,8 @@ print(json.dumps({
     "bib_failed": len(library.failed_blocks),
     "bib_keys_in_csl": all(entry.key in {item["id"] for item in csl} for entry in library.entries),
     "csl": len(csl),
+    "prisma_texts": texts,
+    "prisma_boxes": len(list(svg.iter("{http://www.w3.org/2000/svg}rect"))),
 }))
 "#;
     let output = Command::new("python3")
@@ -232,6 +238,20 @@ print(json.dumps({
     assert_eq!(&counts["bib"], csl, "{dataset}: {counts}");
     assert_eq!(counts["bib_failed"], 0, "{dataset}: {counts}");
     assert_eq!(counts["bib_keys_in_csl"], true, "{dataset}: {counts}");
+    assert_eq!(
+        counts["prisma_boxes"], 6,
+        "{dataset}: prisma.svg parses as SVG with its five boxes"
+    );
+    let texts: Vec<&str> = counts["prisma_texts"]
+        .as_array()
+        .expect("texts")
+        .iter()
+        .filter_map(|text| text.as_str())
+        .collect();
+    assert!(
+        texts.contains(&"Studies included in the review"),
+        "{dataset}: {texts:?}"
+    );
 }
 
 /// One row per work considered, with the required columns and a decision for each.
@@ -286,7 +306,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 7, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 8, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");

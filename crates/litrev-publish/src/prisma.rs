@@ -1,0 +1,217 @@
+//! `prisma.svg`: the PRISMA 2020 flow of a run — identification, screening, inclusion — drawn
+//! with the run's own counts.
+
+use std::fmt::Write;
+
+/// The counts the flow diagram shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrismaCounts {
+    /// Where records were identified (`a local OpenAlex snapshot …`).
+    pub source: String,
+    /// Records returned by the searches, duplicates included.
+    pub search_hits: usize,
+    /// Works named by the user as seeds.
+    pub seeds: usize,
+    /// Records added by citation snowballing (those known only by id included).
+    pub snowballed: usize,
+    /// Duplicates removed before screening.
+    pub duplicates: usize,
+    /// Records known only by an id, which could not be screened.
+    pub no_metadata: usize,
+    /// Records screened on title and abstract.
+    pub screened: usize,
+    /// Exclusions at screening, by reason (reason, count), largest first.
+    pub excluded: Vec<(String, usize)>,
+    /// Works included in the review.
+    pub included: usize,
+}
+
+const WIDTH: i32 = 760;
+const BOX_WIDTH: i32 = 330;
+const LINE_HEIGHT: i32 = 18;
+
+/// The diagram as a standalone SVG document.
+pub fn prisma_svg(counts: &PrismaCounts) -> String {
+    let excluded_total: usize = counts.excluded.iter().map(|(_, count)| count).sum();
+    let mut identified = vec![
+        "Records identified".to_owned(),
+        format!("from {}:", counts.source),
+        format!("searches (n = {})", counts.search_hits),
+        format!("citation snowballing (n = {})", counts.snowballed),
+    ];
+    if counts.seeds > 0 {
+        identified.push(format!(
+            "seed works named by the user (n = {})",
+            counts.seeds
+        ));
+    }
+    let removed = vec![
+        "Records removed before screening:".to_owned(),
+        format!("duplicates (n = {})", counts.duplicates),
+        format!("known only by id (n = {})", counts.no_metadata),
+    ];
+    let screened = vec![
+        "Records screened".to_owned(),
+        "(title and abstract)".to_owned(),
+        format!("(n = {})", counts.screened),
+    ];
+    let mut excluded = vec![format!("Records excluded (n = {excluded_total}):")];
+    excluded.extend(
+        counts
+            .excluded
+            .iter()
+            .map(|(reason, count)| format!("{} (n = {count})", reason.replace('_', " "))),
+    );
+    let included = vec![
+        "Studies included in the review".to_owned(),
+        format!("(n = {})", counts.included),
+    ];
+
+    let left = 20;
+    let right = WIDTH - BOX_WIDTH - 20;
+    let mut body = String::new();
+    let mut y = 20;
+    let identified_height = box_height(&identified);
+    let removed_height = box_height(&removed);
+    let row_height = identified_height.max(removed_height);
+    draw_box(
+        &mut body,
+        left,
+        y,
+        row_height,
+        &identified,
+        "Identification",
+    );
+    draw_box(&mut body, right, y, row_height, &removed, "");
+    arrow(
+        &mut body,
+        left + BOX_WIDTH,
+        y + row_height / 2,
+        right,
+        y + row_height / 2,
+    );
+    let below_identified = y + row_height;
+    y = below_identified + 40;
+    let screened_height = box_height(&screened);
+    let excluded_height = box_height(&excluded);
+    let row_height = screened_height.max(excluded_height);
+    arrow(
+        &mut body,
+        left + BOX_WIDTH / 2,
+        below_identified,
+        left + BOX_WIDTH / 2,
+        y,
+    );
+    draw_box(&mut body, left, y, row_height, &screened, "Screening");
+    draw_box(&mut body, right, y, row_height, &excluded, "");
+    arrow(
+        &mut body,
+        left + BOX_WIDTH,
+        y + row_height / 2,
+        right,
+        y + row_height / 2,
+    );
+    let below_screened = y + row_height;
+    y = below_screened + 40;
+    let included_height = box_height(&included);
+    arrow(
+        &mut body,
+        left + BOX_WIDTH / 2,
+        below_screened,
+        left + BOX_WIDTH / 2,
+        y,
+    );
+    draw_box(&mut body, left, y, included_height, &included, "Included");
+    let height = y + included_height + 20;
+
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n\
+         <title>PRISMA 2020 flow diagram</title>\n\
+         <defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#333\"/></marker></defs>\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{body}</svg>\n"
+    )
+}
+
+fn box_height(lines: &[String]) -> i32 {
+    lines.len() as i32 * LINE_HEIGHT + 16
+}
+
+fn draw_box(out: &mut String, x: i32, y: i32, height: i32, lines: &[String], stage: &str) {
+    let _ = writeln!(
+        out,
+        "<rect x=\"{x}\" y=\"{y}\" width=\"{BOX_WIDTH}\" height=\"{height}\" rx=\"4\" fill=\"#f4f7fb\" stroke=\"#2b4c7e\" stroke-width=\"1.2\"/>"
+    );
+    if !stage.is_empty() {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#2b4c7e\" font-weight=\"bold\">{}</text>",
+            x,
+            y - 4,
+            escape(stage)
+        );
+    }
+    for (index, line) in lines.iter().enumerate() {
+        let weight = if index == 0 {
+            " font-weight=\"bold\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\"{weight}>{}</text>",
+            x + 10,
+            y + 22 + index as i32 * LINE_HEIGHT,
+            escape(line)
+        );
+    }
+}
+
+fn arrow(out: &mut String, x1: i32, y1: i32, x2: i32, y2: i32) {
+    let _ = writeln!(
+        out,
+        "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#333\" stroke-width=\"1.2\" marker-end=\"url(#arrow)\"/>"
+    );
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_every_count_and_escapes_text() {
+        let svg = prisma_svg(&PrismaCounts {
+            source: "a <local> snapshot & more".into(),
+            search_hits: 100,
+            seeds: 2,
+            snowballed: 40,
+            duplicates: 23,
+            no_metadata: 7,
+            screened: 110,
+            excluded: vec![("out_of_scope".into(), 50), ("missing_abstract".into(), 10)],
+            included: 50,
+        });
+        for expected in [
+            "searches (n = 100)",
+            "citation snowballing (n = 40)",
+            "seed works named by the user (n = 2)",
+            "duplicates (n = 23)",
+            "known only by id (n = 7)",
+            "(n = 110)",
+            "Records excluded (n = 60):",
+            "out of scope (n = 50)",
+            "(n = 50)",
+            "a &lt;local&gt; snapshot &amp; more",
+        ] {
+            assert!(svg.contains(expected), "{expected} missing from\n{svg}");
+        }
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert_eq!(svg.matches("<rect").count(), 6, "background and five boxes");
+    }
+}
