@@ -24,6 +24,9 @@ pub enum Command {
     /// Screen a run waiting at the gate: label records one by one (each label saved at once),
     /// or apply an edited screening.csv with --import; then `litrev resume RUN`.
     Screen(ScreenArgs),
+    /// Show a claim of a run's review with its evidence (the sentence it was taken from, or
+    /// that it was built from the run's own counts).
+    Show(ShowArgs),
     /// List the runs in the store.
     Runs(RunsArgs),
     /// Measure litrev on labelled data.
@@ -123,6 +126,22 @@ pub struct ScreenArgs {
     /// `label_included` 1/0 or `decision` include/exclude) instead of screening interactively.
     #[arg(long)]
     pub import: Option<PathBuf>,
+    /// The store file (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+}
+
+/// `litrev show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The run.
+    pub run: RunId,
+    /// The claim: a sentence of the review, numbered from 1 in reading order (see evidence.json).
+    #[arg(long)]
+    pub claim: usize,
+    /// Print the claim and its evidence as JSON.
+    #[arg(long)]
+    pub json: bool,
     /// The store file (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long)]
     pub db: Option<PathBuf>,

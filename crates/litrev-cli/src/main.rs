@@ -78,6 +78,39 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             report(outcome?, resume.json)
         }
         Command::Bench(bench) => bench::run(bench),
+        Command::Show(show) => {
+            let runner = Runner::open(home, show.db.as_deref())?;
+            let claim = runner.claim(&show.run, show.claim)?;
+            if show.json {
+                println!("{}", serde_json::to_string_pretty(&claim)?);
+            } else {
+                println!(
+                    "claim {} ({}): {}",
+                    claim.claim, claim.section, claim.markdown
+                );
+                match &claim.span {
+                    Some(span) => {
+                        println!(
+                            "taken from {} [@{}], {} sentence {} (bytes {}–{}):",
+                            span.work,
+                            span.key,
+                            span.field,
+                            span.sentence + 1,
+                            span.start,
+                            span.end
+                        );
+                        println!("  “{}”", span.snippet);
+                        if let Some(url) = &span.url {
+                            println!("  {url}");
+                        }
+                    }
+                    None => {
+                        println!("built from the run's own counts and lists (no source sentence)")
+                    }
+                }
+            }
+            Ok(0)
+        }
         Command::Screen(screen) => {
             let mut runner = Runner::open(home, screen.db.as_deref())?;
             screen::run(&mut runner, &screen)

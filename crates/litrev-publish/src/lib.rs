@@ -7,6 +7,7 @@
 
 mod bibtex;
 mod csl_json;
+mod evidence;
 mod markdown;
 mod prisma;
 mod ris;
@@ -19,7 +20,8 @@ use sha2::{Digest, Sha256};
 
 pub use bibtex::bibtex;
 pub use csl_json::csl_json;
-pub use markdown::{escape, review_markdown};
+pub use evidence::{ClaimEvidence, SpanEvidence, claims};
+pub use markdown::{escape, review_markdown, sentence_markdown};
 pub use prisma::{PrismaCounts, prisma_svg};
 pub use ris::{references_ris, screening_ris};
 pub use tables::{corpus_csv, screening_csv};
@@ -78,16 +80,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Formats the review and its two bibliographies.
+/// The citation keys of the works a review cites.
 ///
 /// # Errors
 /// When a cited work has no record among `works`.
-pub fn review_files(
+pub fn citation_keys(
     review: &Review,
     works: &BTreeMap<WorkId, Work>,
-) -> Result<Vec<Artifact>, Error> {
-    let cited_ids = review.cited_works();
-    let cited: Vec<&Work> = cited_ids
+) -> Result<BTreeMap<WorkId, String>, Error> {
+    let cited: Vec<&Work> = review
+        .cited_works()
         .iter()
         .map(|id| {
             works
@@ -96,15 +98,29 @@ pub fn review_files(
                 .ok_or_else(|| Error::Unresolved(id.clone()))
         })
         .collect::<Result<_, _>>()?;
-    let keys = assign_keys(cited.iter().copied());
+    Ok(assign_keys(cited.iter().copied()))
+}
+
+/// Formats the review, its bibliographies and its claim → evidence map.
+///
+/// # Errors
+/// When a cited work has no record among `works`.
+pub fn review_files(
+    review: &Review,
+    works: &BTreeMap<WorkId, Work>,
+) -> Result<Vec<Artifact>, Error> {
+    let keys = citation_keys(review, works)?;
     // References in key order, the order most styles sort by anyway.
-    let mut ordered = cited.clone();
+    let mut ordered: Vec<&Work> = keys.keys().map(|id| &works[id]).collect();
     ordered.sort_by(|a, b| keys[&a.id()].cmp(&keys[&b.id()]));
     let markdown = review_markdown(review, &keys, &["references.json"])?;
+    let evidence = claims(review, works, &keys)?;
+    let evidence = serde_json::to_string_pretty(&evidence).expect("claims always serialise");
     Ok(vec![
         Artifact::new("review.md", markdown),
         Artifact::new("references.bib", bibtex(&ordered, &keys)),
         Artifact::new("references.json", csl_json(&ordered, &keys)),
         Artifact::new("references.ris", references_ris(&ordered, &keys)),
+        Artifact::new("evidence.json", format!("{evidence}\n")),
     ])
 }

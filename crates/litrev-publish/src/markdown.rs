@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{CiteForm, Paragraph, Review, Section, Segment, WorkId};
+use litrev_model::{CiteForm, Paragraph, Review, Section, Segment, Sentence, WorkId};
 
 use crate::Error;
 
@@ -60,38 +60,49 @@ fn render_paragraph(
     paragraph: &Paragraph,
     keys: &BTreeMap<WorkId, String>,
 ) -> Result<String, Error> {
-    let mut sentences = Vec::new();
-    for sentence in &paragraph.sentences {
-        let mut text = String::new();
-        for segment in &sentence.segments {
-            match segment {
-                Segment::Text(plain) => text.push_str(&escape(plain)),
-                Segment::Cite { works, form } => {
-                    let cited: Vec<String> = works
-                        .iter()
-                        .map(|work| {
-                            keys.get(work)
-                                .map(|key| format!("@{key}"))
-                                .ok_or_else(|| Error::MissingKey(work.clone()))
-                        })
-                        .collect::<Result<_, _>>()?;
-                    match form {
-                        CiteForm::Narrative => text.push_str(&cited.join(", ")),
-                        CiteForm::Parenthetical => {
-                            let joined = cited.join("; ");
-                            if !text.is_empty() && !text.ends_with(' ') {
-                                text.push(' ');
-                            }
-                            text.push_str(&format!("[{joined}]"));
+    let sentences = paragraph
+        .sentences
+        .iter()
+        .map(|sentence| sentence_markdown(sentence, keys))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(protect_line_start(&sentences.join(" ")))
+}
+
+/// One sentence as it reads in `review.md`: escaped text and `@key` / `[@key]` citations.
+///
+/// # Errors
+/// [`Error::MissingKey`] when a cited work has no key.
+pub fn sentence_markdown(
+    sentence: &Sentence,
+    keys: &BTreeMap<WorkId, String>,
+) -> Result<String, Error> {
+    let mut text = String::new();
+    for segment in &sentence.segments {
+        match segment {
+            Segment::Text(plain) => text.push_str(&escape(plain)),
+            Segment::Cite { works, form } => {
+                let cited: Vec<String> = works
+                    .iter()
+                    .map(|work| {
+                        keys.get(work)
+                            .map(|key| format!("@{key}"))
+                            .ok_or_else(|| Error::MissingKey(work.clone()))
+                    })
+                    .collect::<Result<_, _>>()?;
+                match form {
+                    CiteForm::Narrative => text.push_str(&cited.join(", ")),
+                    CiteForm::Parenthetical => {
+                        let joined = cited.join("; ");
+                        if !text.is_empty() && !text.ends_with(' ') {
+                            text.push(' ');
                         }
+                        text.push_str(&format!("[{joined}]"));
                     }
                 }
             }
         }
-        sentences.push(text.trim().to_owned());
     }
-    let joined = sentences.join(" ");
-    Ok(protect_line_start(&joined))
+    Ok(text.trim().to_owned())
 }
 
 /// Backslash-escapes the characters Pandoc Markdown would read as markup.

@@ -64,6 +64,14 @@ pub enum Error {
     /// The run's options do not decode.
     #[error("the run's stored options do not decode ({0}); it was made by another litrev version")]
     BadOptions(String),
+    /// A claim number that the run's review does not have.
+    #[error("no such claim in run {run}: {why}")]
+    NoSuchClaim {
+        /// The run.
+        run: String,
+        /// Why, and what to do.
+        why: String,
+    },
     /// The run is not waiting at the screening gate.
     #[error("run {run} is not waiting at the screening gate: {why}")]
     NotAtGate {
@@ -103,6 +111,7 @@ impl Error {
             | Error::Store(litrev_store::Error::UnknownRun(_))
             | Error::BadInput { .. }
             | Error::NotAtGate { .. }
+            | Error::NoSuchClaim { .. }
             | Error::NothingIncluded => ErrorCode::Usage,
             _ => ErrorCode::RunFailed,
         }

@@ -629,6 +629,33 @@ impl Runner {
         }))
     }
 
+    /// Claim `number` of a run's review (sentences counted from 1) with its evidence.
+    ///
+    /// # Errors
+    /// When the run has no review yet, or has fewer sentences.
+    pub fn claim(&self, run: &RunId, number: usize) -> Result<litrev_publish::ClaimEvidence> {
+        let record = self.store.run(run)?;
+        if !record.steps_done.iter().any(|step| step == "write") {
+            return Err(Error::NoSuchClaim {
+                run: run.to_string(),
+                why: "the run has no review yet; `litrev resume` it first".to_owned(),
+            });
+        }
+        let written: WriteRecord = self.output(run, "write")?;
+        let entries = self.store.corpus(run)?;
+        let works = self.described_works(&entries)?;
+        let keys = litrev_publish::citation_keys(&written.review, &works)?;
+        let mut claims = litrev_publish::claims(&written.review, &works, &keys)?;
+        let count = claims.len();
+        if number == 0 || number > count {
+            return Err(Error::NoSuchClaim {
+                run: run.to_string(),
+                why: format!("claims are numbered 1 to {count}"),
+            });
+        }
+        Ok(claims.swap_remove(number - 1))
+    }
+
     fn commit<T: Serialize>(
         &mut self,
         run: &RunId,

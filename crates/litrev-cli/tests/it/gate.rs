@@ -276,3 +276,46 @@ fn screening_ris_round_trips_and_an_edited_copy_is_imported() {
     assert!(imported.status.success(), "{}", describe(&imported));
     assert!(String::from_utf8_lossy(&imported.stdout).starts_with("1 decisions changed by you"));
 }
+
+#[test]
+fn show_returns_a_claim_with_its_evidence() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let run = paused_run(home.path(), &data, &out);
+    let early = litrev(home.path(), &["show", &run, "--claim", "1"], &[]);
+    assert_eq!(early.status.code(), Some(1), "{}", describe(&early));
+    assert!(String::from_utf8_lossy(&early.stderr).contains("no review yet"));
+
+    let resumed = litrev(home.path(), &["resume", &run], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let evidence: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("evidence.json")).expect("evidence.json"),
+    )
+    .expect("evidence.json");
+    let taken = evidence
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|claim| claim["basis"] == "span")
+        .expect("a claim taken from a work");
+    let number = taken["claim"].as_u64().expect("number").to_string();
+    let shown = litrev(
+        home.path(),
+        &["show", &run, "--claim", &number, "--json"],
+        &[],
+    );
+    assert!(shown.status.success(), "{}", describe(&shown));
+    let shown: serde_json::Value = serde_json::from_slice(&shown.stdout).expect("JSON");
+    assert_eq!(&shown, taken, "show and evidence.json agree");
+
+    let human = litrev(home.path(), &["show", &run, "--claim", &number], &[]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("taken from")
+            && text.contains(taken["span"]["snippet"].as_str().expect("snippet"))
+    );
+    let beyond = litrev(home.path(), &["show", &run, "--claim", "100000"], &[]);
+    assert_eq!(beyond.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&beyond.stderr).contains("numbered 1 to"));
+}

@@ -29,6 +29,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
             "references.bib",
             "references.json",
             "references.ris",
+            "evidence.json",
             "corpus.csv",
             "screening.csv",
             "screening.ris",
@@ -42,6 +43,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
         check_length_and_themes(dataset, &markdown, &out);
         check_corpus_table(dataset, &out, &summary);
         check_run_record(dataset, &out);
+        check_evidence_map(dataset, &out);
         if check_python {
             check_parsed_back(dataset, &out);
         }
@@ -299,6 +301,72 @@ fn check_corpus_table(dataset: &str, out: &std::path::Path, summary: &serde_json
     );
 }
 
+/// `evidence.json` maps every sentence of the review to structure or to the sentence of the
+/// work it reproduces.
+fn check_evidence_map(dataset: &str, out: &std::path::Path) {
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    let evidence: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("evidence.json")).expect("evidence.json"),
+    )
+    .expect("evidence.json parses");
+    let claims = evidence.as_array().expect("array");
+    let sentences = record["counts"]["audit"]["sentences"]
+        .as_u64()
+        .expect("sentences");
+    assert_eq!(
+        claims.len() as u64,
+        sentences,
+        "{dataset}: one entry per sentence"
+    );
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    let mut spans = 0;
+    for (index, claim) in claims.iter().enumerate() {
+        assert_eq!(claim["claim"].as_u64(), Some(index as u64 + 1));
+        let text = claim["markdown"].as_str().expect("markdown");
+        assert!(
+            markdown.contains(text),
+            "{dataset}: claim {} is not in review.md",
+            index + 1
+        );
+        match claim["basis"].as_str() {
+            Some("structure") => assert!(claim.get("span").is_none()),
+            Some("span") => {
+                spans += 1;
+                let snippet = claim["span"]["snippet"].as_str().expect("snippet");
+                let ending: String = snippet
+                    .trim_end_matches(['.', '!', '?', ';', ':', ','])
+                    .chars()
+                    .rev()
+                    .take(25)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let plain = text.replace('\\', "");
+                assert!(
+                    plain.contains(&ending),
+                    "{dataset}: claim {} does not reproduce {snippet:?}",
+                    index + 1
+                );
+                let key = claim["span"]["key"].as_str().expect("key");
+                assert!(
+                    text.contains(&format!("@{key}")),
+                    "{dataset}: claim {} does not cite its source",
+                    index + 1
+                );
+            }
+            other => panic!("{dataset}: basis {other:?}"),
+        }
+    }
+    assert!(
+        spans * 3 >= claims.len(),
+        "{dataset}: only {spans} of {} claims are taken from works",
+        claims.len()
+    );
+}
+
 /// `run.json` hashes every other output correctly.
 fn check_run_record(dataset: &str, out: &std::path::Path) {
     let record: serde_json::Value =
@@ -306,7 +374,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 8, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 9, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");

@@ -1,0 +1,136 @@
+//! `evidence.json`: every sentence of the review mapped to the structure it was built from or
+//! to the span of the work it was taken from — the claim → evidence map.
+
+use std::collections::BTreeMap;
+
+use litrev_model::{Basis, Review, Section, Work, WorkId};
+use serde::Serialize;
+
+use crate::Error;
+use crate::markdown::sentence_markdown;
+
+/// One sentence of the review and what backs it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimEvidence {
+    /// Sentence number in reading order, from 1 (the audit counts the same way).
+    pub claim: usize,
+    /// Heading of the section it is in.
+    pub section: String,
+    /// The sentence as it reads in `review.md`.
+    pub markdown: String,
+    /// Citation keys it cites.
+    pub cites: Vec<String>,
+    /// `structure` (built from counts and lists) or `span` (taken from a work).
+    pub basis: &'static str,
+    /// The span, for sentences taken from a work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<SpanEvidence>,
+}
+
+/// Where a taken sentence comes from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpanEvidence {
+    /// The work's id.
+    pub work: String,
+    /// Its citation key.
+    pub key: String,
+    /// The field (`abstract`).
+    pub field: String,
+    /// Sentence index in the field, from 0.
+    pub sentence: usize,
+    /// Byte offsets in the field.
+    pub start: usize,
+    /// End byte offset (exclusive).
+    pub end: usize,
+    /// The source sentence, verbatim.
+    pub snippet: String,
+    /// Where to read the work (DOI, else OpenAlex).
+    pub url: Option<String>,
+}
+
+/// The evidence of every sentence of the review, in reading order.
+///
+/// # Errors
+/// When a cited work has no key or a span's work has no record: a claim without evidence.
+pub fn claims(
+    review: &Review,
+    works: &BTreeMap<WorkId, Work>,
+    keys: &BTreeMap<WorkId, String>,
+) -> Result<Vec<ClaimEvidence>, Error> {
+    let mut out = Vec::new();
+    for section in &review.sections {
+        for part in section.walk() {
+            collect(part, works, keys, &mut out)?;
+        }
+    }
+    Ok(out)
+}
+
+fn collect(
+    section: &Section,
+    works: &BTreeMap<WorkId, Work>,
+    keys: &BTreeMap<WorkId, String>,
+    out: &mut Vec<ClaimEvidence>,
+) -> Result<(), Error> {
+    for sentence in section
+        .paragraphs
+        .iter()
+        .flat_map(|paragraph| &paragraph.sentences)
+    {
+        let cites = sentence
+            .cited()
+            .map(|work| {
+                keys.get(work)
+                    .cloned()
+                    .ok_or_else(|| Error::MissingKey(work.clone()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (basis, span) = match &sentence.basis {
+            Basis::Structure => ("structure", None),
+            Basis::Span(locator) => {
+                let work = works
+                    .get(&locator.work)
+                    .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
+                let field = match locator.field.as_str() {
+                    "title" => work.title.as_deref(),
+                    _ => work.abstract_text.as_deref(),
+                };
+                let snippet = field
+                    .and_then(|text| text.get(locator.start..locator.end))
+                    .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
+                let url = work
+                    .ids
+                    .doi
+                    .as_ref()
+                    .map(|doi| doi.url())
+                    .or_else(|| work.ids.openalex.as_ref().map(|id| id.url()));
+                let key = keys
+                    .get(&locator.work)
+                    .cloned()
+                    .ok_or_else(|| Error::MissingKey(locator.work.clone()))?;
+                (
+                    "span",
+                    Some(SpanEvidence {
+                        work: locator.work.to_string(),
+                        key,
+                        field: locator.field.clone(),
+                        sentence: locator.sentence,
+                        start: locator.start,
+                        end: locator.end,
+                        snippet: snippet.to_owned(),
+                        url,
+                    }),
+                )
+            }
+        };
+        out.push(ClaimEvidence {
+            claim: out.len() + 1,
+            section: section.heading.clone(),
+            markdown: sentence_markdown(sentence, keys)?,
+            cites,
+            basis,
+            span,
+        });
+    }
+    Ok(())
+}
