@@ -6,12 +6,15 @@
 //! of [`litrev_model::assign_keys`], so every `[@key]` resolves in both bibliographies.
 
 mod bibtex;
+mod charts;
 mod csl_json;
 mod evidence;
+mod graphml;
 mod markdown;
 mod prisma;
 mod ris;
 mod tables;
+mod xml;
 
 use std::collections::BTreeMap;
 
@@ -19,8 +22,10 @@ use litrev_model::{Review, Work, WorkId, assign_keys};
 use sha2::{Digest, Sha256};
 
 pub use bibtex::bibtex;
+pub use charts::{bars_svg, stacked_years_svg};
 pub use csl_json::csl_json;
 pub use evidence::{ClaimEvidence, SpanEvidence, claims};
+pub use graphml::{GraphNode, graphml};
 pub use markdown::{escape, review_markdown, sentence_markdown};
 pub use prisma::{PrismaCounts, prisma_svg};
 pub use ris::{references_ris, screening_ris};

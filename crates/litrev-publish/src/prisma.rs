@@ -3,6 +3,8 @@
 
 use std::fmt::Write;
 
+use crate::xml::escape;
+
 /// The counts the flow diagram shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PrismaCounts {
@@ -171,13 +173,6 @@ fn arrow(out: &mut String, x1: i32, y1: i32, x2: i32, y2: i32) {
         out,
         "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#333\" stroke-width=\"1.2\" marker-end=\"url(#arrow)\"/>"
     );
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

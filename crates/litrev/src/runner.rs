@@ -549,6 +549,13 @@ impl Runner {
             name: "screening.ris".to_owned(),
             bytes: litrev_publish::screening_ris(&decisions, &all_works).into_bytes(),
         });
+        artifacts.extend(analysis_files(
+            &entries,
+            &all_works,
+            &included,
+            &citations,
+            &organisation,
+        ));
         let prisma = prisma_counts(&discovery, &entries, &all_works, &screen);
         artifacts.push(Artifact {
             name: "prisma.svg".to_owned(),
@@ -845,6 +852,107 @@ fn method_facts(
     }
 }
 
+/// `themes.json`, `graph.graphml` and `charts/*.svg`: the organisation for people and tools.
+fn analysis_files(
+    entries: &[CorpusEntry],
+    works: &BTreeMap<WorkId, Work>,
+    included: &BTreeMap<WorkId, Work>,
+    citations: &[Citation],
+    organisation: &Organisation,
+) -> Vec<Artifact> {
+    let theme_of: BTreeMap<&WorkId, &str> = organisation
+        .themes
+        .iter()
+        .flat_map(|theme| theme.works.iter().map(move |id| (id, theme.label.as_str())))
+        .collect();
+    let ids: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();
+    let graph = CitationGraph::new(&ids, citations);
+    let stubs: BTreeMap<WorkId, Work> = entries
+        .iter()
+        .filter(|entry| !works.contains_key(&entry.work))
+        .map(|entry| (entry.work.clone(), Work::stub(entry.work.clone())))
+        .collect();
+    let nodes: Vec<litrev_publish::GraphNode<'_>> = entries
+        .iter()
+        .filter_map(|entry| {
+            let work = works.get(&entry.work).or_else(|| stubs.get(&entry.work))?;
+            Some(litrev_publish::GraphNode {
+                work,
+                theme: theme_of.get(&entry.work).copied(),
+                included: included.contains_key(&entry.work),
+                corpus_citations: graph.in_degree(&entry.work),
+            })
+        })
+        .collect();
+
+    let series: Vec<(String, BTreeMap<i32, usize>)> = organisation
+        .themes
+        .iter()
+        .map(|theme| {
+            let mut per_year: BTreeMap<i32, usize> = BTreeMap::new();
+            for year in theme.works.iter().filter_map(|id| included.get(id)?.year) {
+                *per_year.entry(year).or_default() += 1;
+            }
+            (theme.label.clone(), per_year)
+        })
+        .collect();
+    let top = |counts: BTreeMap<String, usize>, limit: usize| {
+        let mut items: Vec<(String, usize)> = counts.into_iter().collect();
+        items.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        items.truncate(limit);
+        items
+    };
+    let mut venues: BTreeMap<String, usize> = BTreeMap::new();
+    let mut authors: BTreeMap<String, usize> = BTreeMap::new();
+    for work in included.values() {
+        if let Some(venue) = &work.venue {
+            *venues.entry(venue.clone()).or_default() += 1;
+        }
+        for author in &work.authors {
+            *authors.entry(author.name.clone()).or_default() += 1;
+        }
+    }
+    let mut origins: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in entries
+        .iter()
+        .filter(|entry| included.contains_key(&entry.work))
+    {
+        *origins.entry(entry.origin.name().to_owned()).or_default() += 1;
+    }
+    let themes_json =
+        serde_json::to_string_pretty(organisation).expect("an organisation always serialises");
+    vec![
+        Artifact {
+            name: "themes.json".to_owned(),
+            bytes: format!("{themes_json}\n").into_bytes(),
+        },
+        Artifact {
+            name: "graph.graphml".to_owned(),
+            bytes: litrev_publish::graphml(&nodes, citations).into_bytes(),
+        },
+        Artifact {
+            name: "charts/years.svg".to_owned(),
+            bytes: litrev_publish::stacked_years_svg("Included works per year, by theme", &series)
+                .into_bytes(),
+        },
+        Artifact {
+            name: "charts/venues.svg".to_owned(),
+            bytes: litrev_publish::bars_svg("Top venues of the included works", &top(venues, 15))
+                .into_bytes(),
+        },
+        Artifact {
+            name: "charts/authors.svg".to_owned(),
+            bytes: litrev_publish::bars_svg("Top authors of the included works", &top(authors, 15))
+                .into_bytes(),
+        },
+        Artifact {
+            name: "charts/sources.svg".to_owned(),
+            bytes: litrev_publish::bars_svg("How the included works were found", &top(origins, 4))
+                .into_bytes(),
+        },
+    ]
+}
+
 /// The PRISMA flow's counts, from what the steps stored.
 fn prisma_counts(
     discovery: &DiscoverRecord,
@@ -913,14 +1021,20 @@ fn input_hashes(options: &RunOptions) -> Result<Vec<OutputFile>> {
 }
 
 /// Writes a file atomically: a temporary file in the same folder, then a rename.
+/// `name` may hold a sub-folder (`charts/years.svg`).
 fn write_file(folder: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let write_error = |path: &Path, source| Error::Write {
         path: path.to_owned(),
         source,
     };
-    std::fs::create_dir_all(folder).map_err(|source| write_error(folder, source))?;
     let target = folder.join(name);
-    let temporary = folder.join(format!(".{name}.partial"));
+    let parent = target.parent().unwrap_or(folder);
+    std::fs::create_dir_all(parent).map_err(|source| write_error(parent, source))?;
+    let file_name = target.file_name().map_or_else(
+        || name.to_owned(),
+        |file| file.to_string_lossy().into_owned(),
+    );
+    let temporary = parent.join(format!(".{file_name}.partial"));
     std::fs::write(&temporary, bytes).map_err(|source| write_error(&temporary, source))?;
     std::fs::rename(&temporary, &target).map_err(|source| write_error(&target, source))?;
     Ok(())

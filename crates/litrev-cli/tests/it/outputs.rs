@@ -34,6 +34,12 @@ fn every_synergy_dataset_becomes_a_cited_review() {
             "screening.csv",
             "screening.ris",
             "prisma.svg",
+            "themes.json",
+            "graph.graphml",
+            "charts/years.svg",
+            "charts/venues.svg",
+            "charts/authors.svg",
+            "charts/sources.svg",
             "run.json",
         ] {
             assert!(out.join(file).is_file(), "{dataset}: {file} missing");
@@ -208,7 +214,7 @@ fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path)
 /// CSL-JSON, no failed block, and every BibTeX key among the CSL-JSON ids.
 fn check_parsed_back(dataset: &str, out: &std::path::Path) {
     let script = r#"
-import json, sys, rispy, bibtexparser
+import json, sys, rispy, bibtexparser, networkx
 import xml.etree.ElementTree as ElementTree
 folder = sys.argv[1]
 svg = ElementTree.parse(folder + "/prisma.svg").getroot()
@@ -225,6 +231,14 @@ print(json.dumps({
     "bib_keys_in_csl": all(entry.key in {item["id"] for item in csl} for entry in library.entries),
     "csl": len(csl),
     "prisma_texts": texts,
+    "graph": (lambda graph: {
+        "nodes": graph.number_of_nodes(),
+        "edges": graph.number_of_edges(),
+        "included": sum(1 for _, data in graph.nodes(data=True) if data.get("included") is True),
+        "themed": sum(1 for _, data in graph.nodes(data=True) if data.get("theme")),
+        "with_year": sum(1 for _, data in graph.nodes(data=True) if "year" in data),
+    })(networkx.read_graphml(folder + "/graph.graphml")),
+    "themes": [len(theme["works"]) for theme in json.load(open(folder + "/themes.json"))["themes"]],
     "prisma_boxes": len(list(svg.iter("{http://www.w3.org/2000/svg}rect"))),
 }))
 "#;
@@ -374,7 +388,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 9, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 15, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");

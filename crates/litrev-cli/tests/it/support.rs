@@ -22,9 +22,10 @@ pub fn pandoc_available() -> bool {
     litrev_testkit::tool_available("pandoc")
 }
 
-/// Whether python3 can import rispy and bibtexparser; under CI their absence is a failure.
+/// Whether python3 can import rispy, bibtexparser and networkx; under CI their absence is a
+/// failure.
 pub fn python_readers_available() -> bool {
-    litrev_testkit::python_modules_available(&["rispy", "bibtexparser"])
+    litrev_testkit::python_modules_available(&["rispy", "bibtexparser", "networkx"])
 }
 
 /// The review question of a dataset: the title of the review paper.
@@ -115,17 +116,28 @@ pub fn sections(markdown: &str) -> Vec<(String, String)> {
     sections
 }
 
-/// Every file of a folder with its bytes.
+/// Every file under a folder (sub-folders included) with its bytes, by relative path.
 pub fn files_of(folder: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(folder)
+    let mut files = BTreeMap::new();
+    collect_files(folder, folder, &mut files);
+    files
+}
+
+fn collect_files(root: &Path, folder: &Path, files: &mut BTreeMap<String, Vec<u8>>) {
+    for entry in std::fs::read_dir(folder)
         .expect("output folder")
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.path().is_file())
-        .map(|entry| {
-            (
-                entry.file_name().to_string_lossy().into_owned(),
-                std::fs::read(entry.path()).expect("output file"),
-            )
-        })
-        .collect()
+        .filter_map(Result::ok)
+    {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(root, &path, files);
+        } else {
+            let name = path
+                .strip_prefix(root)
+                .expect("under the root")
+                .to_string_lossy()
+                .into_owned();
+            files.insert(name, std::fs::read(&path).expect("output file"));
+        }
+    }
 }

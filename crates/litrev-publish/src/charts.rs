@@ -1,0 +1,194 @@
+//! `charts/*.svg`: publications per year stacked by theme, top venues, top authors, and how
+//! the included works were found — plain SVG that opens in any browser.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::xml::escape;
+
+/// Colours for series, chosen to stay distinct for up to a dozen themes.
+const PALETTE: [&str; 12] = [
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#bab0ac", "#1f77b4", "#8c564b",
+];
+
+/// A stacked column chart: one column per year, one stacked series per theme.
+///
+/// `series` holds (label, year → count) in legend order.
+pub fn stacked_years_svg(title: &str, series: &[(String, BTreeMap<i32, usize>)]) -> String {
+    let years: Vec<i32> = {
+        let first = series
+            .iter()
+            .flat_map(|(_, counts)| counts.keys())
+            .min()
+            .copied();
+        let last = series
+            .iter()
+            .flat_map(|(_, counts)| counts.keys())
+            .max()
+            .copied();
+        match (first, last) {
+            (Some(first), Some(last)) => (first..=last).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let totals: Vec<usize> = years
+        .iter()
+        .map(|year| {
+            series
+                .iter()
+                .map(|(_, counts)| counts.get(year).copied().unwrap_or(0))
+                .sum()
+        })
+        .collect();
+    let peak = totals.iter().copied().max().unwrap_or(1).max(1);
+    let (left, top, plot_height) = (50, 40, 260);
+    let column = 22;
+    let legend_width = 260;
+    let width = left + years.len().max(1) as i32 * column + 30 + legend_width;
+    let legend_height = series.len() as i32 * 18 + 20;
+    let height = (top + plot_height + 60).max(top + legend_height);
+    let mut body = String::new();
+    // Axis with a few labelled ticks.
+    for tick in 0..=4 {
+        let value = peak * tick / 4;
+        let y = top + plot_height - (value as i32 * plot_height / peak as i32);
+        let _ = writeln!(
+            body,
+            "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\">{value}</text>",
+            left + years.len() as i32 * column,
+            left - 6,
+            y + 4
+        );
+    }
+    for (index, year) in years.iter().enumerate() {
+        let x = left + index as i32 * column;
+        let mut base = 0usize;
+        for (series_index, (label, counts)) in series.iter().enumerate() {
+            let count = counts.get(year).copied().unwrap_or(0);
+            if count == 0 {
+                continue;
+            }
+            let y_top = top + plot_height - ((base + count) as i32 * plot_height / peak as i32);
+            let bar = (count as i32 * plot_height / peak as i32).max(1);
+            let _ = writeln!(
+                body,
+                "<rect x=\"{}\" y=\"{y_top}\" width=\"{}\" height=\"{bar}\" fill=\"{}\"><title>{}: {count} in {year}</title></rect>",
+                x + 2,
+                column - 4,
+                PALETTE[series_index % PALETTE.len()],
+                escape(label)
+            );
+            base += count;
+        }
+        if years.len() <= 20 || index % 2 == 0 {
+            let _ = writeln!(
+                body,
+                "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\" transform=\"rotate(-60 {} {})\">{year}</text>",
+                x + column / 2,
+                top + plot_height + 14,
+                x + column / 2,
+                top + plot_height + 14
+            );
+        }
+    }
+    let legend_x = left + years.len() as i32 * column + 30;
+    for (index, (label, counts)) in series.iter().enumerate() {
+        let y = top + index as i32 * 18;
+        let total: usize = counts.values().sum();
+        let _ = writeln!(
+            body,
+            "<rect x=\"{legend_x}\" y=\"{y}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"12\">{} ({total})</text>",
+            PALETTE[index % PALETTE.len()],
+            legend_x + 18,
+            y + 10,
+            escape(&shorten(label, 34))
+        );
+    }
+    document(title, width, height, &body)
+}
+
+/// A horizontal bar chart of (label, count), in the order given.
+pub fn bars_svg(title: &str, items: &[(String, usize)]) -> String {
+    let peak = items
+        .iter()
+        .map(|(_, count)| *count)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let (label_width, bar_width, row) = (300, 360, 22);
+    let top = 40;
+    let width = label_width + bar_width + 60;
+    let height = top + items.len().max(1) as i32 * row + 20;
+    let mut body = String::new();
+    for (index, (label, count)) in items.iter().enumerate() {
+        let y = top + index as i32 * row;
+        let length = (*count as i32 * bar_width / peak as i32).max(1);
+        let _ = writeln!(
+            body,
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">{}</text><rect x=\"{}\" y=\"{}\" width=\"{length}\" height=\"{}\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"12\">{count}</text>",
+            label_width - 8,
+            y + 14,
+            escape(&shorten(label, 44)),
+            label_width,
+            y + 3,
+            row - 6,
+            PALETTE[0],
+            label_width + length + 6,
+            y + 14
+        );
+    }
+    document(title, width, height, &body)
+}
+
+fn document(title: &str, width: i32, height: i32, body: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"Helvetica, Arial, sans-serif\">\n\
+         <title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"20\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{}</text>\n{body}</svg>\n",
+        escape(title),
+        escape(title)
+    )
+}
+
+fn shorten(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(limit - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stacks_series_per_year_and_labels_bars() {
+        let series = vec![
+            (
+                "Pumps & <kids>".to_owned(),
+                BTreeMap::from([(2001, 2), (2003, 1)]),
+            ),
+            ("Meals".to_owned(), BTreeMap::from([(2001, 1)])),
+        ];
+        let svg = stacked_years_svg("Works per year", &series);
+        assert_eq!(
+            svg.matches("<rect x=").count(),
+            3 + 2,
+            "three bars and two legend keys"
+        );
+        for year in ["2001", "2002", "2003"] {
+            assert!(
+                svg.contains(&format!(">{year}</text>")),
+                "{year} on the axis"
+            );
+        }
+        assert!(svg.contains("Pumps &amp; &lt;kids&gt; (3)"));
+        let bars = bars_svg(
+            "Venues",
+            &[("Blood".to_owned(), 5), ("Haemophilia".to_owned(), 2)],
+        );
+        assert!(bars.contains(">Blood</text>") && bars.contains(">5</text>"));
+    }
+}
