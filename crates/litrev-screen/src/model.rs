@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use litrev_text::{content_words, stem};
+use litrev_text::{SparseVector, content_words, stem};
 
 /// A sparse feature vector: feature ids ascending, L2-normalised weights.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -104,21 +104,13 @@ impl FeatureSpace {
                         counts.entry(id).or_insert((0, idf)).0 += 1;
                     }
                 }
-                let mut entries: Vec<(u32, f32)> = counts
+                let weights = counts
                     .into_iter()
                     .map(|(id, (count, idf))| (id, (1.0 + (count as f32).ln()) * idf))
                     .collect();
-                let norm = entries
-                    .iter()
-                    .map(|(_, value)| value * value)
-                    .sum::<f32>()
-                    .sqrt();
-                if norm > 0.0 {
-                    for (_, value) in &mut entries {
-                        *value /= norm;
-                    }
+                Features {
+                    entries: SparseVector::normalised(weights).entries().to_vec(),
                 }
-                Features { entries }
             })
             .collect();
         FeatureSpace {

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use crate::support::{describe, litrev, question, testdata, works_file};
 
@@ -30,6 +30,17 @@ fn paused_run(home: &Path, data: &Path, out: &Path) -> String {
     let summary: serde_json::Value = serde_json::from_slice(&paused.stdout).expect("JSON");
     assert_eq!(summary["status"], "awaiting_approval");
     summary["run"].as_str().expect("run").to_owned()
+}
+
+/// Starts `litrev screen RUN` with piped stdin and stdout, as a person at a terminal.
+fn screen_session(home: &Path, run: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_litrev"))
+        .args(["screen", run])
+        .env("LITREV_HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("litrev screen starts")
 }
 
 /// The screening.csv row of a work: (decision, reason, reviewer).
@@ -67,13 +78,7 @@ fn a_label_given_interactively_survives_kill_9_and_resume() {
     let out = home.path().join("review");
     let run = paused_run(home.path(), &data, &out);
 
-    let mut session = Command::new(env!("CARGO_BIN_EXE_litrev"))
-        .args(["screen", &run])
-        .env("LITREV_HOME", home.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("litrev screen starts");
+    let mut session = screen_session(home.path(), &run);
     let mut stdin = session.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(session.stdout.take().expect("stdout"));
     // Skip the first record, exclude the second, then wait for the label to be saved.
@@ -117,13 +122,7 @@ fn undo_takes_back_the_last_label() {
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("review");
     let run = paused_run(home.path(), &data, &out);
-    let mut session = Command::new(env!("CARGO_BIN_EXE_litrev"))
-        .args(["screen", &run])
-        .env("LITREV_HOME", home.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("litrev screen starts");
+    let mut session = screen_session(home.path(), &run);
     session
         .stdin
         .take()
