@@ -40,6 +40,21 @@ pub enum BenchCommand {
     /// Simulate a reviewer screening in litrev's order, the labels being the oracle; print
     /// WSS@95, WSS@100, RRF@10, ATD, records screened to 95 % and 100 % recall, and time.
     Screen(ScreenBenchArgs),
+    /// Organise the union of several snapshot files into themes with the pipeline's own code;
+    /// print the number of themes, the outlier share, the time and the NMI between the themes
+    /// and the file each work came from.
+    Themes(ThemesBenchArgs),
+}
+
+/// `litrev bench themes`.
+#[derive(Debug, Args)]
+pub struct ThemesBenchArgs {
+    /// OpenAlex works files (.jsonl or .jsonl.gz), one research area each.
+    #[arg(long, num_args = 1.., required = true)]
+    pub works: Vec<PathBuf>,
+    /// Write `openalex_id,theme` lines here.
+    #[arg(long)]
+    pub themes_out: Option<PathBuf>,
 }
 
 /// `litrev bench screen`.

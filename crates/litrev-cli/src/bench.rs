@@ -5,13 +5,42 @@ use litrev::bench::{
     LabelledRecords, read_labelled_csv, read_works_with_labels, simulate_screening,
 };
 
-use crate::args::{BenchCommand, ScreenBenchArgs};
+use crate::args::{BenchCommand, ScreenBenchArgs, ThemesBenchArgs};
 
 /// Runs a benchmark; the exit code is 0 when it ran.
 pub fn run(command: BenchCommand) -> anyhow::Result<u8> {
     match command {
         BenchCommand::Screen(args) => screen(&args),
+        BenchCommand::Themes(args) => themes(&args),
     }
+}
+
+fn themes(args: &ThemesBenchArgs) -> anyhow::Result<u8> {
+    let input = litrev::bench::read_works_by_origin(&args.works)?;
+    let result = litrev::bench::organise_by_origin(&input);
+    println!(
+        "{} works from {} files: {} themes, {:.1} % outliers, NMI with the file of origin {:.3}, {:.2} s",
+        input.works.len(),
+        args.works.len(),
+        result.organisation.themes.len(),
+        100.0 * result.outlier_share,
+        result.nmi,
+        result.seconds
+    );
+    for theme in &result.organisation.themes {
+        println!("{:>4} works  {}", theme.works.len(), theme.label);
+    }
+    if let Some(path) = &args.themes_out {
+        let mut lines = String::from("openalex_id,theme\n");
+        for theme in &result.organisation.themes {
+            for work in &theme.works {
+                lines.push_str(&format!("{work},{}\n", theme.id));
+            }
+        }
+        std::fs::write(path, lines)
+            .with_context(|| format!("cannot write the themes to {}", path.display()))?;
+    }
+    Ok(0)
 }
 
 fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {

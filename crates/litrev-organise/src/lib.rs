@@ -269,11 +269,11 @@ fn split_in_two(
     members: &[usize],
     min_size: usize,
 ) -> Option<Vec<usize>> {
-    let centre = SparseVector::centroid(members.iter().map(|&member| &vectors[member]));
+    let centre = Centre::of(members.iter().map(|&member| &vectors[member]));
     let mut by_closeness: Vec<(f32, usize)> = members
         .iter()
         .enumerate()
-        .map(|(position, &member)| (vectors[member].cosine(&centre), position))
+        .map(|(position, &member)| (centre.cosine(&vectors[member]), position))
         .collect();
     by_closeness.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let nearest_member = by_closeness.last().map(|(_, position)| *position)?;
@@ -302,7 +302,10 @@ fn two_means(
     members: &[usize],
     seeds: [&SparseVector; 2],
 ) -> (Vec<usize>, f32) {
-    let mut centres = vec![seeds[0].clone(), seeds[1].clone()];
+    let mut centres = vec![
+        Centre::of(std::iter::once(seeds[0])),
+        Centre::of(std::iter::once(seeds[1])),
+    ];
     let mut halves = vec![usize::MAX; members.len()];
     for _ in 0..20 {
         let next: Vec<usize> = members
@@ -313,7 +316,7 @@ fn two_means(
         halves = next;
         centres = (0..2)
             .map(|half| {
-                SparseVector::centroid(
+                Centre::of(
                     members
                         .iter()
                         .zip(&halves)
@@ -329,16 +332,57 @@ fn two_means(
     let cohesion = members
         .iter()
         .zip(&halves)
-        .map(|(&member, &half)| vectors[member].cosine(&centres[half]))
+        .map(|(&member, &half)| centres[half].cosine(&vectors[member]))
         .sum();
     (halves, cohesion)
 }
 
-fn nearest(vector: &SparseVector, centres: &[SparseVector]) -> (usize, f32) {
+/// The direction of a group: the sum of its members' vectors, dense and scaled to unit length,
+/// so the cosine of a sparse member to it costs only the member's own entries (merging two
+/// sparse lists would cost the centre's tens of thousands of terms for every member).
+struct Centre {
+    weights: Vec<f32>,
+}
+
+impl Centre {
+    fn of<'a>(members: impl Iterator<Item = &'a SparseVector>) -> Centre {
+        let mut weights: Vec<f32> = Vec::new();
+        for member in members {
+            for &(id, weight) in member.entries() {
+                let id = id as usize;
+                if id >= weights.len() {
+                    weights.resize(id + 1, 0.0);
+                }
+                weights[id] += weight;
+            }
+        }
+        let norm = weights
+            .iter()
+            .map(|weight| weight * weight)
+            .sum::<f32>()
+            .sqrt();
+        if norm > 0.0 {
+            for weight in &mut weights {
+                *weight /= norm;
+            }
+        }
+        Centre { weights }
+    }
+
+    fn cosine(&self, vector: &SparseVector) -> f32 {
+        vector
+            .entries()
+            .iter()
+            .filter_map(|&(id, weight)| self.weights.get(id as usize).map(|centre| weight * centre))
+            .sum()
+    }
+}
+
+fn nearest(vector: &SparseVector, centres: &[Centre]) -> (usize, f32) {
     centres
         .iter()
         .enumerate()
-        .map(|(index, centre)| (index, vector.cosine(centre)))
+        .map(|(index, centre)| (index, centre.cosine(vector)))
         .fold((0, f32::MIN), |best, candidate| {
             if candidate.1 > best.1 {
                 candidate

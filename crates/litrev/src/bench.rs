@@ -184,3 +184,133 @@ fn csv_error(path: &Path, error: &csv::Error) -> Error {
         message: error.to_string(),
     }
 }
+
+/// Works from several snapshot files, each remembering the file it came from.
+#[derive(Debug, Clone, Default)]
+pub struct WorksByOrigin {
+    /// The works, merged by id (a work in two files keeps the first).
+    pub works: BTreeMap<WorkId, litrev_model::Work>,
+    /// The index of the file each work came from.
+    pub origin: BTreeMap<WorkId, usize>,
+}
+
+/// Reads several OpenAlex works files.
+///
+/// # Errors
+/// When a file cannot be read.
+pub fn read_works_by_origin(files: &[PathBuf]) -> Result<WorksByOrigin> {
+    let mut out = WorksByOrigin::default();
+    for (index, file) in files.iter().enumerate() {
+        let (works, _issues) = SnapshotSource::read_works(std::slice::from_ref(file))?;
+        for work in works {
+            let id = work.id();
+            if !out.works.contains_key(&id) {
+                out.origin.insert(id.clone(), index);
+                out.works.insert(id, work);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What clustering a union of snapshots into themes gave.
+#[derive(Debug, Clone)]
+pub struct ThemesBench {
+    /// The themes and key works.
+    pub organisation: litrev_model::Organisation,
+    /// Share of works in no theme.
+    pub outlier_share: f64,
+    /// Normalised mutual information between the themes and the files of origin.
+    pub nmi: f64,
+    /// Wall time of the organise phase, in seconds.
+    pub seconds: f64,
+}
+
+/// Organises the union of the works with the pipeline's own organise phase, then measures the
+/// agreement of its themes with the files the works came from.
+pub fn organise_by_origin(input: &WorksByOrigin) -> ThemesBench {
+    let all: Vec<&litrev_model::Work> = input.works.values().collect();
+    let ids: std::collections::BTreeSet<&WorkId> = input.works.keys().collect();
+    let citations = litrev_graph::edges_within(&all, &ids);
+    let started = std::time::Instant::now();
+    let organisation = litrev_organise::organise(
+        &litrev_organise::OrganiseConfig::default(),
+        &input.works,
+        &citations,
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    let theme_of: BTreeMap<&WorkId, usize> = organisation
+        .themes
+        .iter()
+        .enumerate()
+        .flat_map(|(index, theme)| theme.works.iter().map(move |id| (id, index)))
+        .collect();
+    let pairs: Vec<(usize, usize)> = input
+        .origin
+        .iter()
+        .filter_map(|(id, origin)| theme_of.get(id).map(|theme| (*theme, *origin)))
+        .collect();
+    let outliers = input.works.len() - pairs.len();
+    ThemesBench {
+        nmi: normalised_mutual_information(&pairs),
+        outlier_share: outliers as f64 / input.works.len().max(1) as f64,
+        organisation,
+        seconds,
+    }
+}
+
+/// NMI of two labelings given as (a, b) pairs, normalised by the arithmetic mean of the two
+/// entropies (scikit-learn's default).
+pub fn normalised_mutual_information(pairs: &[(usize, usize)]) -> f64 {
+    let n = pairs.len() as f64;
+    if pairs.is_empty() {
+        return 0.0;
+    }
+    let mut joint: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    let mut left: BTreeMap<usize, f64> = BTreeMap::new();
+    let mut right: BTreeMap<usize, f64> = BTreeMap::new();
+    for &(a, b) in pairs {
+        *joint.entry((a, b)).or_default() += 1.0;
+        *left.entry(a).or_default() += 1.0;
+        *right.entry(b).or_default() += 1.0;
+    }
+    let entropy = |counts: &BTreeMap<usize, f64>| -> f64 {
+        counts
+            .values()
+            .map(|count| {
+                let p = count / n;
+                -p * p.ln()
+            })
+            .sum()
+    };
+    let mutual: f64 = joint
+        .iter()
+        .map(|(&(a, b), count)| {
+            let p = count / n;
+            p * (p / ((left[&a] / n) * (right[&b] / n))).ln()
+        })
+        .sum();
+    let mean_entropy = (entropy(&left) + entropy(&right)) / 2.0;
+    if mean_entropy == 0.0 {
+        1.0
+    } else {
+        mutual / mean_entropy
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nmi_of_identical_independent_and_permuted_labelings() {
+        let same: Vec<(usize, usize)> = (0..90).map(|index| (index % 3, index % 3)).collect();
+        assert!((normalised_mutual_information(&same) - 1.0).abs() < 1e-12);
+        let permuted: Vec<(usize, usize)> =
+            (0..90).map(|index| (index % 3, (index + 1) % 3)).collect();
+        assert!((normalised_mutual_information(&permuted) - 1.0).abs() < 1e-12);
+        let independent: Vec<(usize, usize)> =
+            (0..90).map(|index| (index % 3, (index / 3) % 2)).collect();
+        assert!(normalised_mutual_information(&independent).abs() < 0.05);
+    }
+}
