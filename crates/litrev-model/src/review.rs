@@ -25,10 +25,16 @@ pub enum SectionKind {
     Method,
     /// One theme.
     Theme,
+    /// A part of a theme (key findings, methods used, debates, gaps).
+    ThemePart,
+    /// What the themes show together.
+    Discussion,
     /// Gaps and future directions.
     Gaps,
     /// Conclusion.
     Conclusion,
+    /// How the works were found, in full.
+    Appendix,
 }
 
 /// A headed section.

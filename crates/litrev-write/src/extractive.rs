@@ -103,7 +103,7 @@ impl<'a> Writer<'a> {
             .map(words_of)
             .sum();
         // Abstract, gaps and conclusion take roughly this much; themes get the rest.
-        let reserved = 900;
+        let reserved = 1_700;
         let theme_words = (target.saturating_sub(fixed + reserved) as f32 * scale) as usize;
         let total_works: usize = self
             .input
@@ -123,14 +123,17 @@ impl<'a> Writer<'a> {
                 self.theme_section(theme, budget)
             })
             .collect();
+        let discussion = self.discussion();
         let gaps = self.gaps();
         let conclusion = self.conclusion();
         let abstract_section = self.abstract_section();
 
         let mut sections = vec![abstract_section, introduction, method];
         sections.extend(themes);
+        sections.push(discussion);
         sections.push(gaps);
         sections.push(conclusion);
+        sections.push(self.appendix());
         Review {
             title: title_of(&self.input.plan.question),
             sections,
@@ -150,7 +153,7 @@ impl<'a> Writer<'a> {
         let (first, last) = self.year_span();
         let labels: Vec<String> = themes
             .iter()
-            .map(|theme| theme.label.to_lowercase())
+            .map(|theme| in_sentence(&theme.label))
             .collect();
         let stages = facts.stages.len();
         let mut sentences = vec![
@@ -318,7 +321,7 @@ impl<'a> Writer<'a> {
             .organisation
             .themes
             .iter()
-            .map(|theme| theme.label.to_lowercase())
+            .map(|theme| in_sentence(&theme.label))
             .collect();
         if !labels.is_empty() {
             paragraphs.push(Paragraph {
@@ -386,25 +389,9 @@ impl<'a> Writer<'a> {
             search.push(
                 SentenceBuilder::new()
                     .text(format!(
-                        "{} {} formed from the question without a language model:",
+                        "{} {} formed from the question's own words, without a language model; the appendix gives each query and what it returned.",
                         number_capitalised(facts.queries.len()),
                         plural(facts.queries.len(), "query was", "queries were")
-                    ))
-                    .text(format!(
-                        " {}.",
-                        list(
-                            &facts
-                                .queries
-                                .iter()
-                                .map(|query| format!(
-                                    "“{}” ({}; {} {})",
-                                    query.text,
-                                    query.purpose,
-                                    query.hits,
-                                    plural(query.hits, "hit", "hits")
-                                ))
-                                .collect::<Vec<_>>()
-                        )
                     ))
                     .structural(),
             );
@@ -432,22 +419,14 @@ impl<'a> Writer<'a> {
 
         let mut snowball = Vec::new();
         if !facts.stages.is_empty() {
-            let stage_texts: Vec<String> = facts
-                .stages
-                .iter()
-                .map(|stage| {
-                    format!(
-                        "stage {} expanded {} works and added {} new ones, {} of them relevant",
-                        stage.stage, stage.expanded, stage.new_works, stage.new_relevant
-                    )
-                })
-                .collect();
+            let added: usize = facts.stages.iter().map(|stage| stage.new_works).sum();
+            let relevant: usize = facts.stages.iter().map(|stage| stage.new_relevant).sum();
             snowball.push(
                 SentenceBuilder::new()
                     .text(format!(
-                        "Citation snowballing then followed the references (backward) and the citing works (forward) of the relevant works, most promising first, for up to {} stages: {}.",
-                        number(plan.limits.max_stages as usize),
-                        label_list(&stage_texts)
+                        "Citation snowballing then followed the references (backward) and the citing works (forward) of the relevant works, most promising first, for {} of at most {} stages, adding {added} works, {relevant} of them relevant.",
+                        number(facts.stages.len()),
+                        number(plan.limits.max_stages as usize)
                     ))
                     .structural(),
             );
@@ -596,7 +575,6 @@ impl<'a> Writer<'a> {
     // ----- themes ---------------------------------------------------------------------------
 
     fn theme_section(&mut self, theme: &Theme, budget: usize) -> Section {
-        let mut paragraphs = vec![self.theme_overview(theme)];
         let centre = SparseVector::centroid(
             theme
                 .works
@@ -605,19 +583,48 @@ impl<'a> Writer<'a> {
                 .collect::<Vec<_>>()
                 .iter(),
         );
+        let overview = self.theme_overview(theme);
+        // Method sentences go to their own part, so they are picked before the findings.
+        let methods = self.methods_used(theme, &centre);
+        let findings = self.key_findings(theme, budget, &centre);
+        let debates = self.debates(theme);
+        let gaps = self.theme_gaps(theme);
+        let mut subsections = vec![part("Key findings", findings)];
+        for (heading, paragraphs) in [
+            ("Methods used", methods),
+            ("Debates", debates),
+            ("Gaps", gaps),
+        ] {
+            if !paragraphs.is_empty() {
+                subsections.push(part(heading, paragraphs));
+            }
+        }
+        Section {
+            kind: SectionKind::Theme,
+            heading: theme.label.clone(),
+            paragraphs: vec![overview],
+            subsections,
+        }
+    }
 
-        // Round one: each work's best finding; then the next best across the theme.
+    /// The theme's findings in its works' own words: each work's best finding first, then the
+    /// next best across the theme until the word budget is spent.
+    fn key_findings(
+        &mut self,
+        theme: &Theme,
+        budget: usize,
+        centre: &SparseVector,
+    ) -> Vec<Paragraph> {
         let findings_roles = [
             Role::Result,
             Role::Conclusion,
             Role::Objective,
-            Role::Method,
             Role::Background,
         ];
         let mut chosen: BTreeMap<WorkId, Vec<Span>> = BTreeMap::new();
         let mut words = 0usize;
         for id in &theme.works {
-            let picked = self.best_spans(id, &findings_roles, 1, Some(&centre));
+            let picked = self.best_spans(id, &findings_roles, 1, Some(centre));
             for span in picked {
                 words += span.words;
                 chosen.entry(id.clone()).or_default().push(span);
@@ -630,7 +637,7 @@ impl<'a> Writer<'a> {
                 if words >= budget {
                     break;
                 }
-                let picked = self.best_spans(id, &findings_roles, 1, Some(&centre));
+                let picked = self.best_spans(id, &findings_roles, 1, Some(centre));
                 for span in picked {
                     words += span.words;
                     added = true;
@@ -649,51 +656,107 @@ impl<'a> Writer<'a> {
             .iter()
             .filter(|id| chosen.contains_key(*id))
             .collect();
+        let mut paragraphs = Vec::new();
         for group in even_groups(&with_findings, 3) {
             let ids: Vec<WorkId> = group.iter().map(|id| (*id).clone()).collect();
             let mut sentences = vec![self.group_opener(theme, &ids)];
-            let mut previous_positive: Option<WorkId> = None;
             for id in &ids {
                 let mut spans = chosen.remove(id).unwrap_or_default();
                 spans.sort_by_key(|span| span.locator.sentence);
                 for span in spans {
-                    let negative = span.role == Role::Result && is_negative(&span.text);
-                    let contrast =
-                        negative && previous_positive.as_ref().is_some_and(|other| other != id);
-                    sentences.push(self.attribute(&span, contrast.then_some("By contrast, ")));
-                    if span.role == Role::Result && !negative {
-                        previous_positive = Some(id.clone());
-                    }
+                    sentences.push(self.attribute(&span, None));
                 }
             }
             paragraphs.push(Paragraph { sentences });
         }
+        paragraphs
+    }
 
-        // What the theme leaves open, in its works' words.
+    /// How the theme's works were done, from their method sentences (three works at most).
+    fn methods_used(&mut self, theme: &Theme, centre: &SparseVector) -> Vec<Paragraph> {
+        let mut spans = Vec::new();
+        for id in &theme.works {
+            if spans.len() >= 3 {
+                break;
+            }
+            spans.extend(self.best_spans(id, &[Role::Method], 1, Some(centre)));
+        }
+        if spans.is_empty() {
+            return Vec::new();
+        }
+        let opener = match self.next_frame(3) {
+            0 => "The designs behind these findings are described in the works' own terms.",
+            1 => "How the evidence was gathered differs from work to work.",
+            _ => "The methods of the theme's works can be read from their abstracts.",
+        };
+        let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
+        for span in &spans {
+            sentences.push(self.attribute(span, None));
+        }
+        vec![Paragraph { sentences }]
+    }
+
+    /// Findings that point in opposite directions, set side by side: a positive result of one
+    /// work and an absence of effect reported by another.
+    fn debates(&mut self, theme: &Theme) -> Vec<Paragraph> {
+        let negative = theme.works.iter().find_map(|id| {
+            self.candidate_spans(id, &[Role::Result, Role::Conclusion])
+                .into_iter()
+                .find(|span| is_negative(&span.text))
+        });
+        let Some(negative) = negative else {
+            return Vec::new();
+        };
+        let positive = theme
+            .works
+            .iter()
+            .filter(|id| **id != negative.locator.work)
+            .find_map(|id| {
+                self.candidate_spans(id, &[Role::Result, Role::Conclusion])
+                    .into_iter()
+                    .find(|span| !is_negative(&span.text))
+            });
+        let Some(positive) = positive else {
+            return Vec::new();
+        };
+        self.mark_used(&positive);
+        self.mark_used(&negative);
+        let opener = match self.next_frame(4) {
+            0 => "Not every finding in this theme points the same way.",
+            1 => "The works of this theme do not all agree.",
+            2 => "Set side by side, two of these works pull in different directions.",
+            _ => "The evidence here is not uniform.",
+        };
+        vec![Paragraph {
+            sentences: vec![
+                SentenceBuilder::new().text(opener).structural(),
+                self.attribute(&positive, None),
+                self.attribute(&negative, Some("By contrast, ")),
+            ],
+        }]
+    }
+
+    /// What the theme leaves open, in its works' words.
+    fn theme_gaps(&mut self, theme: &Theme) -> Vec<Paragraph> {
         let open: Vec<Span> = theme
             .works
             .iter()
             .flat_map(|id| self.best_spans(id, &[Role::Limitation, Role::FutureWork], 1, None))
             .take(2)
             .collect();
-        if !open.is_empty() {
-            let opener = match self.next_frame(3) {
-                0 => "The works of this theme also mark their own limits.",
-                1 => "Some of these works name what they could not settle.",
-                _ => "Several questions are left open here by the authors themselves.",
-            };
-            let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
-            for span in &open {
-                sentences.push(self.attribute(span, None));
-            }
-            paragraphs.push(Paragraph { sentences });
+        if open.is_empty() {
+            return Vec::new();
         }
-        Section {
-            kind: SectionKind::Theme,
-            heading: theme.label.clone(),
-            paragraphs,
-            subsections: Vec::new(),
+        let opener = match self.next_frame(3) {
+            0 => "The works of this theme also mark their own limits.",
+            1 => "Some of these works name what they could not settle.",
+            _ => "Several questions are left open here by the authors themselves.",
+        };
+        let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
+        for span in &open {
+            sentences.push(self.attribute(span, None));
         }
+        vec![Paragraph { sentences }]
     }
 
     fn theme_overview(&mut self, theme: &Theme) -> Paragraph {
@@ -771,7 +834,7 @@ impl<'a> Writer<'a> {
                     >= 2.min(ids.len())
             })
             .cloned()
-            .unwrap_or_else(|| theme.label.to_lowercase());
+            .unwrap_or_else(|| in_sentence(&theme.label));
         let years: Vec<i32> = ids
             .iter()
             .filter_map(|id| self.input.included[id].year)
@@ -842,7 +905,7 @@ impl<'a> Writer<'a> {
                 SentenceBuilder::new()
                     .text(format!(
                         "The thinnest evidence base is that of the theme on {}, with {} {}",
-                        thinnest.label.to_lowercase(),
+                        in_sentence(&thinnest.label),
                         number(thinnest.works.len()),
                         plural(thinnest.works.len(), "work", "works")
                     ))
@@ -911,15 +974,15 @@ impl<'a> Writer<'a> {
             let opener = match self.next_frame(3) {
                 0 => format!(
                     "For {}, the works point to what remains to be done.",
-                    theme.label.to_lowercase()
+                    in_sentence(&theme.label)
                 ),
                 1 => format!(
                     "Open questions also remain on {}.",
-                    theme.label.to_lowercase()
+                    in_sentence(&theme.label)
                 ),
                 _ => format!(
                     "On {}, the authors themselves name the next steps.",
-                    theme.label.to_lowercase()
+                    in_sentence(&theme.label)
                 ),
             };
             let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
@@ -950,7 +1013,7 @@ impl<'a> Writer<'a> {
         for theme in themes {
             if let Some(key) = theme.key_works.first() {
                 let frame = self.next_frame(3);
-                let label = theme.label.to_lowercase();
+                let label = in_sentence(&theme.label);
                 let n = theme.works.len();
                 let builder = match frame {
                     0 => SentenceBuilder::new()
@@ -987,8 +1050,8 @@ impl<'a> Writer<'a> {
                 SentenceBuilder::new()
                     .text(format!(
                         "Taken together, the evidence is densest on {} and thinnest on {}, which is where further primary studies would add most.",
-                        largest.label.to_lowercase(),
-                        smallest.label.to_lowercase()
+                        in_sentence(&largest.label),
+                        in_sentence(&smallest.label)
                     ))
                     .structural(),
             );
@@ -997,6 +1060,212 @@ impl<'a> Writer<'a> {
             kind: SectionKind::Conclusion,
             heading: "Conclusion".to_owned(),
             paragraphs: vec![Paragraph { sentences }],
+            subsections: Vec::new(),
+        }
+    }
+
+    // ----- discussion and appendix --------------------------------------------------------
+
+    /// What the themes show together: their sizes, their ages, and the citations between them.
+    fn discussion(&mut self) -> Section {
+        let themes = &self.input.organisation.themes;
+        let mut sentences = Vec::new();
+        if let (Some(largest), Some(smallest)) = (themes.first(), themes.last())
+            && themes.len() > 1
+        {
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Of the {} themes, the one on {} gathers the most works ({}) and the one on {} the fewest ({}).",
+                        number(themes.len()),
+                        in_sentence(&largest.label),
+                        largest.works.len(),
+                        in_sentence(&smallest.label),
+                        smallest.works.len()
+                    ))
+                    .structural(),
+            );
+        }
+        let medians: Vec<(i32, &Theme)> = themes
+            .iter()
+            .filter_map(|theme| {
+                let mut years: Vec<i32> = theme
+                    .works
+                    .iter()
+                    .filter_map(|id| self.input.included.get(id)?.year)
+                    .collect();
+                years.sort_unstable();
+                years.get(years.len() / 2).map(|median| (*median, theme))
+            })
+            .collect();
+        let newest = medians
+            .iter()
+            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.id.cmp(&a.1.id)));
+        let oldest = medians
+            .iter()
+            .min_by(|a, b| a.0.cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+        if let (Some((new_year, new_theme)), Some((old_year, old_theme))) = (newest, oldest)
+            && new_theme.id != old_theme.id
+        {
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "The most recent theme is the one on {} (half of its works appeared in {new_year} or later); the oldest is the one on {} (median year {old_year}).",
+                        in_sentence(&new_theme.label),
+                        in_sentence(&old_theme.label)
+                    ))
+                    .structural(),
+            );
+        }
+        // Citations between themes show which lines of work build on which.
+        let theme_of: BTreeMap<&WorkId, &Theme> = themes
+            .iter()
+            .flat_map(|theme| theme.works.iter().map(move |id| (id, theme)))
+            .collect();
+        let mut flows: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+        let mut within = 0usize;
+        for edge in self.input.citations {
+            if let (Some(from), Some(to)) = (theme_of.get(&edge.citing), theme_of.get(&edge.cited))
+            {
+                if from.id == to.id {
+                    within += 1;
+                } else {
+                    *flows.entry((from.id, to.id)).or_default() += 1;
+                }
+            }
+        }
+        let across: usize = flows.values().sum();
+        if within + across > 0 {
+            let strongest = flows
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .and_then(|(&(from, to), &count)| {
+                    let label = |id: u32| {
+                        themes
+                            .iter()
+                            .find(|theme| theme.id == id)
+                            .map(|theme| in_sentence(&theme.label))
+                    };
+                    Some(format!(
+                        "; the strongest link runs from the works on {} to those on {} ({count} {})",
+                        label(from)?,
+                        label(to)?,
+                        plural(count, "citation", "citations")
+                    ))
+                })
+                .unwrap_or_default();
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Among the included works, {within} {} stay within a theme and {across} cross from one theme to another{strongest}.",
+                        plural(within, "citation", "citations")
+                    ))
+                    .structural(),
+            );
+        }
+        let reach: Option<(usize, &WorkId)> = self
+            .input
+            .organisation
+            .key_works
+            .iter()
+            .map(|key| {
+                let citing_themes: BTreeSet<u32> = self
+                    .input
+                    .citations
+                    .iter()
+                    .filter(|edge| edge.cited == key.work)
+                    .filter_map(|edge| theme_of.get(&edge.citing).map(|theme| theme.id))
+                    .collect();
+                (citing_themes.len(), &key.work)
+            })
+            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)));
+        if let Some((count, work)) = reach
+            && count > 1
+        {
+            sentences.push(
+                SentenceBuilder::new()
+                    .narrative(work)
+                    .text(format!(
+                        " is cited from {} of the themes, more than any other work: it is common ground for the field.",
+                        number(count)
+                    ))
+                    .structural(),
+            );
+        }
+        Section {
+            kind: SectionKind::Discussion,
+            heading: "Discussion".to_owned(),
+            paragraphs: vec![Paragraph { sentences }],
+            subsections: Vec::new(),
+        }
+    }
+
+    /// The search documentation: every query, stage and screening count, for reproduction.
+    fn appendix(&mut self) -> Section {
+        let facts = self.input.facts;
+        let plan = self.input.plan;
+        let mut searches = vec![
+            SentenceBuilder::new()
+                .text(format!(
+                    "Source: {}; tier: {} (at most {} snowball stages and {} included works).",
+                    facts.source, plan.tier, plan.limits.max_stages, plan.limits.max_works
+                ))
+                .structural(),
+        ];
+        for (index, query) in facts.queries.iter().enumerate() {
+            searches.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Query {} ({}): “{}”, {} {}.",
+                        index + 1,
+                        query.purpose,
+                        query.text,
+                        query.hits,
+                        plural(query.hits, "hit", "hits")
+                    ))
+                    .structural(),
+            );
+        }
+        let mut stages: Vec<Sentence> = facts
+            .stages
+            .iter()
+            .map(|stage| {
+                SentenceBuilder::new()
+                    .text(format!(
+                        "Snowball stage {}: {} works expanded, {} new works, {} relevant, {} relevant in all.",
+                        stage.stage,
+                        stage.expanded,
+                        stage.new_works,
+                        stage.new_relevant,
+                        stage.relevant_total
+                    ))
+                    .structural()
+            })
+            .collect();
+        let mut counts: Vec<String> = facts
+            .excluded
+            .iter()
+            .map(|(reason, count)| format!("{} {count}", reason.code().replace('_', " ")))
+            .collect();
+        counts.push(format!("included {}", facts.included));
+        stages.push(
+            SentenceBuilder::new()
+                .text(format!(
+                    "Screening decisions, by reason: {}; {} works considered in all.",
+                    label_list(&counts),
+                    facts.considered
+                ))
+                .structural(),
+        );
+        Section {
+            kind: SectionKind::Appendix,
+            heading: "Appendix: search documentation".to_owned(),
+            paragraphs: vec![
+                Paragraph {
+                    sentences: searches,
+                },
+                Paragraph { sentences: stages },
+            ],
             subsections: Vec::new(),
         }
     }
@@ -1012,15 +1281,9 @@ impl<'a> Writer<'a> {
         count: usize,
         centre: Option<&SparseVector>,
     ) -> Vec<Span> {
-        let Some(spans) = self.spans.get(id) else {
-            return Vec::new();
-        };
-        let mut candidates: Vec<(f32, &Span)> = spans
-            .iter()
-            .filter(|span| roles.contains(&span.role))
-            .filter(|span| (MIN_SPAN_WORDS..=MAX_SPAN_WORDS).contains(&span.words))
-            .filter(|span| !is_boilerplate(&span.text))
-            .filter(|span| !self.used.contains(&(id.clone(), span.locator.sentence)))
+        let mut candidates: Vec<(f32, Span)> = self
+            .candidate_spans(id, roles)
+            .into_iter()
             .map(|span| {
                 let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
                 let centrality = centre.map_or(0.0, |centre| vector.cosine(centre));
@@ -1034,27 +1297,45 @@ impl<'a> Writer<'a> {
             b.0.total_cmp(&a.0)
                 .then(a.1.locator.sentence.cmp(&b.1.locator.sentence))
         });
-        let mut picked = Vec::new();
-        for (_, span) in candidates {
-            if picked.len() >= count {
-                break;
-            }
-            let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
-            let redundant = self
-                .used_vectors
-                .iter()
-                .any(|used| used.cosine(vector) > REDUNDANCY);
-            if redundant {
-                continue;
-            }
-            picked.push(span.clone());
-        }
+        let picked: Vec<Span> = candidates
+            .into_iter()
+            .map(|(_, span)| span)
+            .take(count)
+            .collect();
         for span in &picked {
-            self.used.insert((id.clone(), span.locator.sentence));
-            self.used_vectors
-                .push(self.vectors[&(id.clone(), span.locator.sentence)].clone());
+            self.mark_used(span);
         }
         picked
+    }
+
+    /// A work's spans with one of `roles` that may still be said: unused, of a readable length,
+    /// not boilerplate, and not too close to anything already said. In text order.
+    fn candidate_spans(&self, id: &WorkId, roles: &[Role]) -> Vec<Span> {
+        let Some(spans) = self.spans.get(id) else {
+            return Vec::new();
+        };
+        spans
+            .iter()
+            .filter(|span| roles.contains(&span.role))
+            .filter(|span| (MIN_SPAN_WORDS..=MAX_SPAN_WORDS).contains(&span.words))
+            .filter(|span| !is_boilerplate(&span.text))
+            .filter(|span| !self.used.contains(&(id.clone(), span.locator.sentence)))
+            .filter(|span| {
+                let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
+                !self
+                    .used_vectors
+                    .iter()
+                    .any(|used| used.cosine(vector) > REDUNDANCY)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Records that a span has been said.
+    fn mark_used(&mut self, span: &Span) {
+        let key = (span.locator.work.clone(), span.locator.sentence);
+        self.used_vectors.push(self.vectors[&key].clone());
+        self.used.insert(key);
     }
 
     fn spans_vectors(&self, id: &WorkId) -> Vec<SparseVector> {
@@ -1156,6 +1437,16 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// A subsection of a theme.
+fn part(heading: &str, paragraphs: Vec<Paragraph>) -> Section {
+    Section {
+        kind: SectionKind::ThemePart,
+        heading: heading.to_owned(),
+        paragraphs,
+        subsections: Vec::new(),
+    }
+}
+
 /// Splits items into consecutive groups of at most `size`, as even as possible, so no group is
 /// left with a single item when it can be avoided (7 → 3, 2, 2).
 fn even_groups<T>(items: &[T], size: usize) -> Vec<&[T]> {
@@ -1203,14 +1494,14 @@ fn is_negative(sentence: &str) -> bool {
     .any(|cue| lower.contains(cue))
 }
 
-/// Lower-cases the first word when it is a common word, so a lead-in can precede it.
+/// Lower-cases the first letter of a sentence so a lead-in can precede it, unless the first
+/// word is an acronym or mixes cases inside (`HRT`, `COVID-19`, `McDonald`, `mRNA`).
 fn lower_first_word(text: &str) -> String {
     let first = text.split_whitespace().next().unwrap_or("");
-    let common = [
-        "The", "There", "No", "In", "These", "This", "It", "A", "An", "Neither", "None",
-        "However,", "Only", "Most", "All", "Both",
-    ];
-    if common.contains(&first) {
+    let mut letters = first.chars().filter(|c| c.is_alphabetic());
+    let starts_upper = letters.next().is_some_and(char::is_uppercase);
+    let rest_lower = letters.all(char::is_lowercase);
+    if starts_upper && rest_lower {
         let mut characters = text.chars();
         characters
             .next()
@@ -1219,6 +1510,12 @@ fn lower_first_word(text: &str) -> String {
     } else {
         text.to_owned()
     }
+}
+
+/// A theme label inside a sentence: its first word lower-cased unless an acronym
+/// (`Dose, HRT and women` → `dose, HRT and women`; `HRT and bone` stays).
+fn in_sentence(label: &str) -> String {
+    lower_first_word(label)
 }
 
 /// The review's title: the question, framed as a review when it is not one already.
@@ -1265,6 +1562,8 @@ mod tests {
             "X: a systematic review"
         );
         assert_eq!(lower_first_word("The rate fell"), "the rate fell");
-        assert_eq!(lower_first_word("Emicizumab works"), "Emicizumab works");
+        assert_eq!(lower_first_word("Emicizumab works"), "emicizumab works");
+        assert_eq!(lower_first_word("HRT works"), "HRT works");
+        assert_eq!(in_sentence("Dose, HRT and women"), "dose, HRT and women");
     }
 }

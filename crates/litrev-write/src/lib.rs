@@ -11,7 +11,9 @@ mod prose;
 
 use std::collections::BTreeMap;
 
-use litrev_model::{Organisation, Plan, ReasonCode, StageReport, StopReason, Work, WorkId};
+use litrev_model::{
+    Citation, Organisation, Plan, ReasonCode, StageReport, StopReason, Work, WorkId,
+};
 use serde::{Deserialize, Serialize};
 
 pub use evidence::{Role, Span, role_of, spans_of};
@@ -67,4 +69,6 @@ pub struct WriteInput<'a> {
     pub organisation: &'a Organisation,
     /// Citations each included work receives from the corpus.
     pub corpus_citations: &'a BTreeMap<WorkId, usize>,
+    /// Citation edges among the corpus works.
+    pub citations: &'a [Citation],
 }

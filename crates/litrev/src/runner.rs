@@ -501,6 +501,7 @@ impl Runner {
                 included: &included,
                 organisation: &organisation,
                 corpus_citations: &corpus_citations,
+                citations: &citations,
             });
             let words = review.sentences().map(words_of).sum();
             let record = WriteRecord { review, words };
