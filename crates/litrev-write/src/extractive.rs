@@ -4,7 +4,7 @@
 //! findings in their own words, most informative and most central first, and closes with the
 //! limits its works name. Sentences too similar to one already used are skipped, so nothing
 //! is said twice. The word budget (the tier's range) is spread over themes by their size;
-//! if the review falls short of the tier's minimum, the themes are rewritten with more room.
+//! if the review falls outside the tier's range, the themes are rewritten with more or less room.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,12 +34,16 @@ pub fn write(input: &WriteInput<'_>) -> Review {
     let target = (limits.min_words + limits.max_words) / 2;
     let mut scale = 1.0_f32;
     let mut review = Writer::new(input).review(target, scale);
-    // Short of the minimum: give the themes more room, a few times at most.
+    // Outside the tier's range: give the themes more or less room, a few times at most.
     for _ in 0..4 {
-        if review_words(&review) >= limits.min_words {
+        let words = review_words(&review);
+        if words < limits.min_words {
+            scale *= 1.5;
+        } else if words > limits.max_words {
+            scale *= 0.6;
+        } else {
             break;
         }
-        scale *= 1.5;
         review = Writer::new(input).review(target, scale);
     }
     review

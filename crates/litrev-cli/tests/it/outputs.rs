@@ -161,7 +161,11 @@ fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path)
     let body = markdown.split("\n# References").next().expect("body");
     let words = body.split_whitespace().count();
     assert!(words >= 3_000, "{dataset}: {words} words");
-    assert!(record["counts"]["write"]["words"].as_u64().expect("words") >= 3_000);
+    let counted = record["counts"]["write"]["words"].as_u64().expect("words");
+    assert!(
+        (3_000..=5_000).contains(&counted),
+        "{dataset}: {counted} words for the quick tier"
+    );
 
     let themes: Vec<String> = record["counts"]["organise"]["themes"]
         .as_array()
@@ -405,6 +409,47 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
     let inputs = record["inputs"].as_array().expect("inputs");
     assert_eq!(inputs.len(), 1);
     assert_eq!(inputs[0]["sha256"].as_str().map(str::len), Some(64));
+}
+
+#[test]
+fn the_standard_tier_reaches_its_length_on_every_dataset() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    for dataset in DATASETS {
+        let out = home.path().join("standard").join(dataset);
+        let output = review(
+            home.path(),
+            &data,
+            dataset,
+            &out,
+            &["--yes", "--json", "--tier", "standard"],
+        );
+        assert!(output.status.success(), "{dataset}: {}", describe(&output));
+        let summary: serde_json::Value = serde_json::from_slice(&output.stdout).expect("summary");
+        let words = summary["words"].as_u64().expect("words");
+        assert!(
+            (5_000..=8_000).contains(&words),
+            "{dataset}: {words} words for the standard tier"
+        );
+        let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+        let headings: Vec<String> = sections(&markdown)
+            .into_iter()
+            .map(|(heading, _)| heading)
+            .collect();
+        for required in [
+            "Abstract",
+            "Method",
+            "Discussion",
+            "Gaps and future directions",
+            "Conclusion",
+            "Appendix: search documentation",
+        ] {
+            assert!(
+                headings.iter().any(|heading| heading == required),
+                "{dataset}: no {required}"
+            );
+        }
+    }
 }
 
 #[test]
