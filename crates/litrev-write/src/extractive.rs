@@ -693,11 +693,7 @@ impl<'a> Writer<'a> {
             1 => "How the evidence was gathered differs from work to work.",
             _ => "The methods of the theme's works can be read from their abstracts.",
         };
-        let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
-        for span in &spans {
-            sentences.push(self.attribute(span, None));
-        }
-        vec![Paragraph { sentences }]
+        vec![self.quoted_paragraph(opener, &spans)]
     }
 
     /// Findings that point in opposite directions, set side by side: a positive result of one
@@ -756,11 +752,14 @@ impl<'a> Writer<'a> {
             1 => "Some of these works name what they could not settle.",
             _ => "Several questions are left open here by the authors themselves.",
         };
+        vec![self.quoted_paragraph(opener, &open)]
+    }
+
+    /// A sentence built from structure, then the spans in the works' words, attributed.
+    fn quoted_paragraph(&self, opener: &str, spans: &[Span]) -> Paragraph {
         let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
-        for span in &open {
-            sentences.push(self.attribute(span, None));
-        }
-        vec![Paragraph { sentences }]
+        sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
+        Paragraph { sentences }
     }
 
     fn theme_overview(&mut self, theme: &Theme) -> Paragraph {
@@ -989,11 +988,7 @@ impl<'a> Writer<'a> {
                     in_sentence(&theme.label)
                 ),
             };
-            let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
-            for span in &spans {
-                sentences.push(self.attribute(span, None));
-            }
-            paragraphs.push(Paragraph { sentences });
+            paragraphs.push(self.quoted_paragraph(&opener, &spans));
         }
         Section {
             kind: SectionKind::Gaps,
