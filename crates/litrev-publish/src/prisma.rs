@@ -69,62 +69,27 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
         format!("(n = {})", counts.included),
     ];
 
-    let left = 20;
-    let right = WIDTH - BOX_WIDTH - 20;
+    // Three stages top to bottom; each main box may have a box of what left the flow beside it.
+    let rows: [(&str, &[String], Option<&[String]>); 3] = [
+        ("Identification", &identified, Some(&removed)),
+        ("Screening", &screened, Some(&excluded)),
+        ("Included", &included, None),
+    ];
     let mut body = String::new();
     let mut y = 20;
-    let identified_height = box_height(&identified);
-    let removed_height = box_height(&removed);
-    let row_height = identified_height.max(removed_height);
-    draw_box(
-        &mut body,
-        left,
-        y,
-        row_height,
-        &identified,
-        "Identification",
-    );
-    draw_box(&mut body, right, y, row_height, &removed, "");
-    arrow(
-        &mut body,
-        left + BOX_WIDTH,
-        y + row_height / 2,
-        right,
-        y + row_height / 2,
-    );
-    let below_identified = y + row_height;
-    y = below_identified + 40;
-    let screened_height = box_height(&screened);
-    let excluded_height = box_height(&excluded);
-    let row_height = screened_height.max(excluded_height);
-    arrow(
-        &mut body,
-        left + BOX_WIDTH / 2,
-        below_identified,
-        left + BOX_WIDTH / 2,
-        y,
-    );
-    draw_box(&mut body, left, y, row_height, &screened, "Screening");
-    draw_box(&mut body, right, y, row_height, &excluded, "");
-    arrow(
-        &mut body,
-        left + BOX_WIDTH,
-        y + row_height / 2,
-        right,
-        y + row_height / 2,
-    );
-    let below_screened = y + row_height;
-    y = below_screened + 40;
-    let included_height = box_height(&included);
-    arrow(
-        &mut body,
-        left + BOX_WIDTH / 2,
-        below_screened,
-        left + BOX_WIDTH / 2,
-        y,
-    );
-    draw_box(&mut body, left, y, included_height, &included, "Included");
-    let height = y + included_height + 20;
+    for (index, (stage, main, side)) in rows.iter().enumerate() {
+        if index > 0 {
+            arrow(
+                &mut body,
+                LEFT + BOX_WIDTH / 2,
+                y - 40,
+                LEFT + BOX_WIDTH / 2,
+                y,
+            );
+        }
+        y = stage_row(&mut body, y, stage, main, *side) + 40;
+    }
+    let height = y - 20;
 
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n\
@@ -132,6 +97,27 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
          <defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#333\"/></marker></defs>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{body}</svg>\n"
     )
+}
+
+const LEFT: i32 = 20;
+const RIGHT: i32 = WIDTH - BOX_WIDTH - 20;
+
+/// Draws a stage's box and, beside it, the box of records leaving the flow, joined by an
+/// arrow; returns the bottom of the row.
+fn stage_row(
+    out: &mut String,
+    y: i32,
+    stage: &str,
+    main: &[String],
+    side: Option<&[String]>,
+) -> i32 {
+    let height = box_height(main).max(side.map_or(0, box_height));
+    draw_box(out, LEFT, y, height, main, stage);
+    if let Some(side) = side {
+        draw_box(out, RIGHT, y, height, side, "");
+        arrow(out, LEFT + BOX_WIDTH, y + height / 2, RIGHT, y + height / 2);
+    }
+    y + height
 }
 
 fn box_height(lines: &[String]) -> i32 {

@@ -378,17 +378,7 @@ impl Store {
     /// # Errors
     /// When the write fails.
     pub fn add_label(&self, id: &RunId, label: &Label) -> Result<()> {
-        self.connection.execute(
-            &format!(
-                "INSERT INTO labels (run_id, work_id, included, at) VALUES (?1, ?2, ?3, {NOW})"
-            ),
-            params![
-                id.as_str(),
-                label.work.to_string(),
-                label.decision == Decision::Include
-            ],
-        )?;
-        Ok(())
+        insert_label(&self.connection, id, label)
     }
 
     /// Records many labels in one transaction: all or none.
@@ -397,17 +387,8 @@ impl Store {
     /// When a write fails; then none is stored.
     pub fn add_labels(&mut self, id: &RunId, labels: &[Label]) -> Result<()> {
         let transaction = self.connection.transaction()?;
-        {
-            let mut insert = transaction.prepare(&format!(
-                "INSERT INTO labels (run_id, work_id, included, at) VALUES (?1, ?2, ?3, {NOW})"
-            ))?;
-            for label in labels {
-                insert.execute(params![
-                    id.as_str(),
-                    label.work.to_string(),
-                    label.decision == Decision::Include
-                ])?;
-            }
+        for label in labels {
+            insert_label(&transaction, id, label)?;
         }
         transaction.commit()?;
         Ok(())
@@ -476,6 +457,20 @@ impl Store {
             .collect::<rusqlite::Result<Vec<String>>>()?;
         rows.iter().map(|json| from_json(what, json)).collect()
     }
+}
+
+/// Inserts one label (a plain connection or a transaction: both deref to `Connection`).
+fn insert_label(connection: &Connection, id: &RunId, label: &Label) -> Result<()> {
+    connection
+        .prepare_cached(&format!(
+            "INSERT INTO labels (run_id, work_id, included, at) VALUES (?1, ?2, ?3, {NOW})"
+        ))?
+        .execute(params![
+            id.as_str(),
+            label.work.to_string(),
+            label.decision == Decision::Include
+        ])?;
+    Ok(())
 }
 
 fn label_of(work: &str, included: bool) -> Result<Label> {

@@ -198,12 +198,11 @@ impl<'a> Writer<'a> {
                 )
                 .structural(),
         );
-        Section {
-            kind: SectionKind::Abstract,
-            heading: "Abstract".to_owned(),
-            paragraphs: vec![Paragraph { sentences }],
-            subsections: Vec::new(),
-        }
+        section(
+            SectionKind::Abstract,
+            "Abstract",
+            vec![Paragraph { sentences }],
+        )
     }
 
     // ----- introduction ---------------------------------------------------------------------
@@ -340,12 +339,11 @@ impl<'a> Writer<'a> {
                 ],
             });
         }
-        Section {
-            kind: SectionKind::Introduction,
-            heading: "Introduction and scope".to_owned(),
+        section(
+            SectionKind::Introduction,
+            "Introduction and scope",
             paragraphs,
-            subsections: Vec::new(),
-        }
+        )
     }
 
     fn year_trend(&self) -> Option<Sentence> {
@@ -560,20 +558,11 @@ impl<'a> Writer<'a> {
                 )
                 .structural(),
         );
-        Section {
-            kind: SectionKind::Method,
-            heading: "Method".to_owned(),
-            paragraphs: vec![
-                Paragraph { sentences: search },
-                Paragraph {
-                    sentences: snowball,
-                },
-                Paragraph {
-                    sentences: screening,
-                },
-            ],
-            subsections: Vec::new(),
-        }
+        let paragraphs = [search, snowball, screening]
+            .into_iter()
+            .map(|sentences| Paragraph { sentences })
+            .collect();
+        section(SectionKind::Method, "Method", paragraphs)
     }
 
     // ----- themes ---------------------------------------------------------------------------
@@ -990,12 +979,7 @@ impl<'a> Writer<'a> {
             };
             paragraphs.push(self.quoted_paragraph(&opener, &spans));
         }
-        Section {
-            kind: SectionKind::Gaps,
-            heading: "Gaps and future directions".to_owned(),
-            paragraphs,
-            subsections: Vec::new(),
-        }
+        section(SectionKind::Gaps, "Gaps and future directions", paragraphs)
     }
 
     fn conclusion(&mut self) -> Section {
@@ -1055,12 +1039,11 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
         }
-        Section {
-            kind: SectionKind::Conclusion,
-            heading: "Conclusion".to_owned(),
-            paragraphs: vec![Paragraph { sentences }],
-            subsections: Vec::new(),
-        }
+        section(
+            SectionKind::Conclusion,
+            "Conclusion",
+            vec![Paragraph { sentences }],
+        )
     }
 
     // ----- discussion and appendix --------------------------------------------------------
@@ -1191,12 +1174,11 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
         }
-        Section {
-            kind: SectionKind::Discussion,
-            heading: "Discussion".to_owned(),
-            paragraphs: vec![Paragraph { sentences }],
-            subsections: Vec::new(),
-        }
+        section(
+            SectionKind::Discussion,
+            "Discussion",
+            vec![Paragraph { sentences }],
+        )
     }
 
     /// The search documentation: every query, stage and screening count, for reproduction.
@@ -1256,17 +1238,15 @@ impl<'a> Writer<'a> {
                 ))
                 .structural(),
         );
-        Section {
-            kind: SectionKind::Appendix,
-            heading: "Appendix: search documentation".to_owned(),
-            paragraphs: vec![
-                Paragraph {
-                    sentences: searches,
-                },
-                Paragraph { sentences: stages },
-            ],
-            subsections: Vec::new(),
-        }
+        let paragraphs = [searches, stages]
+            .into_iter()
+            .map(|sentences| Paragraph { sentences })
+            .collect();
+        section(
+            SectionKind::Appendix,
+            "Appendix: search documentation",
+            paragraphs,
+        )
     }
 
     // ----- spans ----------------------------------------------------------------------------
@@ -1436,14 +1416,19 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// A subsection of a theme.
-fn part(heading: &str, paragraphs: Vec<Paragraph>) -> Section {
+/// A section without subsections.
+fn section(kind: SectionKind, heading: &str, paragraphs: Vec<Paragraph>) -> Section {
     Section {
-        kind: SectionKind::ThemePart,
+        kind,
         heading: heading.to_owned(),
         paragraphs,
         subsections: Vec::new(),
     }
+}
+
+/// A subsection of a theme.
+fn part(heading: &str, paragraphs: Vec<Paragraph>) -> Section {
+    section(SectionKind::ThemePart, heading, paragraphs)
 }
 
 /// Splits items into consecutive groups of at most `size`, as even as possible, so no group is
