@@ -69,26 +69,25 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
         format!("(n = {})", counts.included),
     ];
 
-    // Three stages top to bottom; each main box may have a box of what left the flow beside it.
-    let rows: [(&str, &[String], Option<&[String]>); 3] = [
-        ("Identification", &identified, Some(&removed)),
-        ("Screening", &screened, Some(&excluded)),
-        ("Included", &included, None),
-    ];
+    // Three stages top to bottom, each with the records leaving the flow beside it.
     let mut body = String::new();
-    let mut y = 20;
-    for (index, (stage, main, side)) in rows.iter().enumerate() {
-        if index > 0 {
-            arrow(
-                &mut body,
-                LEFT + BOX_WIDTH / 2,
-                y - 40,
-                LEFT + BOX_WIDTH / 2,
-                y,
-            );
-        }
-        y = stage_row(&mut body, y, stage, main, *side) + 40;
-    }
+    let mut y = stage_row(&mut body, 20, "Identification", &identified, Some(&removed)) + 40;
+    arrow(
+        &mut body,
+        LEFT + BOX_WIDTH / 2,
+        y - 40,
+        LEFT + BOX_WIDTH / 2,
+        y,
+    );
+    y = stage_row(&mut body, y, "Screening", &screened, Some(&excluded)) + 40;
+    arrow(
+        &mut body,
+        LEFT + BOX_WIDTH / 2,
+        y - 40,
+        LEFT + BOX_WIDTH / 2,
+        y,
+    );
+    y = stage_row(&mut body, y, "Included", &included, None) + 40;
     let height = y - 20;
 
     format!(

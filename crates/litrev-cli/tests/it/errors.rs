@@ -1,6 +1,6 @@
 //! Bad input gets a clear error, the right exit code, and loses nothing stored.
 
-use crate::support::{describe, litrev, testdata, works_file};
+use crate::support::{describe, litrev, review_of, table, testdata, works_file};
 
 #[test]
 fn a_missing_snapshot_says_what_to_pass() {
@@ -70,39 +70,22 @@ fn seeds_given_by_doi_are_included() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("seeded");
-    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
-    let output = litrev(
+    let output = review_of(
         home.path(),
-        &[
-            "review",
-            "Emicizumab prophylaxis in haemophilia A",
-            "--source",
-            &source,
-            "--seed",
-            "https://doi.org/10.1056/NEJMoa1703068",
-            "--out",
-            &out.display().to_string(),
-            "--yes",
-        ],
+        "Emicizumab prophylaxis in haemophilia A",
+        &works_file(&data, "Donners_2021"),
+        &out,
+        &["--seed", "https://doi.org/10.1056/NEJMoa1703068", "--yes"],
         &[],
     );
     assert!(output.status.success(), "{}", describe(&output));
-    let mut reader = csv::Reader::from_path(out.join("corpus.csv")).expect("corpus.csv");
-    let headers = reader.headers().expect("headers").clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|header| header == name)
-            .expect(name)
-    };
-    let (id, origin, decision) = (column("openalex_id"), column("origin"), column("decision"));
-    let seeded = reader
-        .records()
-        .map(|record| record.expect("row"))
-        .find(|record| &record[id] == "https://openalex.org/W2734287351")
+    let rows = table(&out.join("corpus.csv"));
+    let seeded = rows
+        .iter()
+        .find(|row| row["openalex_id"] == "https://openalex.org/W2734287351")
         .expect("the seed is in the corpus");
-    assert_eq!(&seeded[origin], "seed");
-    assert_eq!(&seeded[decision], "include");
+    assert_eq!(seeded["origin"], "seed");
+    assert_eq!(seeded["decision"], "include");
 }
 
 #[test]
@@ -110,16 +93,12 @@ fn eligibility_rules_exclude_with_their_reasons() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("filtered");
-    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
-    let output = litrev(
+    let output = review_of(
         home.path(),
+        "Emicizumab prophylaxis in haemophilia A",
+        &works_file(&data, "Donners_2021"),
+        &out,
         &[
-            "review",
-            "Emicizumab prophylaxis in haemophilia A",
-            "--source",
-            &source,
-            "--out",
-            &out.display().to_string(),
             "--years",
             "2017-2019",
             "--kind",
@@ -131,21 +110,11 @@ fn eligibility_rules_exclude_with_their_reasons() {
         &[],
     );
     assert!(output.status.success(), "{}", describe(&output));
-    let mut reader = csv::Reader::from_path(out.join("corpus.csv")).expect("corpus.csv");
-    let headers = reader.headers().expect("headers").clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|header| header == name)
-            .expect(name)
-    };
-    let (year, decision, reason) = (column("year"), column("decision"), column("reason"));
     let mut reasons = std::collections::BTreeSet::new();
-    for row in reader.records() {
-        let row = row.expect("row");
-        reasons.insert(row[reason].to_owned());
-        if &row[decision] == "include" {
-            let published: i32 = row[year].parse().expect("included works have a year");
+    for row in table(&out.join("corpus.csv")) {
+        reasons.insert(row["reason"].clone());
+        if row["decision"] == "include" {
+            let published: i32 = row["year"].parse().expect("included works have a year");
             assert!(
                 (2017..=2019).contains(&published),
                 "{published} is outside the window"

@@ -5,25 +5,19 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use crate::support::{describe, litrev, question, testdata, works_file};
+use crate::support::{describe, litrev, question, review_of, table, testdata, works_file};
 
 const DATASET: &str = "Donners_2021";
 
 /// Starts a review that stops at the gate; returns its run id.
 fn paused_run(home: &Path, data: &Path, out: &Path) -> String {
     let question = question(data, DATASET);
-    let source = format!("snapshot:{}", works_file(data, DATASET).display());
-    let paused = litrev(
+    let paused = review_of(
         home,
-        &[
-            "review",
-            &question,
-            "--source",
-            &source,
-            "--out",
-            &out.display().to_string(),
-            "--json",
-        ],
+        &question,
+        &works_file(data, DATASET),
+        out,
+        &["--json"],
         &[],
     );
     assert_eq!(paused.status.code(), Some(3), "{}", describe(&paused));
@@ -45,29 +39,14 @@ fn screen_session(home: &Path, run: &str) -> Child {
 
 /// The screening.csv row of a work: (decision, reason, reviewer).
 fn screening_row(out: &Path, work: &str) -> (String, String, String) {
-    let mut reader = csv::Reader::from_path(out.join("screening.csv")).expect("screening.csv");
-    let headers = reader.headers().expect("headers").clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|header| header == name)
-            .expect(name)
-    };
-    let (id, decision, reason, reviewer) = (
-        column("openalex_id"),
-        column("decision"),
-        column("reason"),
-        column("reviewer"),
-    );
-    let row = reader
-        .records()
-        .map(|record| record.expect("row"))
-        .find(|record| record[id].ends_with(work))
+    let row = table(&out.join("screening.csv"))
+        .into_iter()
+        .find(|row| row["openalex_id"].ends_with(work))
         .unwrap_or_else(|| panic!("{work} in screening.csv"));
     (
-        row[decision].to_owned(),
-        row[reason].to_owned(),
-        row[reviewer].to_owned(),
+        row["decision"].clone(),
+        row["reason"].clone(),
+        row["reviewer"].clone(),
     )
 }
 

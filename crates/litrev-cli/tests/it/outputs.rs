@@ -457,19 +457,12 @@ fn a_folder_of_snapshot_files_is_one_source() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("all");
-    let folder = format!("snapshot:{}", data.join("synergy/works").display());
-    let output = crate::support::litrev(
+    let output = crate::support::review_of(
         home.path(),
-        &[
-            "review",
-            "Hair cortisol as a biomarker of chronic stress",
-            "--source",
-            &folder,
-            "--out",
-            &out.display().to_string(),
-            "--yes",
-            "--json",
-        ],
+        "Hair cortisol as a biomarker of chronic stress",
+        &data.join("synergy/works"),
+        &out,
+        &["--yes", "--json"],
         &[],
     );
     assert!(output.status.success(), "{}", describe(&output));

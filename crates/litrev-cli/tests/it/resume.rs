@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::support::{describe, files_of, litrev, question, testdata, works_file};
+use crate::support::{describe, files_of, litrev, question, review_of, testdata, works_file};
 
 const DATASET: &str = "Donners_2021";
 
@@ -28,17 +28,16 @@ fn comparable(files: &BTreeMap<String, Vec<u8>>) -> BTreeMap<String, Vec<u8>> {
 
 fn run_to(home: &Path, data: &Path, out: &Path, fail_after: Option<&str>) -> std::process::Output {
     let question = question(data, DATASET);
-    let source = format!("snapshot:{}", works_file(data, DATASET).display());
-    let out_text = out.display().to_string();
     let env: Vec<(&str, &str)> = fail_after
         .map(|step| ("LITREV_FAIL_AFTER", step))
         .into_iter()
         .collect();
-    litrev(
+    review_of(
         home,
-        &[
-            "review", &question, "--source", &source, "--out", &out_text, "--yes",
-        ],
+        &question,
+        &works_file(data, DATASET),
+        out,
+        &["--yes"],
         &env,
     )
 }
@@ -109,11 +108,12 @@ fn the_gate_pauses_until_resume() {
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("gated");
     let question = question(&data, DATASET);
-    let source = format!("snapshot:{}", works_file(&data, DATASET).display());
-    let out_text = out.display().to_string();
-    let paused = litrev(
+    let paused = review_of(
         home.path(),
-        &["review", &question, "--source", &source, "--out", &out_text],
+        &question,
+        &works_file(&data, DATASET),
+        &out,
+        &[],
         &[],
     );
     assert_eq!(paused.status.code(), Some(3), "{}", describe(&paused));

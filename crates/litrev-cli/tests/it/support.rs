@@ -54,21 +54,43 @@ pub fn litrev(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     command.output().expect("the litrev binary runs")
 }
 
-/// Runs a quick review of a dataset into `out`, asserting success.
+/// Runs a review of a dataset's snapshot into `out`, with the review paper's title as question.
 pub fn review(home: &Path, data: &Path, dataset: &str, out: &Path, extra: &[&str]) -> Output {
     let question = question(data, dataset);
-    let source = format!("snapshot:{}", works_file(data, dataset).display());
+    review_of(home, &question, &works_file(data, dataset), out, extra, &[])
+}
+
+/// Runs `litrev review QUESTION --source snapshot:SNAPSHOT --out OUT EXTRA…` with `env` set.
+pub fn review_of(
+    home: &Path,
+    question: &str,
+    snapshot: &Path,
+    out: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Output {
+    let source = format!("snapshot:{}", snapshot.display());
     let out_text = out.display().to_string();
-    let mut args = vec![
-        "review",
-        question.as_str(),
-        "--source",
-        source.as_str(),
-        "--out",
-        out_text.as_str(),
-    ];
+    let mut args = vec!["review", question, "--source", &source, "--out", &out_text];
     args.extend_from_slice(extra);
-    litrev(home, &args, &[])
+    litrev(home, &args, env)
+}
+
+/// The rows of a CSV output, each as column name → value.
+pub fn table(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).expect("CSV output");
+    let headers = reader.headers().expect("headers").clone();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.expect("row");
+            headers
+                .iter()
+                .zip(record.iter())
+                .map(|(name, value)| (name.to_owned(), value.to_owned()))
+                .collect()
+        })
+        .collect()
 }
 
 /// Text of stdout and stderr, for assertion messages.
