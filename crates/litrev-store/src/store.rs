@@ -533,6 +533,20 @@ mod tests {
         work
     }
 
+    /// A store at `path` holding one new run.
+    fn store_with_run(path: &Path, run: &RunId) -> Store {
+        let store = Store::open(path).expect("open");
+        store
+            .create_run(&NewRun {
+                id: run,
+                question: "Q?",
+                options_json: "{}",
+                tool_version: "0.0.0",
+            })
+            .expect("create");
+        store
+    }
+
     #[test]
     fn a_committed_step_is_all_there_after_reopening() {
         let folder = tempfile::tempdir().expect("temp dir");
@@ -562,15 +576,7 @@ mod tests {
             reviewer: Reviewer::Model,
         }];
         {
-            let mut store = Store::open(&path).expect("open");
-            store
-                .create_run(&NewRun {
-                    id: &run,
-                    question: "Q?",
-                    options_json: "{}",
-                    tool_version: "0.0.0",
-                })
-                .expect("create");
+            let mut store = store_with_run(&path, &run);
             store
                 .commit_step(
                     &run,
@@ -618,15 +624,7 @@ mod tests {
             decision,
         };
         {
-            let mut store = Store::open(&path).expect("open");
-            store
-                .create_run(&NewRun {
-                    id: &run,
-                    question: "Q?",
-                    options_json: "{}",
-                    tool_version: "0.0.0",
-                })
-                .expect("create");
+            let mut store = store_with_run(&path, &run);
             store
                 .add_label(&run, &label("W1", Decision::Include))
                 .expect("label");
