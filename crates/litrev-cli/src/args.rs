@@ -21,6 +21,9 @@ pub enum Command {
     Review(ReviewArgs),
     /// Continue a stopped run (after a crash, a kill, or the screening gate).
     Resume(ResumeArgs),
+    /// Search only: run the question's queries on the sources, merge the hits, and print what
+    /// each source found, added after dedup, and cost.
+    Search(SearchArgs),
     /// Screen a run waiting at the gate: label records one by one (each label saved at once),
     /// or apply an edited screening.csv with --import; then `litrev resume RUN`.
     Screen(ScreenArgs),
@@ -83,7 +86,8 @@ pub struct ReviewArgs {
     /// The research question, in quotes.
     pub question: String,
     /// Where works come from: `snapshot:PATH` (an OpenAlex .jsonl/.jsonl.gz file or a folder of
-    /// them; repeat for several) or `openalex`.
+    /// them; repeat for several), or live APIs separated by commas: openalex, semantic-scholar,
+    /// arxiv, pubmed, crossref.
     #[arg(long, default_value = "openalex")]
     pub source: Vec<String>,
     /// A work to start from: an OpenAlex id (W…) or a DOI; repeatable.
@@ -160,6 +164,26 @@ pub struct ShowArgs {
     /// The store file (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long)]
     pub db: Option<PathBuf>,
+}
+
+/// `litrev search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The research question, in quotes.
+    pub question: String,
+    /// Sources separated by commas (openalex, semantic-scholar, arxiv, pubmed, crossref) or
+    /// `snapshot:PATH`; repeatable.
+    #[arg(long, default_value = "openalex")]
+    pub source: Vec<String>,
+    /// How many hits per query: the tier's (quick 100, standard 200…).
+    #[arg(long, default_value = "quick")]
+    pub tier: Tier,
+    /// The store file (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Print the per-source table and the merged works as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `litrev runs`.

@@ -37,16 +37,87 @@ fn main() -> ExitCode {
     }
 }
 
+/// The per-source table of `litrev search` (or the report as JSON, with the merged works).
+fn print_search(report: &litrev::SearchReport, json: bool) -> anyhow::Result<()> {
+    if json {
+        let works: Vec<serde_json::Value> = report
+            .works
+            .iter()
+            .map(|work| {
+                serde_json::json!({
+                    "id": work.id().to_string(),
+                    "ids": work.ids.all().iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "title": work.title,
+                    "year": work.year,
+                })
+            })
+            .collect();
+        let mut value = serde_json::to_value(report)?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("works".into(), serde_json::Value::Array(works));
+        }
+        println!("{}", serde_json::to_string_pretty(&value)?);
+        return Ok(());
+    }
+    println!(
+        "{:<18} {:>6} {:>16} {:>9} {:>8} {:>11} {:>11}",
+        "source", "hits", "new after dedup", "requests", "retries", "cache hits", "cost (USD)"
+    );
+    for row in &report.sources {
+        println!(
+            "{:<18} {:>6} {:>16} {:>9} {:>8} {:>11} {:>11.4}",
+            row.source,
+            row.hits,
+            row.new_after_dedup,
+            row.requests,
+            row.retries,
+            row.cache_hits,
+            row.cost_usd
+        );
+    }
+    let total =
+        |field: fn(&litrev::SourceRow) -> u64| -> u64 { report.sources.iter().map(field).sum() };
+    println!(
+        "{:<18} {:>6} {:>16} {:>9} {:>8} {:>11} {:>11.4}",
+        "total",
+        report.records,
+        report.works.len(),
+        total(|row| row.requests),
+        total(|row| row.retries),
+        total(|row| row.cache_hits),
+        report.sources.iter().map(|row| row.cost_usd).sum::<f64>()
+    );
+    println!(
+        "{} distinct works from {} records (merged: {} by shared id, {} by title and first author, {} by near-identical title)",
+        report.works.len(),
+        report.records,
+        report.merges.by_id,
+        report.merges.by_fingerprint,
+        report.merges.by_fuzzy_title
+    );
+    for row in &report.sources {
+        if let Some(failure) = &row.failure {
+            println!("{} failed and was left out: {failure}", row.source);
+        }
+    }
+    Ok(())
+}
+
+/// Every `--source` value, each a comma-separated list.
+fn parse_sources(values: &[String]) -> Result<Vec<SourceSpec>, litrev::Error> {
+    let mut sources = Vec::new();
+    for value in values {
+        sources.extend(SourceSpec::parse_list(value)?);
+    }
+    Ok(SourceSpec::merge(sources))
+}
+
 fn run(cli: Cli) -> anyhow::Result<u8> {
     let home = Home::from_env()?;
     match cli.command {
         Command::Review(review) => {
             let mut runner = Runner::open(home, review.db.as_deref())?;
-            let sources = review
-                .source
-                .iter()
-                .map(|text| text.parse::<SourceSpec>())
-                .collect::<Result<Vec<_>, _>>()?;
+            let sources = parse_sources(&review.source)?;
             let options = RunOptions {
                 out_dir: review
                     .out
@@ -69,6 +140,17 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let outcome = runner.start(&options, &|event| progress.show(event));
             progress.finish();
             report(outcome?, review.json)
+        }
+        Command::Search(search) => {
+            let runner = Runner::open(home, search.db.as_deref())?;
+            let sources = parse_sources(&search.source)?;
+            let progress = Progress::new(std::io::stderr().is_terminal());
+            let report = runner.search(&search.question, &sources, search.tier, &|event| {
+                progress.show(event);
+            });
+            progress.finish();
+            print_search(&report?, search.json)?;
+            Ok(0)
         }
         Command::Resume(resume) => {
             let mut runner = Runner::open(home, resume.db.as_deref())?;

@@ -40,6 +40,27 @@ pub enum Error {
         /// What was wrong with the first bad line.
         first_problem: String,
     },
+    /// A capability the source does not have.
+    #[error("{source_name} cannot give {capability}: use a source that can, or leave it out")]
+    Unsupported {
+        /// The source.
+        source_name: &'static str,
+        /// What was asked.
+        capability: &'static str,
+    },
+    /// A live source failed (after retries, or for good).
+    #[error(transparent)]
+    Http(#[from] litrev_http::Error),
+    /// A response was not in the format the API documents.
+    #[error(
+        "{source_name} answered in an unexpected format ({message}): the API may have changed; report it with the request"
+    )]
+    Parse {
+        /// The source.
+        source_name: &'static str,
+        /// What was wrong.
+        message: String,
+    },
     /// The on-disk search index failed.
     #[error(
         "the search index at `{path}` failed ({message}): delete that folder and run again to rebuild it"

@@ -5,12 +5,19 @@
 //! [`SnapshotSource`]: local files of OpenAlex Work records, indexed on disk with tantivy, so a
 //! review needs no key, no network and no service.
 
+pub mod arxiv;
+pub mod crossref;
 mod error;
+mod federation;
 pub mod library;
 pub mod openalex;
+pub mod pubmed;
+pub mod semantic_scholar;
 mod snapshot;
 mod source;
+pub mod unpaywall;
 
 pub use error::{Error, Issue, Result};
+pub use federation::{Federation, SourceFailure};
 pub use snapshot::{SnapshotOpenReport, SnapshotSource};
-pub use source::{Capabilities, Hit, Source, SourceKind};
+pub use source::{Capabilities, Hit, OaLink, Source, SourceKind};

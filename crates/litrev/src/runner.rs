@@ -15,7 +15,7 @@ use litrev_plan::PlanConfig;
 use litrev_publish::Artifact;
 use litrev_screen::ScreenConfig;
 use litrev_snowball::{SnowballConfig, SnowballState};
-use litrev_sources::{SnapshotSource, Source};
+use litrev_sources::{Federation, SnapshotSource, Source};
 use litrev_store::{NewRun, StepWrites, Store};
 use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
 use serde::{Deserialize, Serialize};
@@ -25,6 +25,7 @@ use crate::events::Event;
 use crate::home::Home;
 use crate::options::{RunOptions, SourceSpec};
 use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile};
+use crate::sources::{SourceOpener, report_failures};
 
 const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -34,8 +35,8 @@ const FAIL_AFTER_VARIABLE: &str = "LITREV_FAIL_AFTER";
 
 /// Drives runs against one store.
 pub struct Runner {
-    home: Home,
     store: Store,
+    sources: SourceOpener,
 }
 
 /// How a call to the runner ended.
@@ -99,6 +100,9 @@ struct DiscoverRecord {
     hits: Vec<QueryHits>,
     raw_hits: usize,
     discovered: usize,
+    /// Sources that failed and were left out, with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    failed_sources: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -140,7 +144,8 @@ impl Runner {
     pub fn open(home: Home, db: Option<&Path>) -> Result<Runner> {
         let path = db.map_or_else(|| home.store_path(), Path::to_path_buf);
         let store = Store::open(&path)?;
-        Ok(Runner { home, store })
+        let sources = SourceOpener::new(home);
+        Ok(Runner { store, sources })
     }
 
     /// Creates a run and drives it as far as it goes.
@@ -236,7 +241,7 @@ impl Runner {
         let options: RunOptions = serde_json::from_str(&record.options_json)
             .map_err(|error| Error::BadOptions(error.to_string()))?;
         let done: BTreeSet<String> = record.steps_done.iter().cloned().collect();
-        let mut source: Option<Box<dyn Source>> = None;
+        let mut source: Option<Federation> = None;
 
         // Plan.
         let plan: Plan = if done.contains("plan") {
@@ -266,13 +271,15 @@ impl Runner {
             });
             self.output(run, "discover")?
         } else {
-            let opened = self.open_source(&options, events)?;
+            let opened = self.sources.open(&options.sources, events)?;
             started(
                 events,
                 "discover",
                 &format!("searching {}", opened.describe()),
             );
-            let found = litrev_discover::discover(opened.as_ref(), &plan)?;
+            let found = litrev_discover::discover(&opened, &plan)?;
+            report_failures(&opened, 0, events);
+            self.sources.report_calls(events);
             let works: Vec<&Work> = found.works.iter().collect();
             let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
             let citations = edges_within(&works, &ids);
@@ -282,6 +289,13 @@ impl Runner {
                 hits: found.hits,
                 raw_hits: found.raw_hits,
                 discovered: found.works.len(),
+                failed_sources: opened
+                    .failures()
+                    .iter()
+                    .map(|failure| {
+                        format!("{} ({}): {}", failure.source, failure.call, failure.message)
+                    })
+                    .collect(),
             };
             self.commit(
                 run,
@@ -314,7 +328,7 @@ impl Runner {
             } else {
                 let opened = match source.take() {
                     Some(opened) => opened,
-                    None => self.open_source(&options, events)?,
+                    None => self.sources.open(&options.sources, events)?,
                 };
                 started(events, &key, "following references and citing works");
                 let entries = self.store.corpus(run)?;
@@ -335,8 +349,10 @@ impl Runner {
                     expanded: &expanded,
                     history: &history,
                 };
-                let outcome =
-                    litrev_snowball::expand_stage(opened.as_ref(), &config, &state, stage)?;
+                let failed_before = opened.failures().len();
+                let outcome = litrev_snowball::expand_stage(&opened, &config, &state, stage)?;
+                report_failures(&opened, failed_before, events);
+                self.sources.report_calls(events);
                 let record = StageRecord {
                     report: outcome.report.clone(),
                     stop: outcome.stop,
@@ -685,64 +701,9 @@ impl Runner {
             .ok_or_else(|| Error::MissingStep(step.to_owned()))
     }
 
-    fn open_source(
-        &self,
-        options: &RunOptions,
-        events: &dyn Fn(&Event),
-    ) -> Result<Box<dyn Source>> {
-        let mut opened: Vec<Box<dyn Source>> = Vec::new();
-        for spec in &options.sources {
-            match spec {
-                SourceSpec::Snapshot { paths } => {
-                    started(events, "index", "reading the snapshot");
-                    let progress = |done: usize| {
-                        events(&Event::Progress {
-                            step: "index".into(),
-                            done: done as u64,
-                            total: None,
-                        });
-                    };
-                    let (snapshot, report) =
-                        SnapshotSource::open(paths, &self.home.snapshot_indexes(), &progress)?;
-                    for issue in report.issues.iter().take(5) {
-                        events(&Event::Notice {
-                            message: format!(
-                                "skipped {}:{}: {}",
-                                issue.path.display(),
-                                issue.line,
-                                issue.message
-                            ),
-                        });
-                    }
-                    if report.issues.len() > 5 {
-                        events(&Event::Notice {
-                            message: format!(
-                                "… and {} more skipped lines",
-                                report.issues.len() - 5
-                            ),
-                        });
-                    }
-                    finished(
-                        events,
-                        "index",
-                        format!(
-                            "{} works {}",
-                            report.works,
-                            if report.built {
-                                "indexed"
-                            } else {
-                                "(index reused)"
-                            }
-                        ),
-                    );
-                    opened.push(Box::new(snapshot));
-                }
-                other => return Err(Error::UnsupportedSource(other.to_string())),
-            }
-        }
-        opened
-            .pop()
-            .ok_or_else(|| Error::BadSource("no source given".to_owned()))
+    /// What opens the run's sources (and keeps their HTTP client).
+    pub(crate) fn source_opener(&self) -> &SourceOpener {
+        &self.sources
     }
 
     /// The stored records of the corpus entries, stubs included.

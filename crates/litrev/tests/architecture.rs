@@ -10,7 +10,10 @@ const SERVICES: &[&str] = &[
     "litrev-graph",
     "litrev-sources",
     "litrev-store",
+    "litrev-embed",
 ];
+/// The one outbound HTTP stack: used by the sources and wired up by the engine, never by phases.
+const HTTP: &str = "litrev-http";
 const PHASES: &[&str] = &[
     "litrev-plan",
     "litrev-discover",
@@ -59,8 +62,8 @@ fn dependencies_point_one_way() {
             .filter(|dependency| dependency.starts_with("litrev"))
             .collect();
         let allowed: Vec<&str> = match name.as_str() {
-            MODEL => Vec::new(),
-            "litrev-sources" => vec![MODEL],
+            MODEL | HTTP => Vec::new(),
+            "litrev-sources" => vec![MODEL, HTTP],
             service if SERVICES.contains(&service) => vec![MODEL],
             phase if PHASES.contains(&phase) => {
                 let mut allowed = vec![MODEL];
@@ -72,7 +75,7 @@ fn dependencies_point_one_way() {
                 allowed
             }
             "litrev" => {
-                let mut allowed = vec![MODEL];
+                let mut allowed = vec![MODEL, HTTP];
                 allowed.extend(SERVICES);
                 allowed.extend(PHASES);
                 allowed
@@ -85,6 +88,16 @@ fn dependencies_point_one_way() {
             assert!(
                 allowed.contains(&dependency),
                 "{name} may not depend on {dependency} (see docs/ARCHITECTURE.md)"
+            );
+        }
+    }
+    for (name, dependencies) in &all {
+        if name != HTTP {
+            assert!(
+                !dependencies
+                    .iter()
+                    .any(|dependency| dependency == "reqwest"),
+                "{name} may not use reqwest: send requests through litrev-http"
             );
         }
     }

@@ -5,4 +5,5 @@ mod errors;
 mod gate;
 mod outputs;
 mod resume;
+mod sources;
 mod support;

@@ -80,7 +80,7 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
         .type_crossref
         .as_deref()
         .or(wire.work_type.as_deref())
-        .map(WorkKind::from_source_type)
+        .map(kind_of)
         .unwrap_or_default();
     let biblio = wire
         .biblio
@@ -136,6 +136,16 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
         oa_url,
         is_retracted: wire.is_retracted.unwrap_or(false),
     })
+}
+
+/// Maps a type name, including the names only OpenAlex uses: its current schema has no
+/// `type_crossref`, and spells proceedings papers `conference-paper`.
+fn kind_of(name: &str) -> WorkKind {
+    match name {
+        "conference-paper" => WorkKind::ProceedingsArticle,
+        "retraction" => WorkKind::Editorial,
+        other => WorkKind::from_source_type(other),
+    }
 }
 
 /// Rebuilds an abstract from OpenAlex's `abstract_inverted_index` (word → positions).

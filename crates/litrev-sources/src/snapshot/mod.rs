@@ -91,6 +91,7 @@ impl Source for SnapshotSource {
             batch_lookup: true,
             citing: true,
             references: true,
+            ..Capabilities::default()
         }
     }
 
@@ -113,6 +114,15 @@ impl Source for SnapshotSource {
 
     fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
         self.index.citing(ids)
+    }
+
+    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+        let cited: Vec<WorkId> = self
+            .lookup(ids)?
+            .iter()
+            .flat_map(|work| work.references.iter().cloned())
+            .collect();
+        self.lookup(&cited)
     }
 }
 

@@ -1,0 +1,237 @@
+//! Live sources through the real HTTP layer, against local servers: an OpenAlex-compatible
+//! server over a SYNERGY snapshot and replays of recorded API traffic, with injected faults.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Output;
+
+use litrev_testkit::http::{Fault, FaultPlan, Server};
+use litrev_testkit::openalex::OpenAlexWorks;
+
+use crate::support::{describe, litrev, question, testdata, works_file};
+
+/// Short timeouts and backoffs so injected faults cost milliseconds, not minutes.
+const PATIENCE: [(&str, &str); 4] = [
+    ("LITREV_HTTP_TIMEOUT_MS", "400"),
+    ("LITREV_HTTP_BACKOFF_MS", "5"),
+    ("LITREV_HTTP_BACKOFF_MAX_MS", "50"),
+    ("LITREV_HTTP_RETRIES", "8"),
+];
+
+fn openalex_server(data: &Path, dataset: &str, faults: FaultPlan) -> Server {
+    let works = OpenAlexWorks::load(&[works_file(data, dataset)]).expect("snapshot loads");
+    Server::start(
+        move |request| {
+            let (status, body) = works.answer(&request.path, &request.query);
+            litrev_testkit::http::Reply::json(status, &body)
+        },
+        faults,
+    )
+}
+
+fn search(home: &Path, question: &str, sources: &str, env: &[(&str, &str)]) -> Output {
+    let mut all: Vec<(&str, &str)> = PATIENCE.to_vec();
+    all.extend_from_slice(env);
+    litrev(
+        home,
+        &["search", question, "--source", sources, "--json"],
+        &all,
+    )
+}
+
+fn report(output: &Output) -> serde_json::Value {
+    assert!(output.status.success(), "{}", describe(output));
+    serde_json::from_slice(&output.stdout).expect("search --json prints JSON")
+}
+
+fn work_ids(report: &serde_json::Value) -> BTreeSet<String> {
+    report["works"]
+        .as_array()
+        .expect("works")
+        .iter()
+        .map(|work| work["id"].as_str().expect("id").to_owned())
+        .collect()
+}
+
+fn row<'a>(report: &'a serde_json::Value, source: &str) -> &'a serde_json::Value {
+    report["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .find(|row| row["source"] == source)
+        .unwrap_or_else(|| panic!("no row for {source} in {report}"))
+}
+
+#[test]
+fn a_second_identical_search_is_served_from_the_cache_with_zero_requests() {
+    let Some(data) = testdata() else { return };
+    let question = question(&data, "Nelson_2002");
+
+    let clean = openalex_server(&data, "Nelson_2002", FaultPlan::none());
+    let home = tempfile::tempdir().expect("home");
+    let url = clean.url();
+    let first = report(&search(
+        home.path(),
+        &question,
+        "openalex",
+        &[("LITREV_OPENALEX_URL", &url)],
+    ));
+    let expected = work_ids(&first);
+    assert!(expected.len() >= 50, "{} works found", expected.len());
+    let openalex = row(&first, "openalex");
+    assert_eq!(openalex["requests"], clean.requests());
+    assert_eq!(openalex["retries"], 0);
+    assert!(openalex["cost_usd"].as_f64().expect("cost") > 0.0);
+
+    // The same search again: every answer comes from the disk cache.
+    let served = clean.requests();
+    let again = report(&search(
+        home.path(),
+        &question,
+        "openalex",
+        &[("LITREV_OPENALEX_URL", &url)],
+    ));
+    assert_eq!(clean.requests(), served, "the second run sent requests");
+    assert_eq!(work_ids(&again), expected);
+    assert_eq!(row(&again, "openalex")["requests"], 0);
+    assert_eq!(row(&again, "openalex")["cache_hits"], served);
+}
+
+#[test]
+fn a_source_down_for_good_is_left_out_and_named() {
+    let Some(data) = testdata() else { return };
+    let question = question(&data, "Nelson_2002");
+    let openalex = openalex_server(&data, "Nelson_2002", FaultPlan::none());
+    let down = Server::start(
+        |_| litrev_testkit::http::Reply::text(200, "never reached"),
+        FaultPlan::only(1.0, 1, vec![Fault::ServerError(503)]),
+    );
+    let home = tempfile::tempdir().expect("home");
+    let (openalex_url, down_url) = (openalex.url(), down.url());
+    let output = search(
+        home.path(),
+        &question,
+        "openalex,semantic-scholar",
+        &[
+            ("LITREV_OPENALEX_URL", &openalex_url),
+            ("LITREV_S2_URL", &down_url),
+        ],
+    );
+    let report = report(&output);
+    assert!(!work_ids(&report).is_empty());
+    let failure = row(&report, "semantic-scholar")["failure"]
+        .as_str()
+        .expect("the failure is reported")
+        .to_owned();
+    assert!(failure.contains("503"), "{failure}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("semantic-scholar failed"),
+        "the user is told: {stderr}"
+    );
+}
+
+/// Runs a review on the live OpenAlex path up to the screening gate.
+fn review_to_gate(home: &Path, out: &Path, question: &str, url: &str) -> Output {
+    let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
+    env.push(("LITREV_OPENALEX_URL", url));
+    let out = out.display().to_string();
+    litrev(
+        home,
+        &["review", question, "--source", "openalex", "--out", &out],
+        &env,
+    )
+}
+
+#[test]
+fn discovery_and_snowballing_give_the_same_corpus_under_twenty_percent_faults() {
+    let Some(data) = testdata() else { return };
+    let question = question(&data, "Nelson_2002");
+    let mut corpora = Vec::new();
+    let mut retries = Vec::new();
+    for faults in [FaultPlan::none(), FaultPlan::mixed(0.2, 11)] {
+        let server = openalex_server(&data, "Nelson_2002", faults);
+        let home = tempfile::tempdir().expect("home");
+        let out = home.path().join("review");
+        let output = review_to_gate(home.path(), &out, &question, &server.url());
+        assert_eq!(output.status.code(), Some(3), "{}", describe(&output));
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let reported: u64 = stderr
+            .lines()
+            .filter_map(|line| line.split("openalex: ").nth(1))
+            .filter_map(|rest| {
+                rest.split(" retries")
+                    .next()?
+                    .split('(')
+                    .nth(1)?
+                    .parse()
+                    .ok()
+            })
+            .next_back()
+            .unwrap_or_else(|| panic!("no call summary on stderr: {stderr}"));
+        retries.push((reported, server.faults_injected(), server.requests()));
+        corpora.push(std::fs::read_to_string(out.join("corpus.csv")).expect("corpus.csv"));
+    }
+    let (clean, faulty) = (retries[0], retries[1]);
+    println!(
+        "clean: {} requests; 20 % faults: {} requests, {} faults injected, {} retries reported",
+        clean.2, faulty.2, faulty.1, faulty.0
+    );
+    assert_eq!(clean.0, 0);
+    assert!(faulty.1 >= 5, "only {} faults injected", faulty.1);
+    assert_eq!(faulty.0, faulty.1, "one retry per injected fault");
+    assert!(
+        corpora[0].lines().count() > 100,
+        "corpus of {} lines",
+        corpora[0].lines().count()
+    );
+    assert_eq!(corpora[0], corpora[1], "faults changed the corpus");
+}
+
+#[test]
+fn arxiv_search_reads_a_recorded_feed_through_the_http_layer() {
+    let Some(data) = testdata() else { return };
+    let recorded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            data.join("arxiv-atom/recorded_2026/q_testing_s0_m100_cfe7536492ca.json"),
+        )
+        .expect("recorded arXiv response"),
+    )
+    .expect("recording is JSON");
+    let mut replay_with = litrev_testkit::http::Replay::new();
+    // The recorded feed, served for the request litrev's client makes of the question "testing".
+    replay_with.add(
+        "GET",
+        "https://export.arxiv.org/api/query?search_query=all%3Atesting&start=0&max_results=100&sortBy=relevance&sortOrder=descending",
+        200,
+        "application/atom+xml",
+        recorded["body"].as_str().expect("body").as_bytes(),
+    );
+    let server = Server::start(replay_with.handler(), FaultPlan::none());
+    let home = tempfile::tempdir().expect("home");
+    let url = server.url();
+    // The standard tier asks for 100 hits per query, as the recording did.
+    let output = litrev(
+        home.path(),
+        &[
+            "search", "testing", "--source", "arxiv", "--tier", "standard", "--json",
+        ],
+        &[("LITREV_ARXIV_URL", &url)],
+    );
+    let report = report(&output);
+    assert_eq!(
+        replay_with.unmatched(),
+        0,
+        "{:?}",
+        replay_with.unmatched_requests()
+    );
+    assert_eq!(row(&report, "arxiv")["hits"], 100);
+    assert_eq!(work_ids(&report).len(), 100);
+    for work in report["works"].as_array().expect("works") {
+        let ids = work["ids"].to_string().to_lowercase();
+        assert!(
+            ids.contains("arxiv"),
+            "an arXiv entry without its arXiv id: {work}"
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! The arXiv API as a [`Source`]: searches in its field syntax and look-ups by `id_list`, one
+//! request every three seconds as arXiv's terms of use ask.
+
+use std::time::Duration;
+
+use litrev_http::{Endpoint, Request, SourcePolicy};
+use litrev_model::{Query, Work, WorkId};
+
+use super::{FeedPage, MAX_RESULTS, SortBy, id_list_url, parse_feed, query_from_text, search_url};
+use crate::error::{Error, Result};
+use crate::source::{Capabilities, Hit, Source, SourceKind};
+
+/// Ids per `id_list` call: URLs stay short and a page holds them all.
+const IDS_PER_CALL: usize = 100;
+
+/// How to reach arXiv.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArxivConfig {
+    /// Base URL (`LITREV_ARXIV_URL` overrides the export mirror).
+    pub base_url: String,
+}
+
+impl Default for ArxivConfig {
+    fn default() -> ArxivConfig {
+        ArxivConfig {
+            base_url: super::DEFAULT_BASE_URL.to_owned(),
+        }
+    }
+}
+
+/// At most one request every three seconds.
+pub fn policy() -> SourcePolicy {
+    SourcePolicy::every("arxiv", Duration::from_secs(3))
+}
+
+/// arXiv over HTTP.
+#[derive(Debug, Clone)]
+pub struct ArxivSource {
+    endpoint: Endpoint,
+    config: ArxivConfig,
+}
+
+impl ArxivSource {
+    /// A source sending its requests through `endpoint` (built with [`policy`]).
+    pub fn new(endpoint: Endpoint, config: ArxivConfig) -> ArxivSource {
+        ArxivSource { endpoint, config }
+    }
+
+    fn feed(&self, url: &str, label: &str) -> Result<FeedPage> {
+        let response = self.endpoint.send(&Request::get(url, label))?;
+        parse_feed(response.text()?).map_err(|error| Error::Parse {
+            source_name: SourceKind::Arxiv.name(),
+            message: error.to_string(),
+        })
+    }
+}
+
+/// The words of a plan query joined by `OR`: arXiv joins bare terms with `AND`, which makes
+/// a question's every word mandatory.
+fn any_of(text: &str) -> String {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .filter(|word| !matches!(*word, "OR" | "AND" | "NOT"))
+        .map(|word| {
+            word.split('~')
+                .next()
+                .unwrap_or_default()
+                .trim_matches('"')
+                .to_owned()
+        })
+        .filter(|word| !word.is_empty())
+        .collect();
+    let mut unique = Vec::new();
+    for word in words {
+        if !unique.contains(&word) {
+            unique.push(word);
+        }
+    }
+    unique.join(" OR ")
+}
+
+impl Source for ArxivSource {
+    fn kind(&self) -> SourceKind {
+        SourceKind::Arxiv
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            search: true,
+            batch_lookup: true,
+            fulltext_links: false,
+            ..Capabilities::default()
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("arXiv at {}", self.config.base_url)
+    }
+
+    fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {
+        let search = query_from_text(&any_of(&query.text));
+        if search.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut hits = Vec::new();
+        while hits.len() < limit {
+            let url = search_url(
+                &self.config.base_url,
+                &search,
+                hits.len(),
+                (limit - hits.len()).min(MAX_RESULTS),
+                SortBy::Relevance,
+            );
+            let page = self.feed(&url, "search")?;
+            let fetched = page.works.len() + page.skipped;
+            for work in page.works {
+                let rank = hits.len();
+                hits.push(Hit {
+                    work,
+                    score: 1.0 / (rank + 1) as f32,
+                });
+            }
+            let total = usize::try_from(page.total_results).unwrap_or(usize::MAX);
+            if fetched == 0 || hits.len() >= total {
+                break;
+            }
+        }
+        hits.truncate(limit);
+        Ok(hits)
+    }
+
+    fn lookup(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+        let mut wanted: Vec<String> = ids
+            .iter()
+            .filter_map(|id| match id {
+                WorkId::Arxiv(id) => Some(id.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        wanted.sort();
+        wanted.dedup();
+        let mut works = Vec::new();
+        for chunk in wanted.chunks(IDS_PER_CALL) {
+            let url = id_list_url(&self.config.base_url, chunk, 0, chunk.len());
+            works.extend(self.feed(&url, "id-list")?.works);
+        }
+        Ok(works)
+    }
+
+    fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+        Err(self.unsupported("citing works"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_queries_become_any_of_their_words() {
+        assert_eq!(
+            any_of("\"deep learning\"~3 OR \"learning proteins\"~3"),
+            "deep OR learning OR proteins"
+        );
+    }
+}

@@ -1,0 +1,334 @@
+//! The OpenAlex REST API as a [`Source`]: `/works` with `search=`, `filter=` OR-lists of up to
+//! 100 ids (`openalex:`, `doi:`, `cites:`), `select=`, the largest page and cursor paging.
+//!
+//! Every call's price in US dollars goes into the call log, at the rates the API's own
+//! `/rate-limit` endpoint reports (a search costs five times a list or lookup). Our plan's queries are written for a local full-text index;
+//! [`to_search_syntax`] turns them into OpenAlex's boolean syntax.
+
+use litrev_http::{Endpoint, Request, SourcePolicy};
+use litrev_model::{Query, Work, WorkId};
+
+use super::page::{Page, parse_page};
+use crate::error::{Error, Result};
+use crate::source::{Capabilities, Hit, Source, SourceKind};
+
+/// The public API.
+pub const DEFAULT_BASE_URL: &str = "https://api.openalex.org";
+/// The most values an OR-filter may list.
+pub const MAX_OR_VALUES: usize = 100;
+/// The largest page the API serves.
+pub const MAX_PER_PAGE: usize = 200;
+/// US dollars per search call (`endpoint_costs_usd.search` of `/rate-limit`).
+pub const SEARCH_COST_USD: f64 = 0.0005;
+/// US dollars per list or single-work call (`endpoint_costs_usd.list`).
+pub const LIST_COST_USD: f64 = 0.0001;
+
+/// The root fields litrev reads from a Work (all exist in the current schema).
+pub const SELECT: &str = "id,doi,title,display_name,publication_year,publication_date,ids,language,primary_location,best_oa_location,type,open_access,authorships,cited_by_count,biblio,is_retracted,concepts,topics,keywords,mesh,referenced_works,abstract_inverted_index";
+
+/// How to reach OpenAlex.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenAlexConfig {
+    /// Base URL (`LITREV_OPENALEX_URL` overrides the public API).
+    pub base_url: String,
+    /// `OPENALEX_API_KEY`, sent as `api_key=` and never logged.
+    pub api_key: Option<String>,
+    /// Contact e-mail for the polite pool (`mailto=`).
+    pub mailto: Option<String>,
+}
+
+impl Default for OpenAlexConfig {
+    fn default() -> OpenAlexConfig {
+        OpenAlexConfig {
+            base_url: DEFAULT_BASE_URL.to_owned(),
+            api_key: None,
+            mailto: None,
+        }
+    }
+}
+
+/// The rate and quota rules of OpenAlex: 10 requests per second; a 429 whose message speaks of
+/// the daily budget is a quota, not a hiccup.
+pub fn policy() -> SourcePolicy {
+    SourcePolicy {
+        quota: openalex_quota,
+        ..SourcePolicy::new("openalex", 10)
+    }
+}
+
+fn openalex_quota(status: u16, body: &[u8]) -> Option<String> {
+    if status != 429 {
+        return None;
+    }
+    let text = String::from_utf8_lossy(body).to_lowercase();
+    (text.contains("daily") || text.contains("budget") || text.contains("credits"))
+        .then(|| "OpenAlex's daily budget for this key or address is used up: wait until it resets at midnight UTC, or set OPENALEX_API_KEY".to_owned())
+}
+
+/// OpenAlex over HTTP.
+#[derive(Debug, Clone)]
+pub struct OpenAlexSource {
+    endpoint: Endpoint,
+    config: OpenAlexConfig,
+}
+
+impl OpenAlexSource {
+    /// A source sending its requests through `endpoint` (built with [`policy`]).
+    pub fn new(endpoint: Endpoint, config: OpenAlexConfig) -> OpenAlexSource {
+        OpenAlexSource { endpoint, config }
+    }
+
+    fn request(&self, params: &[(&str, String)], label: &str, cost: f64) -> Request {
+        let mut pairs: Vec<(String, String)> = params
+            .iter()
+            .map(|(key, value)| ((*key).to_owned(), value.clone()))
+            .collect();
+        if let Some(mailto) = &self.config.mailto {
+            pairs.push(("mailto".into(), mailto.clone()));
+        }
+        let url = format!(
+            "{}/works?{}",
+            self.config.base_url.trim_end_matches('/'),
+            encode_query(&pairs)
+        );
+        let mut request = Request::get(&url, label).with_cost(cost);
+        if let Some(key) = &self.config.api_key {
+            request = request.with_secret_param("api_key", key);
+        }
+        request
+    }
+
+    /// Fetches one page.
+    fn page(&self, request: &Request) -> Result<Page> {
+        let response = self.endpoint.send(request)?;
+        let text = response.text()?;
+        parse_page(text).map_err(|message| Error::Parse {
+            source_name: "openalex",
+            message,
+        })
+    }
+
+    /// Every work matching `filter`, following cursors to the end.
+    fn all_matching(&self, filter: &str, label: &str) -> Result<Vec<Work>> {
+        let mut works = Vec::new();
+        let mut cursor = "*".to_owned();
+        loop {
+            let request = self.request(
+                &[
+                    ("filter", filter.to_owned()),
+                    ("select", SELECT.to_owned()),
+                    ("per_page", MAX_PER_PAGE.to_string()),
+                    ("cursor", cursor.clone()),
+                ],
+                label,
+                LIST_COST_USD,
+            );
+            let page = self.page(&request)?;
+            let fetched = page.works.len();
+            works.extend(page.works);
+            match page.next_cursor {
+                Some(next) if fetched > 0 => cursor = next,
+                _ => break,
+            }
+        }
+        Ok(works)
+    }
+
+    /// Runs `filter_key:` OR-lists of at most 100 values over `values`.
+    fn batched(&self, filter_key: &str, values: &[String], label: &str) -> Result<Vec<Work>> {
+        let mut works = Vec::new();
+        for chunk in values.chunks(MAX_OR_VALUES) {
+            let filter = format!("{filter_key}:{}", chunk.join("|"));
+            works.extend(self.all_matching(&filter, label)?);
+        }
+        Ok(works)
+    }
+}
+
+impl Source for OpenAlexSource {
+    fn kind(&self) -> SourceKind {
+        SourceKind::OpenAlex
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            search: true,
+            batch_lookup: true,
+            citing: true,
+            references: true,
+            ..Capabilities::default()
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("OpenAlex at {}", self.config.base_url)
+    }
+
+    fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {
+        let search = to_search_syntax(&query.text);
+        if search.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut hits = Vec::new();
+        let mut cursor = "*".to_owned();
+        while hits.len() < limit {
+            let per_page = (limit - hits.len()).min(MAX_PER_PAGE);
+            let request = self.request(
+                &[
+                    ("search", search.clone()),
+                    ("select", format!("{SELECT},relevance_score")),
+                    ("per_page", per_page.to_string()),
+                    ("cursor", cursor.clone()),
+                ],
+                "search",
+                SEARCH_COST_USD,
+            );
+            let page = self.page(&request)?;
+            let fetched = page.works.len();
+            let first_rank = hits.len();
+            for (rank, (work, score)) in page.works.into_iter().zip(page.scores).enumerate() {
+                // Without a relevance score, rank order is the score.
+                let score = score.unwrap_or(1.0 / (first_rank + rank + 1) as f32);
+                hits.push(Hit { work, score });
+            }
+            match page.next_cursor {
+                Some(next) if fetched > 0 => cursor = next,
+                _ => break,
+            }
+        }
+        hits.truncate(limit);
+        Ok(hits)
+    }
+
+    fn lookup(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+        let mut openalex = Vec::new();
+        let mut dois = Vec::new();
+        let mut pmids = Vec::new();
+        for id in ids {
+            match id {
+                WorkId::OpenAlex(id) => openalex.push(id.as_str().to_owned()),
+                WorkId::Doi(doi) => dois.push(doi.as_str().to_owned()),
+                WorkId::Pmid(pmid) => pmids.push(pmid.as_str().to_owned()),
+                _ => {}
+            }
+        }
+        dedup_in_order(&mut openalex);
+        dedup_in_order(&mut dois);
+        dedup_in_order(&mut pmids);
+        let mut works = self.batched("openalex", &openalex, "works-by-id")?;
+        works.extend(self.batched("doi", &dois, "works-by-doi")?);
+        works.extend(self.batched("pmid", &pmids, "works-by-pmid")?);
+        Ok(works)
+    }
+
+    fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+        let mut openalex: Vec<String> = ids
+            .iter()
+            .filter_map(|id| match id {
+                WorkId::OpenAlex(id) => Some(id.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        dedup_in_order(&mut openalex);
+        self.batched("cites", &openalex, "cites")
+    }
+
+    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+        let records = self.lookup(ids)?;
+        let cited: Vec<WorkId> = records
+            .iter()
+            .flat_map(|work| work.references.iter().cloned())
+            .collect();
+        self.lookup(&cited)
+    }
+}
+
+fn dedup_in_order(values: &mut Vec<String>) {
+    let mut seen = std::collections::BTreeSet::new();
+    values.retain(|value| seen.insert(value.clone()));
+}
+
+/// Encodes query pairs as `application/x-www-form-urlencoded`, as the API expects.
+pub fn encode_query(pairs: &[(String, String)]) -> String {
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
+}
+
+/// Turns a plan query (a local index's syntax: bare words meaning "any", `"a b"~3` proximity
+/// phrases, `OR`) into OpenAlex's boolean search, where bare words mean "all": words become an
+/// OR-list, proximity phrases become `(a AND b)`.
+pub fn to_search_syntax(text: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        if let Some(after_quote) = rest.strip_prefix('"') {
+            let (phrase, after) = after_quote.split_once('"').unwrap_or((after_quote, ""));
+            let after = after.trim_start_matches(|c: char| c == '~' || c.is_ascii_digit());
+            let words: Vec<&str> = phrase.split_whitespace().collect();
+            match words.len() {
+                0 => {}
+                1 => parts.push(words[0].to_owned()),
+                _ => parts.push(format!("({})", words.join(" AND "))),
+            }
+            rest = after.trim_start();
+            continue;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        if !matches!(word, "OR" | "AND") {
+            let cleaned: String = word
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == '-')
+                .collect();
+            if !cleaned.is_empty() {
+                parts.push(cleaned);
+            }
+        }
+        rest = rest[end..].trim_start();
+    }
+    parts.join(" OR ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_queries_become_openalex_boolean_searches() {
+        assert_eq!(
+            to_search_syntax("insulin pumps children"),
+            "insulin OR pumps OR children"
+        );
+        assert_eq!(
+            to_search_syntax("\"insulin pumps\"~3 OR \"pumps children\"~3"),
+            "(insulin AND pumps) OR (pumps AND children)"
+        );
+        assert_eq!(to_search_syntax("  "), "");
+    }
+
+    #[test]
+    fn query_values_are_form_encoded() {
+        let pairs = vec![
+            ("filter".to_owned(), "cites:W1|W2".to_owned()),
+            ("search".to_owned(), "(a AND b) OR c".to_owned()),
+        ];
+        assert_eq!(
+            encode_query(&pairs),
+            "filter=cites%3AW1%7CW2&search=%28a+AND+b%29+OR+c"
+        );
+    }
+
+    #[test]
+    fn only_a_budget_429_is_a_quota() {
+        assert!(openalex_quota(429, b"{\"error\":\"Rate limit exceeded\"}").is_none());
+        assert!(
+            openalex_quota(
+                429,
+                b"{\"message\":\"You have exceeded your daily budget\"}"
+            )
+            .is_some()
+        );
+        assert!(openalex_quota(500, b"daily").is_none());
+    }
+}

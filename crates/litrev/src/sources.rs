@@ -1,0 +1,197 @@
+//! Opening the sources a run names: snapshots from disk, live APIs through one HTTP client
+//! (one rate limiter, breaker and cache per API, one call log for the whole process).
+
+use std::sync::OnceLock;
+
+use litrev_http::{Client, SourceSummary};
+use litrev_sources::{Federation, SnapshotSource, Source};
+
+use crate::config::SourcesConfig;
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::home::Home;
+use crate::options::SourceSpec;
+
+/// Builds sources on demand and keeps the HTTP client they share.
+#[derive(Debug)]
+pub(crate) struct SourceOpener {
+    home: Home,
+    http: OnceLock<Client>,
+}
+
+impl SourceOpener {
+    pub(crate) fn new(home: Home) -> SourceOpener {
+        SourceOpener {
+            home,
+            http: OnceLock::new(),
+        }
+    }
+
+    /// Per-API totals of every call made so far (empty when no live source was used).
+    pub(crate) fn http_summary(&self) -> Vec<SourceSummary> {
+        self.http.get().map(Client::summary).unwrap_or_default()
+    }
+
+    /// Tells the user what the live sources have cost so far, one line per API.
+    pub(crate) fn report_calls(&self, events: &dyn Fn(&Event)) {
+        for row in self.http_summary() {
+            events(&Event::Notice {
+                message: format!(
+                    "{}: {} requests ({} retries, {} from cache, {} failed{}), ${:.4} so far",
+                    row.source,
+                    row.requests,
+                    row.retries,
+                    row.cache_hits,
+                    row.failures,
+                    if row.breaker_trips > 0 {
+                        format!(
+                            ", skipped {} times after repeated failures",
+                            row.breaker_trips
+                        )
+                    } else {
+                        String::new()
+                    },
+                    row.cost
+                ),
+            });
+        }
+    }
+
+    fn http(&self, config: &SourcesConfig) -> Result<&Client> {
+        if let Some(client) = self.http.get() {
+            return Ok(client);
+        }
+        let client = Client::new(config.http.to_config(self.home.http_cache()))
+            .map_err(|error| Error::Http(error.to_string()))?;
+        Ok(self.http.get_or_init(|| client))
+    }
+
+    /// The sources of `specs`, asked together.
+    ///
+    /// # Errors
+    /// When a snapshot cannot be read, the config file is broken, or HTTP cannot be set up.
+    pub(crate) fn open(&self, specs: &[SourceSpec], events: &dyn Fn(&Event)) -> Result<Federation> {
+        let mut opened: Vec<Box<dyn Source>> = Vec::new();
+        let live = specs
+            .iter()
+            .any(|spec| !matches!(spec, SourceSpec::Snapshot { .. }));
+        let config = if live {
+            SourcesConfig::load(&self.home)?
+        } else {
+            SourcesConfig::default()
+        };
+        for spec in specs {
+            opened.push(match spec {
+                SourceSpec::Snapshot { paths } => Box::new(self.snapshot(paths, events)?),
+                SourceSpec::OpenAlex => {
+                    use litrev_sources::openalex::{self, OpenAlexConfig, OpenAlexSource};
+                    let defaults = OpenAlexConfig::default();
+                    Box::new(OpenAlexSource::new(
+                        self.http(&config)?.endpoint(openalex::policy()),
+                        OpenAlexConfig {
+                            base_url: config
+                                .openalex
+                                .base_url
+                                .clone()
+                                .unwrap_or(defaults.base_url),
+                            api_key: config.openalex.api_key.clone(),
+                            mailto: config.email.clone(),
+                        },
+                    ))
+                }
+                SourceSpec::SemanticScholar => {
+                    use litrev_sources::semantic_scholar::{
+                        self, SemanticScholarConfig, SemanticScholarSource,
+                    };
+                    let defaults = SemanticScholarConfig::default();
+                    Box::new(SemanticScholarSource::new(
+                        self.http(&config)?.endpoint(semantic_scholar::policy()),
+                        SemanticScholarConfig {
+                            base_url: config
+                                .semantic_scholar
+                                .base_url
+                                .clone()
+                                .unwrap_or(defaults.base_url),
+                            api_key: config.semantic_scholar.api_key.clone(),
+                        },
+                    ))
+                }
+                SourceSpec::Arxiv => {
+                    use litrev_sources::arxiv::{self, ArxivConfig, ArxivSource};
+                    let defaults = ArxivConfig::default();
+                    Box::new(ArxivSource::new(
+                        self.http(&config)?.endpoint(arxiv::policy()),
+                        ArxivConfig {
+                            base_url: config.arxiv.base_url.clone().unwrap_or(defaults.base_url),
+                        },
+                    ))
+                }
+                other => return Err(Error::UnsupportedSource(other.to_string())),
+            });
+        }
+        if opened.is_empty() {
+            return Err(Error::BadSource("no source given".to_owned()));
+        }
+        Ok(Federation::new(opened))
+    }
+
+    fn snapshot(
+        &self,
+        paths: &[std::path::PathBuf],
+        events: &dyn Fn(&Event),
+    ) -> Result<SnapshotSource> {
+        events(&Event::StepStarted {
+            step: "index".into(),
+            detail: "reading the snapshot".into(),
+        });
+        let progress = |done: usize| {
+            events(&Event::Progress {
+                step: "index".into(),
+                done: done as u64,
+                total: None,
+            });
+        };
+        let (snapshot, report) =
+            SnapshotSource::open(paths, &self.home.snapshot_indexes(), &progress)?;
+        for issue in report.issues.iter().take(5) {
+            events(&Event::Notice {
+                message: format!(
+                    "skipped {}:{}: {}",
+                    issue.path.display(),
+                    issue.line,
+                    issue.message
+                ),
+            });
+        }
+        if report.issues.len() > 5 {
+            events(&Event::Notice {
+                message: format!("… and {} more skipped lines", report.issues.len() - 5),
+            });
+        }
+        events(&Event::StepFinished {
+            step: "index".into(),
+            summary: format!(
+                "{} works {}",
+                report.works,
+                if report.built {
+                    "indexed"
+                } else {
+                    "(index reused)"
+                }
+            ),
+        });
+        Ok(snapshot)
+    }
+}
+
+/// Tells the user which sources failed during a call, and why.
+pub(crate) fn report_failures(federation: &Federation, since: usize, events: &dyn Fn(&Event)) {
+    for failure in federation.failures().into_iter().skip(since) {
+        events(&Event::Notice {
+            message: format!(
+                "{} failed during {} and was left out: {}",
+                failure.source, failure.call, failure.message
+            ),
+        });
+    }
+}
