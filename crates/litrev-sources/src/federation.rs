@@ -6,10 +6,10 @@
 
 use std::sync::Mutex;
 
-use litrev_model::{Query, Work, WorkId};
+use litrev_model::{Doi, Query, Work, WorkId};
 
 use crate::error::{Error, Result};
-use crate::source::{Capabilities, Hit, Source, SourceKind};
+use crate::source::{Capabilities, Hit, OaLink, Source, SourceKind};
 
 /// A source that failed during a federated call, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,6 +225,41 @@ impl Source for Federation {
             |capabilities| capabilities.references,
             |source| source.references(ids),
         )
+    }
+
+    fn recommend(
+        &self,
+        positive: &[WorkId],
+        negative: &[WorkId],
+        limit: usize,
+    ) -> Result<Vec<Work>> {
+        self.flat(
+            "recommendations",
+            |capabilities| capabilities.recommendations,
+            |source| source.recommend(positive, negative, limit),
+        )
+    }
+
+    /// The first open location any able source knows, asking them in order.
+    fn oa_link(&self, doi: &Doi) -> Result<Option<OaLink>> {
+        let able: Vec<&dyn Source> = self
+            .sources
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|source| source.capabilities().fulltext_links)
+            .collect();
+        if able.is_empty() {
+            return Err(self.unsupported("open-access links"));
+        }
+        let mut outcomes = Vec::new();
+        for source in able {
+            match source.oa_link(doi) {
+                Ok(Some(link)) => return Ok(Some(link)),
+                Ok(None) => outcomes.push((source.kind(), Ok(Vec::<OaLink>::new()))),
+                Err(error) => outcomes.push((source.kind(), Err(error))),
+            }
+        }
+        self.gather("open-access links", outcomes).map(|_| None)
     }
 }
 

@@ -12,10 +12,12 @@ mod federation;
 pub mod library;
 pub mod openalex;
 pub mod pubmed;
+mod query_words;
 pub mod semantic_scholar;
 mod snapshot;
 mod source;
 pub mod unpaywall;
+mod url;
 
 pub use error::{Error, Issue, Result};
 pub use federation::{Federation, SourceFailure};

@@ -42,7 +42,7 @@ pub use events::Event;
 pub use home::Home;
 pub use litrev_model as model;
 pub use options::{RunOptions, SourceSpec};
-pub use record::{OutputFile, RunRecordFile};
+pub use record::{OutputFile, RunRecordFile, SourceCalls};
 pub use runner::{Outcome, RunSummary, Runner, Summary};
 pub use search::{SearchReport, SourceRow};
 pub use session::{Candidate, ImportReport, ScreeningSession};

@@ -48,6 +48,8 @@ pub enum SourceSpec {
     PubMed,
     /// The live Crossref API.
     Crossref,
+    /// Unpaywall, for open-access links only.
+    Unpaywall,
 }
 
 impl FromStr for SourceSpec {
@@ -68,6 +70,7 @@ impl FromStr for SourceSpec {
             "arxiv" => Ok(SourceSpec::Arxiv),
             "pubmed" => Ok(SourceSpec::PubMed),
             "crossref" => Ok(SourceSpec::Crossref),
+            "unpaywall" => Ok(SourceSpec::Unpaywall),
             _ => Err(Error::BadSource(text.to_owned())),
         }
     }
@@ -88,6 +91,7 @@ impl fmt::Display for SourceSpec {
             SourceSpec::Arxiv => f.write_str("arxiv"),
             SourceSpec::PubMed => f.write_str("pubmed"),
             SourceSpec::Crossref => f.write_str("crossref"),
+            SourceSpec::Unpaywall => f.write_str("unpaywall"),
         }
     }
 }

@@ -31,6 +31,83 @@ pub struct RunRecordFile {
     pub counts: Value,
     /// Output files with their content hashes (`run.json` itself excluded).
     pub outputs: Vec<OutputFile>,
+    /// What each live API was asked and what it cost, summed over the run's steps (absent for
+    /// runs on local snapshots only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<SourceCalls>,
+}
+
+/// The calls one API answered during a step or a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SourceCalls {
+    /// The API (`openalex`, `semantic-scholar`…).
+    pub source: String,
+    /// Network requests, retries included.
+    pub requests: u64,
+    /// Retries among them.
+    pub retries: u64,
+    /// Requests answered by the disk cache.
+    pub cache_hits: u64,
+    /// Requests that failed for good.
+    pub failures: u64,
+    /// Bytes received.
+    pub bytes: u64,
+    /// US dollars, where the API prices calls.
+    pub cost_usd: f64,
+}
+
+impl SourceCalls {
+    /// What happened between two cumulative summaries of the HTTP layer, per API; APIs not
+    /// called in between are left out.
+    pub fn between(
+        before: &[litrev_http::SourceSummary],
+        after: &[litrev_http::SourceSummary],
+    ) -> Vec<SourceCalls> {
+        after
+            .iter()
+            .map(|now| {
+                let then = before.iter().find(|row| row.source == now.source);
+                let earlier = |field: fn(&litrev_http::SourceSummary) -> u64| then.map_or(0, field);
+                SourceCalls {
+                    source: now.source.to_owned(),
+                    requests: now.requests - earlier(|row| row.requests),
+                    retries: now.retries - earlier(|row| row.retries),
+                    cache_hits: now.cache_hits - earlier(|row| row.cache_hits),
+                    failures: now.failures - earlier(|row| row.failures),
+                    bytes: now.bytes - earlier(|row| row.bytes),
+                    cost_usd: now.cost - then.map_or(0.0, |row| row.cost),
+                }
+            })
+            .filter(|calls| calls.requests + calls.cache_hits + calls.failures > 0)
+            .collect()
+    }
+
+    /// Sums step records per API, in order of first appearance.
+    pub fn total<'a>(steps: impl IntoIterator<Item = &'a [SourceCalls]>) -> Vec<SourceCalls> {
+        let mut totals: Vec<SourceCalls> = Vec::new();
+        for step in steps {
+            for calls in step {
+                let slot = match totals.iter().position(|row| row.source == calls.source) {
+                    Some(slot) => slot,
+                    None => {
+                        totals.push(SourceCalls {
+                            source: calls.source.clone(),
+                            ..SourceCalls::default()
+                        });
+                        totals.len() - 1
+                    }
+                };
+                let total = &mut totals[slot];
+                total.requests += calls.requests;
+                total.retries += calls.retries;
+                total.cache_hits += calls.cache_hits;
+                total.failures += calls.failures;
+                total.bytes += calls.bytes;
+                total.cost_usd += calls.cost_usd;
+            }
+        }
+        totals
+    }
 }
 
 /// A file and its SHA-256.

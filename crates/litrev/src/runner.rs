@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
 use crate::options::{RunOptions, SourceSpec};
-use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile};
+use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
 
 const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -103,6 +103,9 @@ struct DiscoverRecord {
     /// Sources that failed and were left out, with why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     failed_sources: Vec<String>,
+    /// Calls to live APIs during the step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    calls: Vec<SourceCalls>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -111,6 +114,9 @@ struct StageRecord {
     stop: Option<StopReason>,
     expanded: Vec<WorkId>,
     threshold: f32,
+    /// Calls to live APIs during the stage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    calls: Vec<SourceCalls>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -271,6 +277,7 @@ impl Runner {
             });
             self.output(run, "discover")?
         } else {
+            let calls_before = self.sources.http_summary();
             let opened = self.sources.open(&options.sources, events)?;
             started(
                 events,
@@ -296,6 +303,7 @@ impl Runner {
                         format!("{} ({}): {}", failure.source, failure.call, failure.message)
                     })
                     .collect(),
+                calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
             };
             self.commit(
                 run,
@@ -326,6 +334,7 @@ impl Runner {
                 events(&Event::StepSkipped { step: key.clone() });
                 self.output(run, &key)?
             } else {
+                let calls_before = self.sources.http_summary();
                 let opened = match source.take() {
                     Some(opened) => opened,
                     None => self.sources.open(&options.sources, events)?,
@@ -358,6 +367,7 @@ impl Runner {
                     stop: outcome.stop,
                     expanded: outcome.expanded.clone(),
                     threshold: outcome.threshold,
+                    calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
                 };
                 self.commit(
                     run,
@@ -620,6 +630,10 @@ impl Runner {
             inputs: discovery.inputs.clone(),
             counts,
             outputs: outputs.clone(),
+            calls: SourceCalls::total(
+                std::iter::once(discovery.calls.as_slice())
+                    .chain(stages.iter().map(|stage| stage.calls.as_slice())),
+            ),
         };
         let run_json = serde_json::to_string_pretty(&run_record)
             .map_err(|error| Error::BadOptions(error.to_string()))?;

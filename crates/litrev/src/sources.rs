@@ -126,7 +126,50 @@ impl SourceOpener {
                         },
                     ))
                 }
-                other => return Err(Error::UnsupportedSource(other.to_string())),
+                SourceSpec::PubMed => {
+                    use litrev_sources::pubmed::{self, PubMedConfig, PubMedSource};
+                    let defaults = PubMedConfig::default();
+                    let api_key = config.pubmed.api_key.clone();
+                    Box::new(PubMedSource::new(
+                        self.http(&config)?
+                            .endpoint(pubmed::policy(api_key.is_some())),
+                        PubMedConfig {
+                            base_url: config.pubmed.base_url.clone().unwrap_or(defaults.base_url),
+                            api_key,
+                            email: config.email.clone().unwrap_or_default(),
+                        },
+                    ))
+                }
+                SourceSpec::Crossref => {
+                    use litrev_sources::crossref::{self, CrossrefConfig, CrossrefSource};
+                    let defaults = CrossrefConfig::default();
+                    Box::new(CrossrefSource::new(
+                        self.http(&config)?.endpoint(crossref::policy()),
+                        CrossrefConfig {
+                            base_url: config
+                                .crossref
+                                .base_url
+                                .clone()
+                                .unwrap_or(defaults.base_url),
+                            mailto: config.email.clone().unwrap_or_default(),
+                        },
+                    ))
+                }
+                SourceSpec::Unpaywall => {
+                    use litrev_sources::unpaywall::{self, UnpaywallConfig, UnpaywallSource};
+                    let defaults = UnpaywallConfig::default();
+                    Box::new(UnpaywallSource::new(
+                        self.http(&config)?.endpoint(unpaywall::policy()),
+                        UnpaywallConfig {
+                            base_url: config
+                                .unpaywall
+                                .base_url
+                                .clone()
+                                .unwrap_or(defaults.base_url),
+                            email: config.email.clone().unwrap_or_default(),
+                        },
+                    ))
+                }
             });
         }
         if opened.is_empty() {

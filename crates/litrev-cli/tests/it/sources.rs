@@ -235,3 +235,33 @@ fn arxiv_search_reads_a_recorded_feed_through_the_http_layer() {
         );
     }
 }
+
+#[test]
+fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
+    let Some(data) = testdata() else { return };
+    let question = question(&data, "Nelson_2002");
+    let server = openalex_server(&data, "Nelson_2002", FaultPlan::none());
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
+    let url = server.url();
+    env.push(("LITREV_OPENALEX_URL", &url));
+    let out_text = out.display().to_string();
+    let output = litrev(
+        home.path(),
+        &[
+            "review", &question, "--source", "openalex", "--out", &out_text, "--yes",
+        ],
+        &env,
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    assert!(out.join("review.md").is_file());
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    let calls = record["calls"].as_array().expect("calls recorded");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0]["source"], "openalex");
+    assert_eq!(calls[0]["requests"], server.requests());
+    assert!(calls[0]["cost_usd"].as_f64().expect("cost") > 0.0);
+}

@@ -8,6 +8,7 @@ use litrev_model::{Query, Work, WorkId};
 
 use super::{FeedPage, MAX_RESULTS, SortBy, id_list_url, parse_feed, query_from_text, search_url};
 use crate::error::{Error, Result};
+use crate::query_words::words;
 use crate::source::{Capabilities, Hit, Source, SourceKind};
 
 /// Ids per `id_list` call: URLs stay short and a page holds them all.
@@ -55,30 +56,6 @@ impl ArxivSource {
     }
 }
 
-/// The words of a plan query joined by `OR`: arXiv joins bare terms with `AND`, which makes
-/// a question's every word mandatory.
-fn any_of(text: &str) -> String {
-    let words: Vec<String> = text
-        .split_whitespace()
-        .filter(|word| !matches!(*word, "OR" | "AND" | "NOT"))
-        .map(|word| {
-            word.split('~')
-                .next()
-                .unwrap_or_default()
-                .trim_matches('"')
-                .to_owned()
-        })
-        .filter(|word| !word.is_empty())
-        .collect();
-    let mut unique = Vec::new();
-    for word in words {
-        if !unique.contains(&word) {
-            unique.push(word);
-        }
-    }
-    unique.join(" OR ")
-}
-
 impl Source for ArxivSource {
     fn kind(&self) -> SourceKind {
         SourceKind::Arxiv
@@ -98,7 +75,8 @@ impl Source for ArxivSource {
     }
 
     fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {
-        let search = query_from_text(&any_of(&query.text));
+        // Bare arXiv terms are all required: the words are joined by OR instead.
+        let search = query_from_text(&words(&query.text).join(" OR "));
         if search.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
@@ -149,18 +127,5 @@ impl Source for ArxivSource {
 
     fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
         Err(self.unsupported("citing works"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plan_queries_become_any_of_their_words() {
-        assert_eq!(
-            any_of("\"deep learning\"~3 OR \"learning proteins\"~3"),
-            "deep OR learning OR proteins"
-        );
     }
 }

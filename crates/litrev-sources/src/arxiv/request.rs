@@ -43,11 +43,11 @@ pub fn search_url(
     let max_results = max_results.clamp(1, MAX_RESULTS).to_string();
     format!(
         "{}/api/query?{}",
-        base.trim_end_matches('/'),
-        query(&[
+        crate::url::base(base),
+        crate::url::query([
             ("search_query", search_query),
-            ("start", &start),
-            ("max_results", &max_results),
+            ("start", start.as_str()),
+            ("max_results", max_results.as_str()),
             ("sortBy", sort.name()),
             ("sortOrder", "descending"),
         ])
@@ -58,15 +58,16 @@ pub fn search_url(
 /// (`2104.12255v1`) asks for that version.
 pub fn id_list_url(base: &str, ids: &[String], start: usize, max_results: usize) -> String {
     let ids: Vec<&str> = ids.iter().map(|id| id.trim()).collect();
+    let ids = ids.join(",");
     let start = start.to_string();
     let max_results = max_results.clamp(1, MAX_RESULTS).to_string();
     format!(
         "{}/api/query?{}",
-        base.trim_end_matches('/'),
-        query(&[
-            ("id_list", &ids.join(",")),
-            ("start", &start),
-            ("max_results", &max_results),
+        crate::url::base(base),
+        crate::url::query([
+            ("id_list", ids.as_str()),
+            ("start", start.as_str()),
+            ("max_results", max_results.as_str()),
         ])
     )
 }
@@ -166,12 +167,6 @@ fn fielded_term(token: &str) -> Option<String> {
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '-'
-}
-
-fn query(pairs: &[(&str, &str)]) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish()
 }
 
 #[cfg(test)]

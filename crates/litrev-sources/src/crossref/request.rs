@@ -3,7 +3,6 @@
 //! `mailto` puts requests in Crossref's "polite" pool; every builder takes it.
 
 use litrev_model::Doi;
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// The API's base URL.
 pub const DEFAULT_BASE_URL: &str = "https://api.crossref.org";
@@ -20,15 +19,6 @@ pub const DOI_BATCH: usize = 50;
 pub const SELECT: &str = "DOI,title,original-title,author,issued,published,published-print,\
 published-online,container-title,publisher,volume,issue,page,type,abstract,\
 is-referenced-by-count,reference,link,license,resource,subject,updated-by";
-
-/// Bytes escaped in a DOI path segment: its slashes stay, as Crossref's own URLs write them.
-const PATH: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b'/')
-    .remove(b':');
 
 /// `/works?query=…&filter=…&select=…&rows=…&cursor=…&mailto=…`: one page of a search (or of a
 /// filter alone), with cursor paging (`*` for the first page, then the page's `next-cursor`).
@@ -59,16 +49,20 @@ pub fn works_url(
         ("cursor", cursor),
         ("mailto", mailto),
     ]);
-    format!("{}/works?{}", trim(base), query(&pairs))
+    format!(
+        "{}/works?{}",
+        crate::url::base(base),
+        crate::url::query(pairs)
+    )
 }
 
 /// `/works/{doi}?mailto=…`: one work.
 pub fn work_url(base: &str, doi: &Doi, mailto: &str) -> String {
     format!(
         "{}/works/{}?{}",
-        trim(base),
-        utf8_percent_encode(doi.as_str(), PATH),
-        query(&[("mailto", mailto)])
+        crate::url::base(base),
+        crate::url::id_segment(doi.as_str()),
+        crate::url::query([("mailto", mailto)])
     )
 }
 
@@ -117,16 +111,6 @@ pub fn filter(year_from: Option<i32>, year_to: Option<i32>, types: &[&str]) -> O
     }
     parts.extend(types.iter().map(|kind| format!("type:{kind}")));
     (!parts.is_empty()).then(|| parts.join(","))
-}
-
-fn trim(base: &str) -> &str {
-    base.trim_end_matches('/')
-}
-
-fn query(pairs: &[(&str, &str)]) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish()
 }
 
 #[cfg(test)]

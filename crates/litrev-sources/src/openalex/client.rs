@@ -88,8 +88,12 @@ impl OpenAlexSource {
         }
         let url = format!(
             "{}/works?{}",
-            self.config.base_url.trim_end_matches('/'),
-            encode_query(&pairs)
+            crate::url::base(&self.config.base_url),
+            crate::url::query(
+                pairs
+                    .iter()
+                    .map(|(key, value)| (key.as_str(), value.as_str()))
+            )
         );
         let mut request = Request::get(&url, label).with_cost(cost);
         if let Some(key) = &self.config.api_key {
@@ -109,8 +113,12 @@ impl OpenAlexSource {
     }
 
     /// Every work matching `filter`, following cursors to the end.
+    ///
+    /// Paging stops as soon as `meta.count` works have arrived: the API may still hand out a
+    /// cursor on the last page, and following it would cost a request that returns nothing.
     fn all_matching(&self, filter: &str, label: &str) -> Result<Vec<Work>> {
         let mut works = Vec::new();
+        let mut arrived = 0;
         let mut cursor = "*".to_owned();
         loop {
             let request = self.request(
@@ -125,7 +133,11 @@ impl OpenAlexSource {
             );
             let page = self.page(&request)?;
             let fetched = page.works.len();
+            arrived += fetched + page.skipped;
             works.extend(page.works);
+            if all_arrived(page.count, arrived) {
+                break;
+            }
             match page.next_cursor {
                 Some(next) if fetched > 0 => cursor = next,
                 _ => break,
@@ -170,6 +182,7 @@ impl Source for OpenAlexSource {
             return Ok(Vec::new());
         }
         let mut hits = Vec::new();
+        let mut arrived = 0;
         let mut cursor = "*".to_owned();
         while hits.len() < limit {
             let per_page = (limit - hits.len()).min(MAX_PER_PAGE);
@@ -186,10 +199,15 @@ impl Source for OpenAlexSource {
             let page = self.page(&request)?;
             let fetched = page.works.len();
             let first_rank = hits.len();
+            arrived += fetched + page.skipped;
+            let count = page.count;
             for (rank, (work, score)) in page.works.into_iter().zip(page.scores).enumerate() {
                 // Without a relevance score, rank order is the score.
                 let score = score.unwrap_or(1.0 / (first_rank + rank + 1) as f32);
                 hits.push(Hit { work, score });
+            }
+            if all_arrived(count, arrived) {
+                break;
             }
             match page.next_cursor {
                 Some(next) if fetched > 0 => cursor = next,
@@ -243,16 +261,15 @@ impl Source for OpenAlexSource {
     }
 }
 
+/// Whether every one of the `count` matches (`meta.count`; 0 when the API did not say) has
+/// arrived once `arrived` results have.
+fn all_arrived(count: u64, arrived: usize) -> bool {
+    count > 0 && arrived as u64 >= count
+}
+
 fn dedup_in_order(values: &mut Vec<String>) {
     let mut seen = std::collections::BTreeSet::new();
     values.retain(|value| seen.insert(value.clone()));
-}
-
-/// Encodes query pairs as `application/x-www-form-urlencoded`, as the API expects.
-pub fn encode_query(pairs: &[(String, String)]) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish()
 }
 
 /// Turns a plan query (a local index's syntax: bare words meaning "any", `"a b"~3` proximity
@@ -305,18 +322,6 @@ mod tests {
             "(insulin AND pumps) OR (pumps AND children)"
         );
         assert_eq!(to_search_syntax("  "), "");
-    }
-
-    #[test]
-    fn query_values_are_form_encoded() {
-        let pairs = vec![
-            ("filter".to_owned(), "cites:W1|W2".to_owned()),
-            ("search".to_owned(), "(a AND b) OR c".to_owned()),
-        ];
-        assert_eq!(
-            encode_query(&pairs),
-            "filter=cites%3AW1%7CW2&search=%28a+AND+b%29+OR+c"
-        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! since 2018 (and MEDLINE's `MedlineCitationSet`); `<ERROR>` elements and NCBI's JSON error
 //! bodies become `Error::Api`.
 
+mod client;
 mod convert;
 mod request;
 mod wire;
@@ -12,6 +13,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
+pub use client::{PubMedConfig, PubMedSource, policy};
 pub use convert::{
     FetchPage, History, LinkSet, LinkSetDb, SearchResult, SummaryPage, parse_efetch, parse_elink,
     parse_epost, parse_error, parse_esearch, parse_esummary,

@@ -129,12 +129,13 @@ pub fn elink_url(base: &str, caller: Caller, pmids: &[Pmid], link: Link) -> Stri
 }
 
 fn url(base: &str, utility: &str, pairs: &[(&str, &str)], caller: Caller) -> String {
-    let query = form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .append_pair("tool", caller.tool)
-        .append_pair("email", caller.email)
-        .finish();
-    format!("{}/{utility}?{query}", base.trim_end_matches('/'))
+    let query = crate::url::query(
+        pairs
+            .iter()
+            .copied()
+            .chain([("tool", caller.tool), ("email", caller.email)]),
+    );
+    format!("{}/{utility}?{query}", crate::url::base(base))
 }
 
 #[cfg(test)]

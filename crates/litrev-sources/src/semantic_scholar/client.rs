@@ -12,6 +12,7 @@ use super::{
     references_url, search_url,
 };
 use crate::error::{Error, Result};
+use crate::query_words::words;
 use crate::source::{Capabilities, Hit, Source, SourceKind};
 
 /// The relevance search serves only the first 1,000 results of a query.
@@ -119,23 +120,6 @@ fn parse_error(error: super::Error) -> Error {
     }
 }
 
-/// Plain words: the relevance search has no boolean syntax, so operators, quotes and
-/// proximity marks of a plan query are dropped.
-fn plain_words(text: &str) -> String {
-    text.split_whitespace()
-        .filter(|word| !matches!(*word, "OR" | "AND" | "NOT"))
-        .map(|word| {
-            word.trim_matches('"')
-                .split('~')
-                .next()
-                .unwrap_or_default()
-                .trim_matches('"')
-        })
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 impl Source for SemanticScholarSource {
     fn kind(&self) -> SourceKind {
         SourceKind::SemanticScholar
@@ -157,7 +141,8 @@ impl Source for SemanticScholarSource {
     }
 
     fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {
-        let text = plain_words(&query.text);
+        // The relevance search has no boolean syntax: plain words.
+        let text = words(&query.text).join(" ");
         let limit = limit.min(SEARCH_WINDOW);
         let mut hits = Vec::new();
         let mut offset = 0;
@@ -257,19 +242,5 @@ impl Source for SemanticScholarSource {
         );
         let answer = self.send(Request::post_json(&url, "recommendations", &body))?;
         parse_recommendations(&answer).map_err(parse_error)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plan_queries_become_plain_words() {
-        assert_eq!(
-            plain_words("\"insulin pumps\"~3 OR \"pumps children\"~3"),
-            "insulin pumps pumps children"
-        );
-        assert_eq!(plain_words("insulin pumps"), "insulin pumps");
     }
 }

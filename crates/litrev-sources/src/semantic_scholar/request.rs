@@ -4,7 +4,6 @@
 //! point it elsewhere, and encodes values the way the API documents them.
 
 use litrev_model::WorkId;
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// The public API's base URL.
 pub const DEFAULT_BASE_URL: &str = "https://api.semanticscholar.org";
@@ -28,16 +27,6 @@ pub const BULK_PAGE_MAX: usize = 1000;
 pub const BATCH_MAX_IDS: usize = 500;
 /// Most edges one citations or references page returns.
 pub const CITATIONS_LIMIT_MAX: usize = 1000;
-
-/// Bytes escaped in a path segment: ids keep their `DOI:` prefix and the DOI's slashes, as the
-/// API's own examples write them.
-const PATH: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b'/')
-    .remove(b':');
 
 /// The form Semantic Scholar accepts for an id (`DOI:…`, `PMID:…`, `ARXIV:…`, `PMCID:…` or a
 /// bare paperId); `None` for an OpenAlex id, which it does not know.
@@ -72,9 +61,9 @@ pub fn year_filter(from: Option<i32>, to: Option<i32>) -> Option<String> {
 pub fn paper_url(base: &str, id: &str, fields: &str) -> String {
     format!(
         "{}/graph/v1/paper/{}?{}",
-        trim(base),
-        path(id),
-        query(&[("fields", fields)])
+        crate::url::base(base),
+        crate::url::id_segment(id),
+        crate::url::query([("fields", fields)])
     )
 }
 
@@ -101,7 +90,11 @@ pub fn search_url(
     if let Some(year) = year {
         pairs.push(("year", year));
     }
-    format!("{}/graph/v1/paper/search?{}", trim(base), query(&pairs))
+    format!(
+        "{}/graph/v1/paper/search?{}",
+        crate::url::base(base),
+        crate::url::query(pairs)
+    )
 }
 
 /// `GET /graph/v1/paper/search/bulk`: up to `BULK_PAGE_MAX` results a page, continued with the
@@ -122,8 +115,8 @@ pub fn search_bulk_url(
     }
     format!(
         "{}/graph/v1/paper/search/bulk?{}",
-        trim(base),
-        query(&pairs)
+        crate::url::base(base),
+        crate::url::query(pairs)
     )
 }
 
@@ -136,8 +129,8 @@ pub fn batch_requests(
 ) -> Vec<(String, serde_json::Value)> {
     let url = format!(
         "{}/graph/v1/paper/batch?{}",
-        trim(base),
-        query(&[("fields", fields)])
+        crate::url::base(base),
+        crate::url::query([("fields", fields)])
     );
     ids.chunks(BATCH_MAX_IDS)
         .map(|chunk| (url.clone(), serde_json::json!({ "ids": chunk })))
@@ -172,9 +165,9 @@ fn edges_url(
     let limit = limit.clamp(1, CITATIONS_LIMIT_MAX).to_string();
     format!(
         "{}/graph/v1/paper/{}/{route}?{}",
-        trim(base),
-        path(id),
-        query(&[
+        crate::url::base(base),
+        crate::url::id_segment(id),
+        crate::url::query([
             ("offset", offset.as_str()),
             ("limit", limit.as_str()),
             ("fields", fields)
@@ -194,8 +187,8 @@ pub fn recommendations_request(
     let limit = limit.clamp(1, 500).to_string();
     let url = format!(
         "{}/recommendations/v1/papers/?{}",
-        trim(base),
-        query(&[("fields", fields), ("limit", limit.as_str())])
+        crate::url::base(base),
+        crate::url::query([("fields", fields), ("limit", limit.as_str())])
     );
     let body = serde_json::json!({
         "positivePaperIds": positive,
@@ -209,24 +202,10 @@ pub fn recommendations_for_paper_url(base: &str, id: &str, fields: &str, limit: 
     let limit = limit.clamp(1, 500).to_string();
     format!(
         "{}/recommendations/v1/papers/forpaper/{}?{}",
-        trim(base),
-        path(id),
-        query(&[("fields", fields), ("limit", limit.as_str())])
+        crate::url::base(base),
+        crate::url::id_segment(id),
+        crate::url::query([("fields", fields), ("limit", limit.as_str())])
     )
-}
-
-fn trim(base: &str) -> &str {
-    base.trim_end_matches('/')
-}
-
-fn path(id: &str) -> String {
-    utf8_percent_encode(id.trim(), PATH).to_string()
-}
-
-fn query(pairs: &[(&str, &str)]) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish()
 }
 
 #[cfg(test)]

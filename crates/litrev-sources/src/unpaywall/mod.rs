@@ -3,6 +3,7 @@
 //! Nothing here talks HTTP. A DOI record's `best_oa_location` becomes an [`OaLink`]; Unpaywall's
 //! error bodies (`{"error": true, "HTTP_status_code": 404, "message": …}`) become `Error::Api`.
 
+mod client;
 mod convert;
 mod request;
 mod wire;
@@ -10,6 +11,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
+pub use client::{UnpaywallConfig, UnpaywallSource, policy};
 pub use convert::{OaLink, parse_error, parse_record};
 pub use request::{DEFAULT_BASE_URL, record_url};
 

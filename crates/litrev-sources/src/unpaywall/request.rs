@@ -1,29 +1,17 @@
 //! The URL of Unpaywall's DOI route.
 
 use litrev_model::Doi;
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// The API's base URL.
 pub const DEFAULT_BASE_URL: &str = "https://api.unpaywall.org";
 
-/// Bytes escaped in the DOI path segment: its slashes stay, as Unpaywall's examples write them.
-const PATH: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b'/')
-    .remove(b':');
-
 /// `/v2/{doi}?email=…`: the DOI's record (Unpaywall requires the caller's e-mail address).
 pub fn record_url(base: &str, doi: &Doi, email: &str) -> String {
-    let query = form_urlencoded::Serializer::new(String::new())
-        .append_pair("email", email)
-        .finish();
+    let query = crate::url::query([("email", email)]);
     format!(
         "{}/v2/{}?{query}",
-        base.trim_end_matches('/'),
-        utf8_percent_encode(doi.as_str(), PATH)
+        crate::url::base(base),
+        crate::url::id_segment(doi.as_str())
     )
 }
 
