@@ -2,8 +2,11 @@
 //!
 //! Every citation must resolve to a stored, described work among those the review may cite;
 //! every sentence taken from a work must cite that work and reproduce its sentence (a short
-//! lead-in such as "By contrast," or the citation itself may replace its first words). A review
-//! that breaks either rule is refused: nothing is published from it.
+//! lead-in such as "By contrast," or the citation itself may replace its first words); every
+//! sentence paraphrased from works' sentences (the LLM writer's) must cite exactly the works of
+//! its spans and be supported by them — its content words found there and its numbers stated
+//! there (`litrev_text::check_support`, the rule the writer repairs against). A review that
+//! breaks any rule is refused: nothing is published from it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,6 +45,20 @@ pub enum Problem {
         /// The work.
         work: WorkId,
     },
+    /// A paraphrased sentence citing a work none of its spans comes from.
+    Unbacked {
+        /// Sentence number.
+        sentence: usize,
+        /// The cited work.
+        work: WorkId,
+    },
+    /// A paraphrased sentence its spans do not support (or one without spans).
+    Unsupported {
+        /// Sentence number.
+        sentence: usize,
+        /// Why, as the support check says it.
+        why: String,
+    },
 }
 
 /// Why the audit refused the review.
@@ -63,6 +80,9 @@ pub struct AuditReport {
     pub span_sentences: usize,
     /// Sentences built from structure.
     pub structural_sentences: usize,
+    /// Sentences paraphrased from works' texts (the LLM writer), each checked for support.
+    #[serde(default)]
+    pub paraphrased_sentences: usize,
     /// Citation occurrences.
     pub citations: usize,
     /// Distinct works cited.
@@ -100,6 +120,10 @@ pub fn audit(review: &Review, citable: &BTreeMap<WorkId, Work>) -> Result<AuditR
                 if let Some(problem) = check_span(number, sentence, span, citable) {
                     problems.push(problem);
                 }
+            }
+            Basis::Paraphrase(spans) => {
+                report.paraphrased_sentences += 1;
+                problems.extend(check_paraphrase(number, sentence, spans, citable));
             }
         }
     }
@@ -139,15 +163,7 @@ fn check_span(
             work: work.clone(),
         });
     }
-    let text = citable
-        .get(work)
-        .and_then(|record| match span.field.as_str() {
-            "abstract" => record.abstract_text.as_deref(),
-            "title" => record.title.as_deref(),
-            _ => None,
-        })
-        .and_then(|text| text.get(span.start..span.end));
-    let Some(source) = text else {
+    let Some(source) = span_text(span, citable) else {
         return Some(Problem::BadLocator {
             sentence: number,
             work: work.clone(),
@@ -170,6 +186,84 @@ fn check_span(
         sentence: number,
         work: work.clone(),
     })
+}
+
+/// The problems of a paraphrased sentence: each span must point into its work's text and its
+/// work be cited, each cited work must have a span, and the spans must support the sentence.
+fn check_paraphrase(
+    number: usize,
+    sentence: &Sentence,
+    spans: &[litrev_model::SpanRef],
+    citable: &BTreeMap<WorkId, Work>,
+) -> Vec<Problem> {
+    if spans.is_empty() {
+        return vec![Problem::Unsupported {
+            sentence: number,
+            why: "it cites no evidence span".to_owned(),
+        }];
+    }
+    let mut problems = Vec::new();
+    let mut evidence = Vec::new();
+    for span in spans {
+        if !sentence.cited().any(|cited| *cited == span.work) {
+            problems.push(Problem::Unattributed {
+                sentence: number,
+                work: span.work.clone(),
+            });
+        }
+        match span_text(span, citable) {
+            Some(text) => evidence.push(text),
+            None => problems.push(Problem::BadLocator {
+                sentence: number,
+                work: span.work.clone(),
+            }),
+        }
+    }
+    for cited in sentence.cited() {
+        if !spans.iter().any(|span| span.work == *cited) {
+            problems.push(Problem::Unbacked {
+                sentence: number,
+                work: cited.clone(),
+            });
+        }
+    }
+    if problems.is_empty()
+        && let Err(why) = litrev_text::check_support(&plain_text(sentence), &evidence)
+    {
+        problems.push(Problem::Unsupported {
+            sentence: number,
+            why: why.to_string(),
+        });
+    }
+    problems
+}
+
+/// The text a span points at, when its locator is valid.
+fn span_text<'a>(
+    span: &litrev_model::SpanRef,
+    citable: &'a BTreeMap<WorkId, Work>,
+) -> Option<&'a str> {
+    citable
+        .get(&span.work)
+        .and_then(|record| match span.field.as_str() {
+            "abstract" => record.abstract_text.as_deref(),
+            "title" => record.title.as_deref(),
+            _ => None,
+        })
+        .and_then(|text| text.get(span.start..span.end))
+}
+
+/// A sentence's words without its citations.
+fn plain_text(sentence: &Sentence) -> String {
+    sentence
+        .segments
+        .iter()
+        .filter_map(|segment| match segment {
+            Segment::Text(text) => Some(text.as_str()),
+            Segment::Cite { .. } => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether `needle` occurs in `haystack`, allowing its first letter to differ in case.
@@ -279,5 +373,68 @@ mod tests {
             ]
         );
         assert!(refused.to_string().contains("nothing was published"));
+    }
+
+    fn paraphrase(text: &str, cites: &[&str]) -> Sentence {
+        Sentence {
+            segments: vec![
+                Segment::Text(text.into()),
+                Segment::Cite {
+                    works: cites.iter().map(|id| id.parse().expect("id")).collect(),
+                    form: CiteForm::Parenthetical,
+                },
+                Segment::Text(".".into()),
+            ],
+            basis: Basis::Paraphrase(vec![SpanRef {
+                work: "W1".parse().expect("id"),
+                field: "abstract".into(),
+                sentence: 1,
+                start: 16,
+                end: 56,
+            }]),
+        }
+    }
+
+    #[test]
+    fn paraphrases_must_cite_their_spans_and_say_only_what_they_say() {
+        let grounded = paraphrase("The treated arm reported 80% less bleeding", &["W1"]);
+        let report = audit(&review_of(vec![grounded]), &works()).expect("supported");
+        assert_eq!(report.paraphrased_sentences, 1);
+
+        let review = review_of(vec![
+            paraphrase("Bleeding fell by 95% in the treated arm", &["W1"]),
+            paraphrase("Bleeding fell by 80% in the treated arm", &[]),
+            paraphrase("Bleeding fell by 80% in the treated arm", &["W1", "W2"]),
+            Sentence {
+                basis: Basis::Paraphrase(Vec::new()),
+                ..paraphrase("Bleeding fell", &["W1"])
+            },
+        ]);
+        let refused = audit(&review, &works()).expect_err("unsupported");
+        let kinds: Vec<(usize, &str)> = refused
+            .problems
+            .iter()
+            .map(|problem| match problem {
+                Problem::Unsupported { sentence, .. } => (*sentence, "unsupported"),
+                Problem::Unattributed { sentence, .. } => (*sentence, "unattributed"),
+                Problem::Unbacked { sentence, .. } => (*sentence, "unbacked"),
+                Problem::Unresolved { sentence, .. } => (*sentence, "unresolved"),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (1, "unsupported"),
+                (2, "unattributed"),
+                (3, "unresolved"),
+                (3, "unbacked"),
+                (4, "unsupported"),
+            ]
+        );
+        let Problem::Unsupported { why, .. } = &refused.problems[0] else {
+            panic!("{:?}", refused.problems[0]);
+        };
+        assert!(why.contains("95"), "{why}");
     }
 }

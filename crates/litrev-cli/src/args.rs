@@ -16,6 +16,10 @@ pub struct Cli {
 
 /// The verbs.
 #[derive(Debug, Subcommand)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "parsed once at start-up: the size of the largest verb's options does not matter"
+)]
 pub enum Command {
     /// Run a whole review: plan, discover, snowball, screen, organise, write, audit, publish.
     Review(ReviewArgs),
@@ -115,12 +119,63 @@ pub struct ReviewArgs {
     /// A term whose presence in the title or abstract excludes a work; repeatable.
     #[arg(long)]
     pub exclude_term: Vec<String>,
+    /// Draft the thematic sections with a language model: `openai` (OpenAI or any compatible
+    /// server: Ollama, vLLM, llama.cpp; key in OPENAI_API_KEY) or `anthropic` (key in
+    /// ANTHROPIC_API_KEY). Every drafted sentence cites the abstract sentences it draws on and
+    /// is checked against them. Without it the review is written extractively, with no model.
+    #[arg(long)]
+    pub llm: Option<litrev::LlmKind>,
+    /// The model (default: gpt-4o-mini for openai, claude-haiku-4-5 for anthropic).
+    #[arg(long, requires = "llm")]
+    pub llm_model: Option<String>,
+    /// The API's base URL (default: https://api.openai.com/v1 or https://api.anthropic.com;
+    /// e.g. http://127.0.0.1:11434/v1 for Ollama).
+    #[arg(long, env = "LITREV_LLM_URL")]
+    pub llm_url: Option<String>,
+    /// The model's price as INPUT,OUTPUT US dollars per million tokens (e.g. 0.15,0.60), for a
+    /// model litrev has no list price for.
+    #[arg(long, requires = "llm")]
+    pub llm_price: Option<litrev::LlmPrice>,
+    /// Most US dollars the LLM calls may cost: a call that could go past it is not sent.
+    #[arg(long, requires = "llm", value_parser = parse_budget)]
+    pub budget: Option<f64>,
+    /// With --llm anthropic: send the themes' drafts as one Message Batch (half price; may
+    /// take minutes to hours).
+    #[arg(long, requires = "llm")]
+    pub llm_batch: bool,
     /// The store file (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long)]
     pub db: Option<PathBuf>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+impl ReviewArgs {
+    /// The run's LLM settings, when `--llm` is given.
+    pub fn llm_options(&self) -> Option<litrev::LlmOptions> {
+        self.llm.map(|provider| litrev::LlmOptions {
+            model: self
+                .llm_model
+                .clone()
+                .unwrap_or_else(|| provider.default_model().to_owned()),
+            url: self.llm_url.clone(),
+            budget_usd: self.budget,
+            price: self.llm_price,
+            batch: self.llm_batch,
+            ..litrev::LlmOptions::new(provider)
+        })
+    }
+}
+
+/// A budget in US dollars: a non-negative number (a leading `$` is allowed).
+fn parse_budget(text: &str) -> Result<f64, String> {
+    text.trim()
+        .trim_start_matches('$')
+        .parse::<f64>()
+        .ok()
+        .filter(|budget| budget.is_finite() && *budget >= 0.0)
+        .ok_or_else(|| format!("`{text}` is not an amount of US dollars: write e.g. --budget 0.50"))
 }
 
 /// `litrev resume`.

@@ -119,6 +119,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let mut runner = Runner::open(home, review.db.as_deref())?;
             let sources = parse_sources(&review.source)?;
             let options = RunOptions {
+                llm: review.llm_options(),
                 out_dir: review
                     .out
                     .clone()
@@ -186,6 +187,19 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                             println!("  {url}");
                         }
                     }
+                    None if !claim.spans.is_empty() => {
+                        println!("paraphrased by the language model from:");
+                        for span in &claim.spans {
+                            println!(
+                                "  {} [@{}], {} sentence {}: “{}”",
+                                span.work,
+                                span.key,
+                                span.field,
+                                span.sentence + 1,
+                                span.snippet
+                            );
+                        }
+                    }
                     None => {
                         println!("built from the run's own counts and lists (no source sentence)")
                     }
@@ -245,6 +259,7 @@ fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
                     "themes": summary.themes,
                     "words": summary.words,
                     "citations": summary.citations,
+                    "views": summary.views,
                     "out_dir": summary.out_dir,
                 });
                 println!("{}", serde_json::to_string_pretty(&value)?);
@@ -259,6 +274,16 @@ fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
                     summary.out_dir.display(),
                     summary.run
                 );
+                if let Some(views) = &summary.views {
+                    println!(
+                        "themes against citation communities: {} themes, {} communities (Leiden, resolution {}) over {} linked works, NMI {:.3}",
+                        views.text_themes,
+                        views.communities,
+                        views.resolution,
+                        views.linked_works,
+                        views.nmi
+                    );
+                }
             }
             Ok(0)
         }

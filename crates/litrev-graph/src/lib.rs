@@ -145,6 +145,137 @@ impl CitationGraph {
         })
     }
 
+    /// Betweenness centrality of every node on the undirected graph (Brandes), normalised to
+    /// 0–1 by the number of node pairs: high for works that bridge otherwise separate groups.
+    pub fn betweenness(&self) -> BTreeMap<WorkId, f64> {
+        let n = self.nodes.len();
+        let neighbours: Vec<Vec<usize>> = (0..n)
+            .map(|node| {
+                let mut all: Vec<usize> = self.cites[node]
+                    .iter()
+                    .chain(&self.cited_by[node])
+                    .copied()
+                    .collect();
+                all.sort_unstable();
+                all.dedup();
+                all
+            })
+            .collect();
+        let mut centrality = vec![0.0_f64; n];
+        for source in 0..n {
+            let mut stack = Vec::with_capacity(n);
+            let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
+            let mut paths = vec![0.0_f64; n];
+            let mut distance = vec![usize::MAX; n];
+            paths[source] = 1.0;
+            distance[source] = 0;
+            let mut queue = std::collections::VecDeque::from([source]);
+            while let Some(node) = queue.pop_front() {
+                stack.push(node);
+                for &next in &neighbours[node] {
+                    if distance[next] == usize::MAX {
+                        distance[next] = distance[node] + 1;
+                        queue.push_back(next);
+                    }
+                    if distance[next] == distance[node] + 1 {
+                        paths[next] += paths[node];
+                        predecessors[next].push(node);
+                    }
+                }
+            }
+            let mut dependency = vec![0.0_f64; n];
+            while let Some(node) = stack.pop() {
+                for &previous in &predecessors[node] {
+                    dependency[previous] +=
+                        paths[previous] / paths[node] * (1.0 + dependency[node]);
+                }
+                if node != source {
+                    centrality[node] += dependency[node];
+                }
+            }
+        }
+        // Each undirected path was counted from both ends.
+        let pairs = if n > 2 {
+            ((n - 1) * (n - 2)) as f64
+        } else {
+            1.0
+        };
+        self.nodes
+            .iter()
+            .cloned()
+            .zip(centrality.into_iter().map(|value| value / pairs))
+            .collect()
+    }
+
+    /// Citation communities of `members` (Leiden, modularity at `resolution`, seeded): works
+    /// are linked by direct citation, bibliographic coupling and co-citation, each counted
+    /// through every node of the graph (references outside `members` included). Works with no
+    /// link to another member are absent from the result.
+    pub fn communities(
+        &self,
+        members: &[WorkId],
+        resolution: f64,
+        seed: u64,
+    ) -> BTreeMap<WorkId, usize> {
+        let mut unique: Vec<usize> = members
+            .iter()
+            .filter_map(|id| self.index.get(id).copied())
+            .collect();
+        unique.sort_unstable();
+        unique.dedup();
+        let mut edges: Vec<(usize, usize, f64)> = Vec::new();
+        for (a_position, &a) in unique.iter().enumerate() {
+            for (b_offset, &b) in unique[a_position + 1..].iter().enumerate() {
+                let direct = usize::from(self.cites[a].binary_search(&b).is_ok())
+                    + usize::from(self.cites[b].binary_search(&a).is_ok());
+                let weight = direct as f64
+                    + count_shared(&self.cites[a], &self.cites[b]) as f64
+                    + count_shared(&self.cited_by[a], &self.cited_by[b]) as f64;
+                if weight > 0.0 {
+                    edges.push((a_position, a_position + 1 + b_offset, weight));
+                }
+            }
+        }
+        let mut linked: Vec<usize> = edges.iter().flat_map(|&(a, b, _)| [a, b]).collect();
+        linked.sort_unstable();
+        linked.dedup();
+        if linked.is_empty() {
+            return BTreeMap::new();
+        }
+        let compact: BTreeMap<usize, usize> = linked
+            .iter()
+            .enumerate()
+            .map(|(position, &member)| (member, position))
+            .collect();
+        let mut builder = leiden_rs::GraphDataBuilder::new(linked.len());
+        for &(a, b, weight) in &edges {
+            // Indices come from `compact`, so the builder accepts every edge.
+            if builder.add_edge(compact[&a], compact[&b], weight).is_err() {
+                return BTreeMap::new();
+            }
+        }
+        let Ok(graph) = builder.build() else {
+            return BTreeMap::new();
+        };
+        let config = leiden_rs::LeidenConfig::builder()
+            .resolution(resolution)
+            .seed(seed)
+            .build();
+        let Ok(result) = leiden_rs::Leiden::new(config).run(&graph) else {
+            return BTreeMap::new();
+        };
+        linked
+            .iter()
+            .enumerate()
+            .map(|(position, &member)| {
+                (
+                    self.nodes[unique[member]].clone(),
+                    result.partition.community_of(position),
+                )
+            })
+            .collect()
+    }
+
     /// Nodes citing the work.
     pub fn citers_of(&self, id: &WorkId) -> Vec<&WorkId> {
         self.index.get(id).map_or_else(Vec::new, |&node| {
@@ -153,6 +284,54 @@ impl CitationGraph {
                 .map(|&other| &self.nodes[other])
                 .collect()
         })
+    }
+}
+
+/// Citations a work gathers per year since it appeared (`cited_by_count` over its age, the
+/// current year counting as one): how fast the field takes it up.
+pub fn citation_velocity(work: &Work, current_year: i32) -> Option<f64> {
+    let year = work.year?;
+    let age = (current_year - year).max(0) + 1;
+    Some(f64::from(work.cited_by_count?) / f64::from(age))
+}
+
+/// Normalised mutual information (arithmetic-mean normalisation) between two labelings of the
+/// same items, given as `(a, b)` label pairs: 1 for identical partitions, near 0 for unrelated.
+pub fn normalised_mutual_information(pairs: &[(usize, usize)]) -> f64 {
+    let n = pairs.len() as f64;
+    if pairs.is_empty() {
+        return 0.0;
+    }
+    let mut joint: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    let mut left: BTreeMap<usize, f64> = BTreeMap::new();
+    let mut right: BTreeMap<usize, f64> = BTreeMap::new();
+    for &(a, b) in pairs {
+        *joint.entry((a, b)).or_default() += 1.0;
+        *left.entry(a).or_default() += 1.0;
+        *right.entry(b).or_default() += 1.0;
+    }
+    let entropy = |counts: &BTreeMap<usize, f64>| -> f64 {
+        counts
+            .values()
+            .map(|&count| {
+                let p = count / n;
+                -p * p.ln()
+            })
+            .sum()
+    };
+    let mutual: f64 = joint
+        .iter()
+        .map(|(&(a, b), &count)| {
+            let p = count / n;
+            p * (p / ((left[&a] / n) * (right[&b] / n))).ln()
+        })
+        .sum();
+    let mean_entropy = (entropy(&left) + entropy(&right)) / 2.0;
+    if mean_entropy <= 0.0 {
+        // Both labelings put everything in one group: they agree completely.
+        1.0
+    } else {
+        mutual / mean_entropy
     }
 }
 
@@ -187,6 +366,99 @@ fn count_shared(a: &[usize], b: &[usize]) -> usize {
         }
     }
     shared
+}
+
+#[cfg(test)]
+mod analytics_tests {
+    use super::*;
+
+    fn id(text: &str) -> WorkId {
+        text.parse().expect("id")
+    }
+
+    fn cite(citing: &str, cited: &str) -> Citation {
+        Citation {
+            citing: id(citing),
+            cited: id(cited),
+        }
+    }
+
+    #[test]
+    fn a_bridge_has_the_highest_betweenness() {
+        // Two triangles joined through W7.
+        let edges = [
+            cite("W1", "W2"),
+            cite("W2", "W3"),
+            cite("W3", "W1"),
+            cite("W4", "W5"),
+            cite("W5", "W6"),
+            cite("W6", "W4"),
+            cite("W7", "W1"),
+            cite("W7", "W4"),
+        ];
+        let nodes: Vec<WorkId> = (1..=7).map(|n| id(&format!("W{n}"))).collect();
+        let graph = CitationGraph::new(&nodes, &edges);
+        let betweenness = graph.betweenness();
+        let top = betweenness
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(id, _)| id.to_string());
+        assert_eq!(top.as_deref(), Some("W7"));
+        assert!(
+            betweenness[&id("W2")] < 1e-12,
+            "a triangle corner bridges nothing"
+        );
+    }
+
+    #[test]
+    fn communities_recover_two_coupled_groups() {
+        // W1–W3 all cite R1 and R2; W4–W6 all cite R3 and R4: two coupling groups.
+        let mut edges = Vec::new();
+        for citing in ["W1", "W2", "W3"] {
+            edges.extend([cite(citing, "W101"), cite(citing, "W102")]);
+        }
+        for citing in ["W4", "W5", "W6"] {
+            edges.extend([cite(citing, "W103"), cite(citing, "W104")]);
+        }
+        let members: Vec<WorkId> = (1..=6).map(|n| id(&format!("W{n}"))).collect();
+        let mut nodes = members.clone();
+        nodes.extend((101..=104).map(|n| id(&format!("W{n}"))));
+        nodes.push(id("W9"));
+        let graph = CitationGraph::new(&nodes, &edges);
+        let mut with_isolate = members.clone();
+        with_isolate.push(id("W9"));
+        let communities = graph.communities(&with_isolate, 1.0, 7);
+        assert_eq!(communities.len(), 6, "the unlinked work has no community");
+        assert_eq!(communities[&id("W1")], communities[&id("W3")]);
+        assert_eq!(communities[&id("W4")], communities[&id("W6")]);
+        assert_ne!(communities[&id("W1")], communities[&id("W4")]);
+        assert_eq!(
+            graph.communities(&with_isolate, 1.0, 7),
+            communities,
+            "seeded"
+        );
+    }
+
+    #[test]
+    fn nmi_of_identical_permuted_and_independent_labelings() {
+        let same: Vec<(usize, usize)> = (0..100).map(|i| (i % 4, i % 4)).collect();
+        assert!((normalised_mutual_information(&same) - 1.0).abs() < 1e-12);
+        let permuted: Vec<(usize, usize)> = (0..100).map(|i| (i % 4, (i + 1) % 4)).collect();
+        assert!((normalised_mutual_information(&permuted) - 1.0).abs() < 1e-12);
+        let independent: Vec<(usize, usize)> = (0..400).map(|i| (i % 4, (i / 4) % 4)).collect();
+        assert!(normalised_mutual_information(&independent).abs() < 0.05);
+    }
+
+    #[test]
+    fn velocity_is_citations_per_year_of_age() {
+        let work = Work {
+            year: Some(2020),
+            cited_by_count: Some(30),
+            ..Work::stub(id("W1"))
+        };
+        assert_eq!(citation_velocity(&work, 2024), Some(6.0));
+        assert_eq!(citation_velocity(&Work::stub(id("W2")), 2024), None);
+    }
 }
 
 #[cfg(test)]

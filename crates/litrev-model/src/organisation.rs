@@ -21,6 +21,15 @@ pub struct Theme {
     pub key_works: Vec<WorkId>,
     /// First and last publication year.
     pub years: Option<(i32, i32)>,
+    /// Works of the theme that bridge it to others (highest betweenness in the corpus graph).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bridges: Vec<WorkId>,
+    /// Recent works of the theme gathering citations fastest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rising: Vec<WorkId>,
+    /// Works per publication year.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub timeline: std::collections::BTreeMap<i32, usize>,
 }
 
 /// The role a work plays in the corpus citation graph.
@@ -31,6 +40,8 @@ pub enum KeyRole {
     Seminal,
     /// Recent and cited quickly.
     Rising,
+    /// On the shortest paths between otherwise separate parts of the corpus.
+    Bridging,
 }
 
 /// A work singled out by the citation graph.
@@ -55,4 +66,22 @@ pub struct Organisation {
     pub key_works: Vec<KeyWork>,
     /// Included works that fit no theme.
     pub outliers: Vec<WorkId>,
+    /// How the text-based themes agree with the citation communities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub views: Option<Views>,
+}
+
+/// The two views of the corpus and their agreement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Views {
+    /// Themes from the works' text.
+    pub text_themes: usize,
+    /// Citation communities (Leiden) among the works with at least one citation link.
+    pub communities: usize,
+    /// The Leiden resolution chosen.
+    pub resolution: f32,
+    /// Works with at least one citation link to another included work.
+    pub linked_works: usize,
+    /// Normalised mutual information between themes and communities over the linked works.
+    pub nmi: f32,
 }

@@ -100,6 +100,10 @@ pub enum Basis {
     Structure,
     /// Taken from a sentence of a work's text.
     Span(SpanRef),
+    /// Written in the review's own words (by the LLM writer) from these sentences of works'
+    /// texts; the sentence cites each of their works and says nothing they do not (the audit
+    /// checks its terms and numbers against them).
+    Paraphrase(Vec<SpanRef>),
 }
 
 /// A pointer to a sentence of a work's text.

@@ -4,12 +4,16 @@
 //! deterministically (the most central work, then repeatedly the work farthest from every
 //! chosen centre), with groups under the minimum size dissolved into their nearest neighbour.
 //! Labels are the groups' most distinctive words by class-based TF-IDF. Key works are the
-//! most cited inside the corpus (seminal) and the fastest cited among recent ones (rising).
+//! most cited inside the corpus (seminal), the fastest cited among recent ones (rising) and
+//! those on the paths between otherwise separate parts of the graph (bridging).
+//!
+//! A second view groups the same works by citations alone (Leiden communities); how far the
+//! two views agree is reported as their normalised mutual information (`Views`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_graph::CitationGraph;
-use litrev_model::{Citation, KeyRole, KeyWork, Organisation, Theme, Work, WorkId};
+use litrev_graph::{CitationGraph, citation_velocity, normalised_mutual_information};
+use litrev_model::{Citation, KeyRole, KeyWork, Organisation, Theme, Views, Work, WorkId};
 use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate};
 use serde::{Deserialize, Serialize};
 
@@ -89,6 +93,13 @@ pub struct OrganiseConfig {
     pub max_themes: usize,
     /// Key works listed per theme.
     pub key_works_per_theme: usize,
+    /// Seed of the citation-community detection.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+}
+
+fn default_seed() -> u64 {
+    1
 }
 
 impl Default for OrganiseConfig {
@@ -98,6 +109,7 @@ impl Default for OrganiseConfig {
             min_themes: 3,
             max_themes: 12,
             key_works_per_theme: 3,
+            seed: default_seed(),
         }
     }
 }
@@ -116,6 +128,8 @@ pub fn organise(
     );
     let graph = CitationGraph::new(&nodes, citations);
     let pagerank = graph.pagerank();
+    let betweenness = graph.betweenness();
+    let latest_year = included.values().filter_map(|work| work.year).max();
 
     let ids: Vec<&WorkId> = included.keys().collect();
     // Funding and disclosure sentences would otherwise form themes of their own.
@@ -168,8 +182,29 @@ pub fn organise(
                 .take(config.key_works_per_theme)
                 .cloned()
                 .collect();
-            let years: Vec<i32> = works.iter().filter_map(|id| included[id].year).collect();
-            let years = years.iter().min().copied().zip(years.iter().max().copied());
+            let all_years: Vec<i32> = works.iter().filter_map(|id| included[id].year).collect();
+            let years = all_years
+                .iter()
+                .min()
+                .copied()
+                .zip(all_years.iter().max().copied());
+            let mut timeline: BTreeMap<i32, usize> = BTreeMap::new();
+            for year in &all_years {
+                *timeline.entry(*year).or_default() += 1;
+            }
+            let bridges = top_by(&works, config.key_works_per_theme.min(2), |id| {
+                betweenness.get(id).copied().unwrap_or(0.0)
+            });
+            let rising = latest_year.map_or_else(Vec::new, |latest| {
+                let recent: Vec<WorkId> = works
+                    .iter()
+                    .filter(|id| included[*id].year.is_some_and(|year| latest - year <= 3))
+                    .cloned()
+                    .collect();
+                top_by(&recent, config.key_works_per_theme.min(2), |id| {
+                    citation_velocity(&included[id], latest).unwrap_or(0.0)
+                })
+            });
             let top_words: Vec<String> = labels
                 .get(group)
                 .map(|words| words.iter().map(|word| cased(&cases, word)).collect())
@@ -182,6 +217,9 @@ pub fn organise(
                 works,
                 key_works,
                 years,
+                bridges,
+                rising,
+                timeline,
             }
         })
         .collect();
@@ -211,11 +249,98 @@ pub fn organise(
         theme.label = label_of(&chosen);
     }
 
+    let views = citation_view(&graph, &themes, config.seed);
+    let mut key = key_works(included, &graph, &pagerank);
+    let chosen: BTreeSet<WorkId> = key.iter().map(|key| key.work.clone()).collect();
+    let candidates: Vec<WorkId> = included
+        .keys()
+        .filter(|id| !chosen.contains(*id))
+        .cloned()
+        .collect();
+    let rank_of = |id: &WorkId| pagerank.get(id).copied().unwrap_or(0.0) as f32;
+    key.extend(
+        top_by(&candidates, 3, |id| {
+            betweenness.get(id).copied().unwrap_or(0.0)
+        })
+        .into_iter()
+        .map(|id| KeyWork {
+            corpus_citations: graph.in_degree(&id),
+            pagerank: rank_of(&id),
+            work: id,
+            role: KeyRole::Bridging,
+        }),
+    );
     Organisation {
         themes,
-        key_works: key_works(included, &graph, &pagerank),
+        key_works: key,
         outliers: Vec::new(),
+        views,
     }
+}
+
+/// Up to `count` works with the highest positive `score`, ties broken by id.
+fn top_by(works: &[WorkId], count: usize, score: impl Fn(&WorkId) -> f64) -> Vec<WorkId> {
+    let mut scored: Vec<(f64, &WorkId)> = works
+        .iter()
+        .map(|id| (score(id), id))
+        .filter(|(value, _)| *value > 0.0)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored
+        .into_iter()
+        .take(count)
+        .map(|(_, id)| id.clone())
+        .collect()
+}
+
+/// Leiden resolutions tried for the citation view; the one whose communities of three or
+/// more works number closest to the text themes wins (the lowest on ties).
+const RESOLUTIONS: [f64; 6] = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0];
+
+/// The citation-community view of the included works and its agreement with the themes;
+/// `None` when fewer than two themes or too few linked works make a comparison meaningless.
+fn citation_view(graph: &CitationGraph, themes: &[Theme], seed: u64) -> Option<Views> {
+    if themes.len() < 2 {
+        return None;
+    }
+    let theme_of: BTreeMap<&WorkId, usize> = themes
+        .iter()
+        .enumerate()
+        .flat_map(|(position, theme)| theme.works.iter().map(move |id| (id, position)))
+        .collect();
+    let members: Vec<WorkId> = theme_of.keys().map(|id| (*id).clone()).collect();
+    let mut best: Option<(usize, f64, BTreeMap<WorkId, usize>)> = None;
+    for resolution in RESOLUTIONS {
+        let communities = graph.communities(&members, resolution, seed);
+        let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
+        for community in communities.values() {
+            *sizes.entry(*community).or_default() += 1;
+        }
+        let substantial = sizes.values().filter(|size| **size >= 3).count();
+        let distance = substantial.abs_diff(themes.len());
+        if best
+            .as_ref()
+            .is_none_or(|(best_distance, _, _)| distance < *best_distance)
+        {
+            best = Some((distance, resolution, communities));
+        }
+    }
+    let (_, resolution, communities) = best?;
+    if communities.len() < 6 {
+        return None;
+    }
+    let pairs: Vec<(usize, usize)> = communities
+        .iter()
+        .filter_map(|(id, community)| theme_of.get(id).map(|theme| (*theme, *community)))
+        .collect();
+    let distinct: BTreeSet<usize> = communities.values().copied().collect();
+    Some(Views {
+        text_themes: themes.len(),
+        communities: distinct.len(),
+        resolution: resolution as f32,
+        linked_works: pairs.len(),
+        nmi: normalised_mutual_information(&pairs) as f32,
+    })
 }
 
 /// Bisecting spherical k-means: the largest group is split in two until there are `wanted`

@@ -1,9 +1,10 @@
-//! `evidence.json`: every sentence of the review mapped to the structure it was built from or
-//! to the span of the work it was taken from — the claim → evidence map.
+//! `evidence.json`: every sentence of the review mapped to the structure it was built from, to
+//! the span of the work it was taken from, or to the spans it paraphrases — the claim →
+//! evidence map.
 
 use std::collections::BTreeMap;
 
-use litrev_model::{Basis, Review, Section, Work, WorkId};
+use litrev_model::{Basis, Review, Section, SpanRef, Work, WorkId};
 use serde::Serialize;
 
 use crate::Error;
@@ -20,11 +21,15 @@ pub struct ClaimEvidence {
     pub markdown: String,
     /// Citation keys it cites.
     pub cites: Vec<String>,
-    /// `structure` (built from counts and lists) or `span` (taken from a work).
+    /// `structure` (built from counts and lists), `span` (taken from a work) or `paraphrase`
+    /// (written by the LLM writer from works' sentences).
     pub basis: &'static str,
     /// The span, for sentences taken from a work.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<SpanEvidence>,
+    /// The spans, for paraphrased sentences.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<SpanEvidence>,
 }
 
 /// Where a taken sentence comes from.
@@ -85,43 +90,21 @@ fn collect(
                     .ok_or_else(|| Error::MissingKey(work.clone()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let (basis, span) = match &sentence.basis {
-            Basis::Structure => ("structure", None),
-            Basis::Span(locator) => {
-                let work = works
-                    .get(&locator.work)
-                    .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
-                let field = match locator.field.as_str() {
-                    "title" => work.title.as_deref(),
-                    _ => work.abstract_text.as_deref(),
-                };
-                let snippet = field
-                    .and_then(|text| text.get(locator.start..locator.end))
-                    .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
-                let url = work
-                    .ids
-                    .doi
-                    .as_ref()
-                    .map(|doi| doi.url())
-                    .or_else(|| work.ids.openalex.as_ref().map(|id| id.url()));
-                let key = keys
-                    .get(&locator.work)
-                    .cloned()
-                    .ok_or_else(|| Error::MissingKey(locator.work.clone()))?;
-                (
-                    "span",
-                    Some(SpanEvidence {
-                        work: locator.work.to_string(),
-                        key,
-                        field: locator.field.clone(),
-                        sentence: locator.sentence,
-                        start: locator.start,
-                        end: locator.end,
-                        snippet: snippet.to_owned(),
-                        url,
-                    }),
-                )
-            }
+        let (basis, span, spans) = match &sentence.basis {
+            Basis::Structure => ("structure", None, Vec::new()),
+            Basis::Span(locator) => (
+                "span",
+                Some(span_evidence(locator, works, keys)?),
+                Vec::new(),
+            ),
+            Basis::Paraphrase(locators) => (
+                "paraphrase",
+                None,
+                locators
+                    .iter()
+                    .map(|locator| span_evidence(locator, works, keys))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
         };
         out.push(ClaimEvidence {
             claim: out.len() + 1,
@@ -130,7 +113,46 @@ fn collect(
             cites,
             basis,
             span,
+            spans,
         });
     }
     Ok(())
+}
+
+/// A span with its source sentence, key and link.
+fn span_evidence(
+    locator: &SpanRef,
+    works: &BTreeMap<WorkId, Work>,
+    keys: &BTreeMap<WorkId, String>,
+) -> Result<SpanEvidence, Error> {
+    let work = works
+        .get(&locator.work)
+        .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
+    let field = match locator.field.as_str() {
+        "title" => work.title.as_deref(),
+        _ => work.abstract_text.as_deref(),
+    };
+    let snippet = field
+        .and_then(|text| text.get(locator.start..locator.end))
+        .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
+    let url = work
+        .ids
+        .doi
+        .as_ref()
+        .map(|doi| doi.url())
+        .or_else(|| work.ids.openalex.as_ref().map(|id| id.url()));
+    let key = keys
+        .get(&locator.work)
+        .cloned()
+        .ok_or_else(|| Error::MissingKey(locator.work.clone()))?;
+    Ok(SpanEvidence {
+        work: locator.work.to_string(),
+        key,
+        field: locator.field.clone(),
+        sentence: locator.sentence,
+        start: locator.start,
+        end: locator.end,
+        snippet: snippet.to_owned(),
+        url,
+    })
 }

@@ -9,6 +9,7 @@
 )]
 
 pub mod http;
+pub mod llm;
 pub mod openalex;
 
 use std::path::PathBuf;

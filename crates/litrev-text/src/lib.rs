@@ -15,11 +15,13 @@
 mod relevance;
 mod sentences;
 mod stopwords;
+mod support;
 mod terms;
 mod tfidf;
 
 pub use relevance::RelevanceProfile;
 pub use sentences::{is_boilerplate, split_sentences, strip_boilerplate};
 pub use stopwords::is_stopword;
+pub use support::{MIN_SPAN_SUPPORT, MIN_SUPPORT, Support, Unsupported, check_support, support};
 pub use terms::{content_words, stem, terms};
 pub use tfidf::{Corpus, SparseVector};

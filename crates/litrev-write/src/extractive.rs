@@ -20,20 +20,34 @@ use crate::prose::{
 };
 
 /// Sentences shorter than this say too little to stand alone.
-const MIN_SPAN_WORDS: usize = 8;
+pub(crate) const MIN_SPAN_WORDS: usize = 8;
 /// Sentences longer than this read badly out of context.
-const MAX_SPAN_WORDS: usize = 70;
+pub(crate) const MAX_SPAN_WORDS: usize = 70;
 /// Two sentences more similar than this say the same thing.
 const REDUNDANCY: f32 = 0.6;
 /// Most sentences taken from one work in one theme.
 const MAX_SPANS_PER_WORK: usize = 4;
 
+/// Who drafts the thematic sections: what the abstract and method sections say about them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Drafting {
+    /// This writer: sentences taken verbatim and attributed.
+    Extractive,
+    /// The LLM writer (`llm.rs`), which replaces the themes' parts with checked paraphrases.
+    Llm,
+}
+
 /// Writes the review.
 pub fn write(input: &WriteInput<'_>) -> Review {
+    write_drafted_by(input, Drafting::Extractive)
+}
+
+/// Writes the review, describing the thematic sections as `drafting` produces them.
+pub(crate) fn write_drafted_by(input: &WriteInput<'_>, drafting: Drafting) -> Review {
     let limits = input.plan.limits;
     let target = (limits.min_words + limits.max_words) / 2;
     let mut scale = 1.0_f32;
-    let mut review = Writer::new(input).review(target, scale);
+    let mut review = Writer::new(input, drafting).review(target, scale);
     // Outside the tier's range: give the themes more or less room, a few times at most.
     for _ in 0..4 {
         let words = review_words(&review);
@@ -44,7 +58,7 @@ pub fn write(input: &WriteInput<'_>) -> Review {
         } else {
             break;
         }
-        review = Writer::new(input).review(target, scale);
+        review = Writer::new(input, drafting).review(target, scale);
     }
     review
 }
@@ -62,10 +76,11 @@ struct Writer<'a> {
     used_vectors: Vec<SparseVector>,
     /// Counts uses of each sentence frame so frames rotate instead of repeating.
     frame: usize,
+    drafting: Drafting,
 }
 
 impl<'a> Writer<'a> {
-    fn new(input: &'a WriteInput<'a>) -> Writer<'a> {
+    fn new(input: &'a WriteInput<'a>, drafting: Drafting) -> Writer<'a> {
         let spans: BTreeMap<WorkId, Vec<Span>> = input
             .included
             .iter()
@@ -94,6 +109,7 @@ impl<'a> Writer<'a> {
             used: BTreeSet::new(),
             used_vectors: Vec::new(),
             frame: 0,
+            drafting,
         }
     }
 
@@ -193,9 +209,10 @@ impl<'a> Writer<'a> {
         }
         sentences.push(
             SentenceBuilder::new()
-                .text(
-                    "For each theme the review reports what its works found, in their own words and attributed, and it closes with the limitations and open questions those works name.",
-                )
+                .text(match self.drafting {
+                    Drafting::Extractive => "For each theme the review reports what its works found, in their own words and attributed, and it closes with the limitations and open questions those works name.",
+                    Drafting::Llm => "For each theme the review synthesises what its works found, each sentence citing the sentences of their abstracts it draws on, and it closes with the limitations and open questions those works name.",
+                })
                 .structural(),
         );
         section(
@@ -553,9 +570,10 @@ impl<'a> Writer<'a> {
         );
         screening.push(
             SentenceBuilder::new()
-                .text(
-                    "Every sentence of the thematic sections is either built from these counts and lists or taken from the abstract of the work it cites, so each claim can be traced to its source.",
-                )
+                .text(match self.drafting {
+                    Drafting::Extractive => "Every sentence of the thematic sections is either built from these counts and lists or taken from the abstract of the work it cites, so each claim can be traced to its source.",
+                    Drafting::Llm => "The thematic sections were drafted by a language model from numbered sentences of the works' abstracts; each drafted sentence cites the sentences it draws on, was checked to use their words and to state only their numbers, and was rewritten more cautiously or dropped when it did not, so each claim can be traced to its source.",
+                })
                 .structural(),
         );
         let paragraphs = [search, snowball, screening]
@@ -1427,13 +1445,13 @@ fn section(kind: SectionKind, heading: &str, paragraphs: Vec<Paragraph>) -> Sect
 }
 
 /// A subsection of a theme.
-fn part(heading: &str, paragraphs: Vec<Paragraph>) -> Section {
+pub(crate) fn part(heading: &str, paragraphs: Vec<Paragraph>) -> Section {
     section(SectionKind::ThemePart, heading, paragraphs)
 }
 
 /// Splits items into consecutive groups of at most `size`, as even as possible, so no group is
 /// left with a single item when it can be avoided (7 → 3, 2, 2).
-fn even_groups<T>(items: &[T], size: usize) -> Vec<&[T]> {
+pub(crate) fn even_groups<T>(items: &[T], size: usize) -> Vec<&[T]> {
     if items.is_empty() {
         return Vec::new();
     }

@@ -1,12 +1,18 @@
 //! Everything the earlier phases stored → the [`Review`], with every sentence traceable.
 //!
-//! The extractive writer (the default, no LLM) builds each sentence either from the run's
-//! structure (counts, years, lists of works) or from a sentence of a cited work's abstract,
-//! attributed to it; [`Basis`](litrev_model::Basis) records which. Nothing is invented, and a
-//! sentence is never used twice.
+//! The extractive writer ([`write`], the default, no LLM) builds each sentence either from the
+//! run's structure (counts, years, lists of works) or from a sentence of a cited work's
+//! abstract, attributed to it; [`Basis`](litrev_model::Basis) records which. Nothing is
+//! invented, and a sentence is never used twice.
+//!
+//! The LLM writer ([`write_with_llm`]) lays the review out the same way, then has a model
+//! draft each theme's parts from numbered evidence spans; code resolves the span ids to
+//! citations, checks every sentence against its spans, and has unsupported ones rewritten
+//! more cautiously or drops them (`llm.rs`).
 
 mod evidence;
 mod extractive;
+mod llm;
 mod prose;
 
 use std::collections::BTreeMap;
@@ -18,7 +24,20 @@ use serde::{Deserialize, Serialize};
 
 pub use evidence::{Role, Span, role_of, spans_of};
 pub use extractive::write;
+pub use llm::{
+    DRAFT_PHASE, DroppedSentence, LlmWriteConfig, LlmWriteReport, LlmWritten, REPAIR_PHASE,
+    write_with_llm,
+};
 pub use prose::words_of;
+
+/// Why the LLM writer could not finish.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A call to the model failed or was refused by the budget; its message says what to do.
+    #[error(transparent)]
+    Llm(#[from] litrev_llm::Error),
+}
 
 /// The facts of the method section: where works came from and what happened to them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -259,58 +259,6 @@ pub fn organise_by_origin(input: &WorksByOrigin) -> ThemesBench {
     }
 }
 
-/// NMI of two labelings given as (a, b) pairs, normalised by the arithmetic mean of the two
-/// entropies (scikit-learn's default).
-pub fn normalised_mutual_information(pairs: &[(usize, usize)]) -> f64 {
-    let n = pairs.len() as f64;
-    if pairs.is_empty() {
-        return 0.0;
-    }
-    let mut joint: BTreeMap<(usize, usize), f64> = BTreeMap::new();
-    let mut left: BTreeMap<usize, f64> = BTreeMap::new();
-    let mut right: BTreeMap<usize, f64> = BTreeMap::new();
-    for &(a, b) in pairs {
-        *joint.entry((a, b)).or_default() += 1.0;
-        *left.entry(a).or_default() += 1.0;
-        *right.entry(b).or_default() += 1.0;
-    }
-    let entropy = |counts: &BTreeMap<usize, f64>| -> f64 {
-        counts
-            .values()
-            .map(|count| {
-                let p = count / n;
-                -p * p.ln()
-            })
-            .sum()
-    };
-    let mutual: f64 = joint
-        .iter()
-        .map(|(&(a, b), count)| {
-            let p = count / n;
-            p * (p / ((left[&a] / n) * (right[&b] / n))).ln()
-        })
-        .sum();
-    let mean_entropy = (entropy(&left) + entropy(&right)) / 2.0;
-    if mean_entropy == 0.0 {
-        1.0
-    } else {
-        mutual / mean_entropy
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nmi_of_identical_independent_and_permuted_labelings() {
-        let same: Vec<(usize, usize)> = (0..90).map(|index| (index % 3, index % 3)).collect();
-        assert!((normalised_mutual_information(&same) - 1.0).abs() < 1e-12);
-        let permuted: Vec<(usize, usize)> =
-            (0..90).map(|index| (index % 3, (index + 1) % 3)).collect();
-        assert!((normalised_mutual_information(&permuted) - 1.0).abs() < 1e-12);
-        let independent: Vec<(usize, usize)> =
-            (0..90).map(|index| (index % 3, (index / 3) % 2)).collect();
-        assert!(normalised_mutual_information(&independent).abs() < 0.05);
-    }
-}
+/// Normalised mutual information between two labelings, as `litrev-graph` computes it for
+/// the organise phase's two views.
+pub use litrev_graph::normalised_mutual_information;

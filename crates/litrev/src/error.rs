@@ -28,6 +28,9 @@ pub enum Error {
     /// Snowballing failed.
     #[error(transparent)]
     Snowball(#[from] litrev_snowball::Error),
+    /// The LLM writer failed: a missing key, a failed call, or the budget.
+    #[error(transparent)]
+    Llm(#[from] litrev_write::Error),
     /// The audit refused the review.
     #[error(transparent)]
     Audit(#[from] litrev_audit::Refused),
@@ -129,7 +132,12 @@ impl Error {
             | Error::BadInput { .. }
             | Error::NotAtGate { .. }
             | Error::NoSuchClaim { .. }
-            | Error::NothingIncluded => ErrorCode::Usage,
+            | Error::NothingIncluded
+            | Error::Llm(litrev_write::Error::Llm(
+                litrev_llm::Error::MissingKey { .. }
+                | litrev_llm::Error::NoPrice { .. }
+                | litrev_llm::Error::OverBudget { .. },
+            )) => ErrorCode::Usage,
             _ => ErrorCode::RunFailed,
         }
     }

@@ -44,6 +44,11 @@ impl Home {
         self.root.join("http-cache")
     }
 
+    /// Where answers of language models are cached, so no answer is paid for twice.
+    pub fn llm_cache(&self) -> PathBuf {
+        self.root.join("llm-cache")
+    }
+
     /// Where snapshot indexes are kept.
     pub fn snapshot_indexes(&self) -> PathBuf {
         self.root.join("snapshots")

@@ -19,6 +19,7 @@
 //!     out_dir: "reviews/emicizumab".into(),
 //!     approve: true,
 //!     filters: Default::default(),
+//!     llm: None,
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
@@ -29,6 +30,7 @@ mod config;
 mod error;
 mod events;
 mod home;
+mod llm;
 mod options;
 mod record;
 mod runner;
@@ -40,7 +42,9 @@ pub use config::{ApiConfig, HttpSettings, SourcesConfig};
 pub use error::{Error, ErrorCode, Result};
 pub use events::Event;
 pub use home::Home;
+pub use litrev_llm::Price as LlmPrice;
 pub use litrev_model as model;
+pub use llm::{LlmKind, LlmOptions, LlmRecord};
 pub use options::{RunOptions, SourceSpec};
 pub use record::{OutputFile, RunRecordFile, SourceCalls};
 pub use runner::{Outcome, RunSummary, Runner, Summary};

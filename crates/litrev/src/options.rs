@@ -27,6 +27,9 @@ pub struct RunOptions {
     /// Eligibility rules applied at screening.
     #[serde(default)]
     pub filters: Filters,
+    /// Draft the thematic sections with a language model; `None` writes extractively.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm: Option<crate::LlmOptions>,
 }
 
 /// One source, as named on the command line.

@@ -35,6 +35,10 @@ pub struct RunRecordFile {
     /// runs on local snapshots only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<SourceCalls>,
+    /// The language model that drafted the themes: tokens and dollars per phase, and what
+    /// its sentences came to (absent for extractive runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm: Option<crate::LlmRecord>,
 }
 
 /// The calls one API answered during a step or a run.

@@ -37,6 +37,7 @@ const FAIL_AFTER_VARIABLE: &str = "LITREV_FAIL_AFTER";
 pub struct Runner {
     store: Store,
     sources: SourceOpener,
+    home: Home,
 }
 
 /// How a call to the runner ended.
@@ -72,6 +73,8 @@ pub struct Summary {
     pub words: usize,
     /// Citation occurrences in the review.
     pub citations: usize,
+    /// How the text themes agree with the citation communities.
+    pub views: Option<litrev_model::Views>,
     /// The output folder.
     pub out_dir: PathBuf,
 }
@@ -135,6 +138,9 @@ struct GateRecord {
 struct WriteRecord {
     review: Review,
     words: usize,
+    /// The language model's ledger and report, when one drafted the themes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    llm: Option<crate::LlmRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -150,8 +156,12 @@ impl Runner {
     pub fn open(home: Home, db: Option<&Path>) -> Result<Runner> {
         let path = db.map_or_else(|| home.store_path(), Path::to_path_buf);
         let store = Store::open(&path)?;
-        let sources = SourceOpener::new(home);
-        Ok(Runner { store, sources })
+        let sources = SourceOpener::new(home.clone());
+        Ok(Runner {
+            store,
+            sources,
+            home,
+        })
     }
 
     /// Creates a run and drives it as far as it goes.
@@ -161,6 +171,9 @@ impl Runner {
     pub fn start(&mut self, options: &RunOptions, events: &dyn Fn(&Event)) -> Result<Outcome> {
         if options.question.trim().is_empty() {
             return Err(Error::EmptyQuestion);
+        }
+        if let Some(llm) = &options.llm {
+            crate::llm::check_ready(llm)?;
         }
         let mut options = options.clone();
         options.sources = SourceSpec::merge(options.sources);
@@ -499,10 +512,16 @@ impl Runner {
             let organisation =
                 litrev_organise::organise(&OrganiseConfig::default(), &included, &citations);
             self.commit(run, "organise", &organisation, &StepWrites::default())?;
+            let agreement = organisation.views.as_ref().map_or_else(String::new, |views| {
+                format!(
+                    "; {} citation communities among {} linked works, NMI with the themes {:.2}",
+                    views.communities, views.linked_works, views.nmi
+                )
+            });
             finished(
                 events,
                 "organise",
-                format!("{} themes", organisation.themes.len()),
+                format!("{} themes{agreement}", organisation.themes.len()),
             );
             organisation
         };
@@ -514,23 +533,31 @@ impl Runner {
             });
             self.output(run, "write")?
         } else {
-            started(
-                events,
-                "write",
-                "writing the review from the works' abstracts",
-            );
+            let detail = match &options.llm {
+                None => "writing the review from the works' abstracts".to_owned(),
+                Some(llm) => format!("drafting the themes with {} ({})", llm.model, llm.provider),
+            };
+            started(events, "write", &detail);
             let facts = method_facts(&plan, &discovery, &stages, &screen);
             let corpus_citations = corpus_citations(&entries, &citations, &included);
-            let review = litrev_write::write(&WriteInput {
+            let input = WriteInput {
                 plan: &plan,
                 facts: &facts,
                 included: &included,
                 organisation: &organisation,
                 corpus_citations: &corpus_citations,
                 citations: &citations,
-            });
+            };
+            let (review, llm) = match &options.llm {
+                None => (litrev_write::write(&input), None),
+                Some(llm) => {
+                    let (review, record) =
+                        crate::llm::write_review(&self.home, llm, &input, events)?;
+                    (review, Some(record))
+                }
+            };
             let words = review.sentences().map(words_of).sum();
-            let record = WriteRecord { review, words };
+            let record = WriteRecord { review, words, llm };
             self.commit(run, "write", &record, &StepWrites::default())?;
             finished(events, "write", format!("{words} words"));
             record
@@ -554,8 +581,18 @@ impl Runner {
                 events,
                 "audit",
                 format!(
-                    "{} citations of {} works resolve; {} sentences from abstracts are verbatim",
-                    report.citations, report.cited_works, report.span_sentences
+                    "{} citations of {} works resolve; {} sentences from abstracts are verbatim{}",
+                    report.citations,
+                    report.cited_works,
+                    report.span_sentences,
+                    if report.paraphrased_sentences > 0 {
+                        format!(
+                            ", {} paraphrased ones are supported by their spans",
+                            report.paraphrased_sentences
+                        )
+                    } else {
+                        String::new()
+                    }
                 ),
             );
             report
@@ -612,6 +649,7 @@ impl Runner {
                 "themes": organisation.themes.iter().map(|theme| serde_json::json!({
                     "label": theme.label, "works": theme.works.len()
                 })).collect::<Vec<_>>(),
+                "views": organisation.views,
             },
             "write": { "words": written.words },
             "audit": audit,
@@ -634,6 +672,7 @@ impl Runner {
                 std::iter::once(discovery.calls.as_slice())
                     .chain(stages.iter().map(|stage| stage.calls.as_slice())),
             ),
+            llm: written.llm.clone(),
         };
         let run_json = serde_json::to_string_pretty(&run_record)
             .map_err(|error| Error::BadOptions(error.to_string()))?;
@@ -663,6 +702,7 @@ impl Runner {
             themes: organisation.themes.len(),
             words: written.words,
             citations: audit.citations,
+            views: organisation.views.clone(),
             out_dir: options.out_dir.clone(),
         }))
     }

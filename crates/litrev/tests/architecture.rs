@@ -11,7 +11,11 @@ const SERVICES: &[&str] = &[
     "litrev-sources",
     "litrev-store",
     "litrev-embed",
+    LLM,
 ];
+/// The LLM layer: a service the engine and the phases may use, which sends its requests
+/// through the one HTTP stack like the sources do.
+const LLM: &str = "litrev-llm";
 /// The one outbound HTTP stack: used by the sources and wired up by the engine, never by phases.
 const HTTP: &str = "litrev-http";
 const PHASES: &[&str] = &[
@@ -63,7 +67,7 @@ fn dependencies_point_one_way() {
             .collect();
         let allowed: Vec<&str> = match name.as_str() {
             MODEL | HTTP => Vec::new(),
-            "litrev-sources" => vec![MODEL, HTTP],
+            "litrev-sources" | LLM => vec![MODEL, HTTP],
             service if SERVICES.contains(&service) => vec![MODEL],
             phase if PHASES.contains(&phase) => {
                 let mut allowed = vec![MODEL];

@@ -3,6 +3,7 @@
 mod bench;
 mod errors;
 mod gate;
+mod llm;
 mod outputs;
 mod resume;
 mod sources;

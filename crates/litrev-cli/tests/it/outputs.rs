@@ -154,6 +154,62 @@ fn check_citations_resolve(dataset: &str, markdown: &str, out: &std::path::Path)
 }
 
 /// At least 3,000 words of body, and every theme section citing at least three works.
+/// `themes.json`: 5–15 themes of at least 3 works, labels made of words from their works,
+/// and the agreement between the text themes and the citation communities.
+fn check_themes_file(dataset: &str, out: &std::path::Path) {
+    let organisation: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("themes.json")).expect("themes"))
+            .expect("themes.json parses");
+    let themes = organisation["themes"].as_array().expect("themes");
+    assert!(
+        (5..=15).contains(&themes.len()),
+        "{dataset}: {} themes",
+        themes.len()
+    );
+    // screening.csv holds every screened work's title and abstract.
+    let corpus = crate::support::table(&out.join("screening.csv"));
+    for theme in themes {
+        let works = theme["works"].as_array().expect("works");
+        assert!(works.len() >= 3, "{dataset}: {theme}");
+        let text: String = works
+            .iter()
+            .filter_map(|id| {
+                let id = id.as_str()?;
+                corpus.iter().find(|row| row["openalex_id"].ends_with(id))
+            })
+            .map(|row| format!("{} {}", row["title"], row["abstract"]))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        for word in theme["top_words"]
+            .as_array()
+            .expect("top words")
+            .iter()
+            .take(3)
+        {
+            let word = word.as_str().expect("word").to_lowercase();
+            assert!(
+                text.contains(&word),
+                "{dataset}: label word {word} not in its works"
+            );
+        }
+        assert!(
+            theme["timeline"]
+                .as_object()
+                .is_some_and(|years| !years.is_empty())
+        );
+    }
+    let views = &organisation["views"];
+    let nmi = views["nmi"]
+        .as_f64()
+        .expect("the NMI between the two views");
+    assert!((0.0..=1.0).contains(&nmi), "{dataset}: {views}");
+    assert!(
+        views["communities"].as_u64().expect("communities") >= 2,
+        "{dataset}: {views}"
+    );
+}
+
 fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path) {
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
@@ -174,6 +230,7 @@ fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path)
         .map(|theme| theme["label"].as_str().expect("label").to_owned())
         .collect();
     assert!(themes.len() >= 2, "{dataset}: {} themes", themes.len());
+    check_themes_file(dataset, out);
     let parts = sections(markdown);
     for label in &themes {
         let (_, text) = parts

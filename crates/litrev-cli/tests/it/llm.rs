@@ -1,0 +1,248 @@
+//! `litrev review --llm openai` against a scripted OpenAI-compatible server on loopback: every
+//! citation resolves, an invented claim is caught and repaired, the ledger lands in run.json,
+//! cached answers are not asked again, and a budget too small stops the run before any call.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Output;
+
+use litrev_testkit::llm::{ChatCall, ScriptedLlm, words};
+
+use crate::support::{cited_keys, describe, litrev, question, review_of, testdata, works_file};
+
+const DATASET: &str = "Donners_2021";
+
+/// The claim the script adds to every theme, citing its first span: 1234 is in no abstract
+/// sentence the script is shown, nor are "eliminated" and "worldwide".
+const INVENTED: &str =
+    "This treatment eliminated every adverse outcome in 1234 patients worldwide.";
+
+/// `(id, text)` of every `[S12] (role) text` line of a prompt.
+fn evidence_of(prompt: &str) -> Vec<(String, String)> {
+    prompt
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix('[')?;
+            let (id, rest) = rest.split_once(']')?;
+            let (_, text) = rest.trim().split_once(") ")?;
+            Some((id.to_owned(), text.to_owned()))
+        })
+        .collect()
+}
+
+/// "One study reported that" and the span's own words.
+fn faithful(text: &str) -> String {
+    let body = text.trim().trim_end_matches('.');
+    let mut characters = body.chars();
+    let lowered: String = characters
+        .next()
+        .map(|first| first.to_lowercase().chain(characters).collect())
+        .unwrap_or_default();
+    format!("One study reported that {lowered}.")
+}
+
+/// Drafts: a faithful sentence per span (the first with an inline placeholder) and the invented
+/// claim; repairs: a cautious sentence from the span the claim cited.
+fn script(call: &ChatCall) -> String {
+    let evidence = evidence_of(&call.user);
+    let sentence = |part: &str, text: &str, spans: &[&str]| serde_json::json!({"part": part, "text": text, "spans": spans});
+    let sentences: Vec<serde_json::Value> = if call.system.contains("one thematic section") {
+        let mut drafted: Vec<serde_json::Value> = evidence
+            .iter()
+            .enumerate()
+            .map(|(index, (id, text))| {
+                if index == 0 {
+                    let inline = format!("{} [[{id}]].", faithful(text).trim_end_matches('.'));
+                    sentence("findings", &inline, &[])
+                } else {
+                    sentence("findings", &faithful(text), &[id])
+                }
+            })
+            .collect();
+        if let Some((first, _)) = evidence.first() {
+            drafted.push(sentence("findings", INVENTED, &[first]));
+        }
+        drafted
+    } else {
+        let cited = call
+            .user
+            .lines()
+            .find_map(|line| line.strip_prefix("It cited: "))
+            .unwrap_or_default()
+            .to_owned();
+        let text = evidence
+            .iter()
+            .find(|(id, _)| *id == cited)
+            .map(|(_, text)| text.clone())
+            .unwrap_or_default();
+        vec![sentence(
+            "findings",
+            &faithful(&text).replace("One study reported that", "One study suggested that"),
+            &[&cited],
+        )]
+    };
+    serde_json::json!({ "sentences": sentences }).to_string()
+}
+
+fn llm_review(home: &Path, data: &Path, out: &Path, llm: &ScriptedLlm, extra: &[&str]) -> Output {
+    let url = llm.openai_url();
+    let mut args = vec![
+        "--yes",
+        "--json",
+        "--llm",
+        "openai",
+        "--llm-url",
+        &url,
+        "--llm-model",
+        "scripted",
+        "--llm-price",
+        "1,2",
+    ];
+    args.extend_from_slice(extra);
+    review_of(
+        home,
+        &question(data, DATASET),
+        &works_file(data, DATASET),
+        out,
+        &args,
+        &[("OPENAI_API_KEY", "")],
+    )
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("file")).expect("JSON")
+}
+
+#[test]
+fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
+    let Some(data) = testdata() else { return };
+    let llm = ScriptedLlm::start(script);
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let output = llm_review(home.path(), &data, &out, &llm, &["--budget", "5"]);
+    assert!(output.status.success(), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("LLM scripted at openai-compatible"),
+        "{stderr}"
+    );
+
+    // Every citation resolves: the cited keys are exactly the references.
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    let cited: BTreeSet<String> = cited_keys(&markdown).into_iter().collect();
+    let references: BTreeSet<String> = json(&out.join("references.json"))
+        .as_array()
+        .expect("CSL-JSON array")
+        .iter()
+        .map(|item| item["id"].as_str().expect("id").to_owned())
+        .collect();
+    assert_eq!(cited, references);
+    assert!(
+        !markdown.contains("[["),
+        "a placeholder was left unresolved"
+    );
+    assert!(
+        !markdown.contains("eliminated every adverse outcome"),
+        "the invented claim was published"
+    );
+    assert!(
+        markdown.contains("One study suggested that"),
+        "no repaired sentence"
+    );
+
+    // The paraphrases map to their spans, each span's work cited by its sentence.
+    let claims = json(&out.join("evidence.json"));
+    let paraphrases: Vec<&serde_json::Value> = claims
+        .as_array()
+        .expect("claims")
+        .iter()
+        .filter(|claim| claim["basis"] == "paraphrase")
+        .collect();
+    assert!(paraphrases.len() >= 10, "{} paraphrases", paraphrases.len());
+    for claim in &paraphrases {
+        let text = claim["markdown"].as_str().expect("markdown");
+        let spans = claim["spans"].as_array().expect("spans");
+        assert!(!spans.is_empty());
+        for span in spans {
+            let key = span["key"].as_str().expect("key");
+            assert!(text.contains(&format!("@{key}")), "{claim}");
+            assert!(
+                span["snippet"]
+                    .as_str()
+                    .is_some_and(|snippet| !snippet.is_empty())
+            );
+        }
+    }
+
+    // `litrev show` gives a paraphrase's spans.
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).expect("summary");
+    let run = summary["run"].as_str().expect("run id");
+    let number = paraphrases[0]["claim"].as_u64().expect("claim").to_string();
+    let shown = litrev(home.path(), &["show", run, "--claim", &number], &[]);
+    assert!(shown.status.success(), "{}", describe(&shown));
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("paraphrased by the language model from:"),
+        "{shown}"
+    );
+
+    // run.json: the ledger counts what the server was asked and answered.
+    let record = json(&out.join("run.json"));
+    let llm_record = &record["llm"];
+    assert_eq!(llm_record["model"], "scripted");
+    assert_eq!(llm_record["prompts"][0], "draft_section.v1");
+    let themes = record["counts"]["organise"]["themes"]
+        .as_array()
+        .expect("themes")
+        .len() as u64;
+    let writing = &llm_record["writing"];
+    assert_eq!(writing["sections"], themes);
+    assert_eq!(writing["repaired"], themes, "{writing}");
+    assert_eq!(writing["dropped"], 0, "{writing}");
+    let calls = llm.calls();
+    assert_eq!(calls.len() as u64, 2 * themes);
+    let total = &llm_record["total"];
+    assert_eq!(total["calls"], calls.len() as u64);
+    let input: u64 = calls
+        .iter()
+        .map(|call| words(&call.system) + words(&call.user))
+        .sum();
+    let output_tokens: u64 = calls.iter().map(|call| words(&script(call))).sum();
+    assert_eq!(total["input_tokens"], input);
+    assert_eq!(total["output_tokens"], output_tokens);
+    let cost = total["cost_usd"].as_f64().expect("cost");
+    let expected = (input as f64 + 2.0 * output_tokens as f64) / 1_000_000.0;
+    assert!((cost - expected).abs() < 1e-9, "{cost} vs {expected}");
+    assert_eq!(record["options"]["llm"]["budget_usd"], 5.0);
+
+    // The same review again: every answer comes from the cache, the text is the same.
+    let again = home.path().join("again");
+    let output = llm_review(home.path(), &data, &again, &llm, &[]);
+    assert!(output.status.success(), "{}", describe(&output));
+    assert_eq!(
+        llm.requests(),
+        calls.len() as u64,
+        "cached answers were asked again"
+    );
+    assert_eq!(
+        std::fs::read(again.join("review.md")).expect("review.md"),
+        markdown.into_bytes()
+    );
+}
+
+#[test]
+fn a_budget_too_small_stops_the_run_before_any_call() {
+    let Some(data) = testdata() else { return };
+    let llm = ScriptedLlm::start(script);
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let output = llm_review(home.path(), &data, &out, &llm, &["--budget", "0.001"]);
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("LLM budget reached") && stderr.contains("Raise --budget"),
+        "{stderr}"
+    );
+    assert_eq!(llm.requests(), 0);
+    assert!(!out.join("review.md").exists());
+}

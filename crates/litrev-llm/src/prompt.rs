@@ -1,0 +1,162 @@
+//! Versioned prompts: Markdown files in `prompts/`, compiled in, filled with `{{name}}` slots.
+//!
+//! A prompt file is named `NAME.vN.md` and holds a `[system]` part and a `[user]` part. Its id
+//! (`draft_section.v1`) goes into every request made from it and so into the response cache
+//! key: changing a prompt's wording means adding `NAME.v(N+1).md` and pointing the constant at
+//! it, and answers to the old version are never reused for the new one.
+
+use crate::{Error, LlmRequest, Message, Result};
+
+/// A prompt template compiled into the binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prompt {
+    /// The prompt's name (`draft_section`).
+    pub name: &'static str,
+    /// Its version; bumped whenever the wording changes.
+    pub version: u32,
+    /// The file's text: `[system]` then `[user]`.
+    pub text: &'static str,
+}
+
+/// Drafting one theme section from numbered evidence spans (JSON: `{"sentences": […]}`).
+pub const DRAFT_SECTION: Prompt = Prompt {
+    name: "draft_section",
+    version: 1,
+    text: include_str!("../prompts/draft_section.v1.md"),
+};
+
+/// Rewriting one unsupported sentence more cautiously, or dropping it (same JSON shape).
+pub const REPAIR_SENTENCE: Prompt = Prompt {
+    name: "repair_sentence",
+    version: 1,
+    text: include_str!("../prompts/repair_sentence.v1.md"),
+};
+
+impl Prompt {
+    /// The versioned id, `name.vN`, that requests and cache keys carry.
+    pub fn id(&self) -> String {
+        format!("{}.v{}", self.name, self.version)
+    }
+
+    /// The system and user messages with every `{{slot}}` filled from `values`.
+    ///
+    /// # Errors
+    /// `Prompt` when the file lacks its parts, a slot has no value, or a value names no slot:
+    /// both mean the code and the prompt file disagree.
+    pub fn messages(&self, values: &[(&str, &str)]) -> Result<Vec<Message>> {
+        let failure = |message: String| Error::Prompt {
+            prompt: self.id(),
+            message,
+        };
+        let (system, user) = self.parts().ok_or_else(|| {
+            failure("the file needs a `[system]` line, then a `[user]` line".to_owned())
+        })?;
+        let mut unused: Vec<&str> = values.iter().map(|(name, _)| *name).collect();
+        let system = fill(system, values, &mut unused).map_err(failure)?;
+        let user = fill(user, values, &mut unused).map_err(failure)?;
+        if let Some(name) = unused.first() {
+            return Err(failure(format!("no slot {{{{{name}}}}} to fill")));
+        }
+        Ok(vec![Message::system(system), Message::user(user)])
+    }
+
+    /// A request made from this prompt, counted under `phase` in the ledger.
+    ///
+    /// # Errors
+    /// As [`Prompt::messages`].
+    pub fn request(
+        &self,
+        values: &[(&str, &str)],
+        settings: &RequestSettings,
+        phase: &str,
+    ) -> Result<LlmRequest> {
+        Ok(LlmRequest {
+            model: settings.model.clone(),
+            messages: self.messages(values)?,
+            max_tokens: settings.max_tokens,
+            temperature: settings.temperature,
+            schema: None,
+            prompt: self.id(),
+            phase: phase.to_owned(),
+        })
+    }
+
+    fn parts(&self) -> Option<(&'static str, &'static str)> {
+        let after_system = self.text.split_once("[system]\n")?.1;
+        let (system, user) = after_system.split_once("[user]\n")?;
+        Some((system.trim(), user.trim()))
+    }
+}
+
+/// The model settings a caller applies to every request it makes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestSettings {
+    /// The model.
+    pub model: String,
+    /// Most tokens an answer may have.
+    pub max_tokens: u32,
+    /// Sampling temperature.
+    pub temperature: f32,
+}
+
+/// Fills the `{{slots}}` of `template`, crossing used names off `unused`.
+fn fill(template: &str, values: &[(&str, &str)], unused: &mut Vec<&str>) -> Result<String, String> {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let close = after
+            .find("}}")
+            .ok_or_else(|| "a `{{` is never closed".to_owned())?;
+        let name = after[..close].trim();
+        let value = values
+            .iter()
+            .find(|(slot, _)| *slot == name)
+            .map(|(_, value)| *value)
+            .ok_or_else(|| format!("no value for the slot {{{{{name}}}}}"))?;
+        unused.retain(|unused_name| *unused_name != name);
+        out.push_str(value);
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts_have_both_parts_and_versioned_ids() {
+        for prompt in [DRAFT_SECTION, REPAIR_SENTENCE] {
+            assert!(prompt.parts().is_some(), "{}", prompt.id());
+        }
+        assert_eq!(DRAFT_SECTION.id(), "draft_section.v1");
+        assert_eq!(REPAIR_SENTENCE.id(), "repair_sentence.v1");
+    }
+
+    #[test]
+    fn slots_are_filled_and_mismatches_refused() {
+        let values = [
+            ("question", "Q?"),
+            ("theme", "insulin pumps"),
+            ("words", "300"),
+            ("evidence", "[S1] (result) Pumps helped."),
+        ];
+        let messages = DRAFT_SECTION.messages(&values).unwrap();
+        assert_eq!(messages.len(), 2);
+        assert!(messages[1].content.contains("[S1] (result) Pumps helped."));
+        assert!(
+            !messages
+                .iter()
+                .any(|message| message.content.contains("{{"))
+        );
+        let error = DRAFT_SECTION.messages(&values[..3]).unwrap_err();
+        assert!(error.to_string().contains("evidence"), "{error}");
+        let mut extra = values.to_vec();
+        extra.push(("colour", "blue"));
+        let error = DRAFT_SECTION.messages(&extra).unwrap_err();
+        assert!(error.to_string().contains("colour"), "{error}");
+    }
+}
