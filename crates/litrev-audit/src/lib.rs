@@ -228,7 +228,7 @@ fn check_paraphrase(
         }
     }
     if problems.is_empty()
-        && let Err(why) = litrev_text::check_support(&plain_text(sentence), &evidence)
+        && let Err(why) = litrev_text::check_support(&sentence.plain_text(), &evidence)
     {
         problems.push(Problem::Unsupported {
             sentence: number,
@@ -251,19 +251,6 @@ fn span_text<'a>(
             _ => None,
         })
         .and_then(|text| text.get(span.start..span.end))
-}
-
-/// A sentence's words without its citations.
-fn plain_text(sentence: &Sentence) -> String {
-    sentence
-        .segments
-        .iter()
-        .filter_map(|segment| match segment {
-            Segment::Text(text) => Some(text.as_str()),
-            Segment::Cite { .. } => None,
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Whether `needle` occurs in `haystack`, allowing its first letter to differ in case.

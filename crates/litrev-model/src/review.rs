@@ -130,6 +130,19 @@ impl Sentence {
         }
     }
 
+    /// The sentence's words without its citations, text segments joined by a space: what the
+    /// support checks compare with the cited evidence.
+    pub fn plain_text(&self) -> String {
+        self.segments
+            .iter()
+            .filter_map(|segment| match segment {
+                Segment::Text(text) => Some(text.as_str()),
+                Segment::Cite { .. } => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// Every work the sentence cites.
     pub fn cited(&self) -> impl Iterator<Item = &WorkId> {
         self.segments.iter().flat_map(|segment| match segment {

@@ -825,7 +825,7 @@ fn check(plan: &SectionPlan, drafted: &Drafted) -> Checked {
         .filter_map(|id| known.get(id.as_str()))
         .map(|evidence| evidence.span.text.as_str())
         .collect();
-    match check_support(&plain_text(&sentence), &evidence) {
+    match check_support(&sentence.plain_text(), &evidence) {
         Ok(_) => Checked::Accepted(sentence),
         Err(Unsupported::IdleSpan(index)) => Checked::Failed(format!(
             "{} shares too few words with it to back it: cite only sentences that say what it says",
@@ -948,19 +948,6 @@ fn tidy(segments: Vec<Segment>) -> Vec<Segment> {
         }
     }
     out
-}
-
-/// A sentence's words without its citations, as the audit reads them.
-fn plain_text(sentence: &Sentence) -> String {
-    sentence
-        .segments
-        .iter()
-        .filter_map(|segment| match segment {
-            Segment::Text(text) => Some(text.as_str()),
-            Segment::Cite { .. } => None,
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A theme's parts from its checked sentences, in part order, each in paragraphs of a few

@@ -267,17 +267,6 @@ fn theme_sentences(review: &Review) -> Vec<&litrev_model::Sentence> {
         .collect()
 }
 
-fn text_of(sentence: &litrev_model::Sentence) -> String {
-    sentence
-        .segments
-        .iter()
-        .filter_map(|segment| match segment {
-            Segment::Text(text) => Some(text.as_str()),
-            Segment::Cite { .. } => None,
-        })
-        .collect()
-}
-
 #[test]
 fn placeholders_resolve_and_an_unsupported_claim_is_repaired() {
     let fixture = Fixture::new();
@@ -309,7 +298,7 @@ fn placeholders_resolve_and_an_unsupported_claim_is_repaired() {
         for span in spans {
             assert!(cited.contains(&&span.work), "{sentence:?}");
         }
-        assert!(!text_of(sentence).contains("[["), "{sentence:?}");
+        assert!(!sentence.plain_text().contains("[["), "{sentence:?}");
     }
     // The inline placeholder became a citation in mid-sentence.
     assert!(sentences.iter().any(|sentence| matches!(
@@ -318,7 +307,10 @@ fn placeholders_resolve_and_an_unsupported_claim_is_repaired() {
             if middle.starts_with(", while another found that")
     )));
     // The invented claim is gone; its cautious rewrite is in.
-    let all_text: String = sentences.iter().map(|sentence| text_of(sentence)).collect();
+    let all_text: String = sentences
+        .iter()
+        .map(|sentence| sentence.plain_text())
+        .collect();
     assert!(!all_text.contains("99"), "{all_text}");
     assert!(
         all_text.contains("The evidence suggests that"),
@@ -379,7 +371,7 @@ fn a_claim_still_unsupported_after_the_last_round_is_dropped() {
     assert_eq!(llm.requests(), 4);
     let all_text: String = theme_sentences(&written.review)
         .iter()
-        .map(|sentence| text_of(sentence))
+        .map(|sentence| sentence.plain_text())
         .collect();
     assert!(!all_text.contains("99"), "{all_text}");
     litrev_audit::audit(&written.review, &fixture.included).expect("grounded");
