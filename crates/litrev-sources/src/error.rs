@@ -73,6 +73,16 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// A response of `source` that did not read as the API documents it.
+    pub(crate) fn parse(source: crate::SourceKind, error: impl std::fmt::Display) -> Error {
+        Error::Parse {
+            source_name: source.name(),
+            message: error.to_string(),
+        }
+    }
+}
+
 /// A record skipped while reading a source: reported, never fatal to the rest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {

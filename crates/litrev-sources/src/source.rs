@@ -91,6 +91,17 @@ pub struct Hit {
     pub score: f32,
 }
 
+impl Hit {
+    /// A hit scored by its rank alone (`1 / (rank + 1)`), for sources that order their results
+    /// but give no score.
+    pub fn ranked(work: Work, rank: usize) -> Hit {
+        Hit {
+            work,
+            score: 1.0 / (rank + 1) as f32,
+        }
+    }
+}
+
 /// A place works come from.
 pub trait Source: Send + Sync {
     /// Which kind of source this is.

@@ -49,10 +49,7 @@ impl ArxivSource {
 
     fn feed(&self, url: &str, label: &str) -> Result<FeedPage> {
         let response = self.endpoint.send(&Request::get(url, label))?;
-        parse_feed(response.text()?).map_err(|error| Error::Parse {
-            source_name: SourceKind::Arxiv.name(),
-            message: error.to_string(),
-        })
+        parse_feed(response.text()?).map_err(|error| Error::parse(SourceKind::Arxiv, error))
     }
 }
 
@@ -92,11 +89,7 @@ impl Source for ArxivSource {
             let page = self.feed(&url, "search")?;
             let fetched = page.works.len() + page.skipped;
             for work in page.works {
-                let rank = hits.len();
-                hits.push(Hit {
-                    work,
-                    score: 1.0 / (rank + 1) as f32,
-                });
+                hits.push(Hit::ranked(work, hits.len()));
             }
             let total = usize::try_from(page.total_results).unwrap_or(usize::MAX);
             if fetched == 0 || hits.len() >= total {

@@ -55,13 +55,6 @@ impl CrossrefSource {
     }
 }
 
-fn parse_error(error: super::Error) -> Error {
-    Error::Parse {
-        source_name: SourceKind::Crossref.name(),
-        message: error.to_string(),
-    }
-}
-
 impl Source for CrossrefSource {
     fn kind(&self) -> SourceKind {
         SourceKind::Crossref
@@ -95,14 +88,11 @@ impl Source for CrossrefSource {
                 &cursor,
                 &self.config.mailto,
             );
-            let page = parse_works(&self.get(&url, "search")?).map_err(parse_error)?;
+            let page = parse_works(&self.get(&url, "search")?)
+                .map_err(|error| Error::parse(SourceKind::Crossref, error))?;
             let fetched = page.works.len() + page.skipped;
             for work in page.works {
-                let rank = hits.len();
-                hits.push(Hit {
-                    work,
-                    score: 1.0 / (rank + 1) as f32,
-                });
+                hits.push(Hit::ranked(work, hits.len()));
             }
             match page.next_cursor {
                 Some(next) if fetched > 0 && next != cursor => cursor = next,
@@ -133,13 +123,16 @@ impl Source for CrossrefSource {
         for url in batches {
             works.extend(
                 parse_works(&self.get(&url, "works-by-doi")?)
-                    .map_err(parse_error)?
+                    .map_err(|error| Error::parse(SourceKind::Crossref, error))?
                     .works,
             );
         }
         for doi in apart {
             let url = work_url(&self.config.base_url, &doi, &self.config.mailto);
-            works.push(parse_work(&self.get(&url, "work")?).map_err(parse_error)?);
+            works.push(
+                parse_work(&self.get(&url, "work")?)
+                    .map_err(|error| Error::parse(SourceKind::Crossref, error))?,
+            );
         }
         Ok(works)
     }

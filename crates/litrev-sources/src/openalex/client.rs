@@ -106,10 +106,7 @@ impl OpenAlexSource {
     fn page(&self, request: &Request) -> Result<Page> {
         let response = self.endpoint.send(request)?;
         let text = response.text()?;
-        parse_page(text).map_err(|message| Error::Parse {
-            source_name: "openalex",
-            message,
-        })
+        parse_page(text).map_err(|error| Error::parse(SourceKind::OpenAlex, error))
     }
 
     /// Every work matching `filter`, following cursors to the end.
@@ -203,8 +200,10 @@ impl Source for OpenAlexSource {
             let count = page.count;
             for (rank, (work, score)) in page.works.into_iter().zip(page.scores).enumerate() {
                 // Without a relevance score, rank order is the score.
-                let score = score.unwrap_or(1.0 / (first_rank + rank + 1) as f32);
-                hits.push(Hit { work, score });
+                hits.push(match score {
+                    Some(score) => Hit { work, score },
+                    None => Hit::ranked(work, first_rank + rank),
+                });
             }
             if all_arrived(count, arrived) {
                 break;

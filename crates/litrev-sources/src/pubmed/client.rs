@@ -77,7 +77,7 @@ impl PubMedSource {
             let url = efetch_ids_url(&self.config.base_url, self.caller(), chunk);
             works.extend(
                 parse_efetch(&self.get(&url, "efetch")?)
-                    .map_err(parse_error)?
+                    .map_err(|error| Error::parse(SourceKind::PubMed, error))?
                     .works,
             );
         }
@@ -90,20 +90,15 @@ impl PubMedSource {
         let mut pairs = Vec::new();
         for chunk in pmids.chunks(IDS_PER_CALL) {
             let url = elink_url(&self.config.base_url, self.caller(), chunk, link);
-            for set in parse_elink(&self.get(&url, "elink")?).map_err(parse_error)? {
+            for set in parse_elink(&self.get(&url, "elink")?)
+                .map_err(|error| Error::parse(SourceKind::PubMed, error))?
+            {
                 if let Some(source) = set.source() {
                     pairs.push((source, set.linked(link)));
                 }
             }
         }
         Ok(pairs)
-    }
-}
-
-fn parse_error(error: super::Error) -> Error {
-    Error::Parse {
-        source_name: SourceKind::PubMed.name(),
-        message: error.to_string(),
     }
 }
 
@@ -146,7 +141,8 @@ impl Source for PubMedSource {
             return Ok(Vec::new());
         }
         let url = esearch_url(&self.config.base_url, self.caller(), &term, limit);
-        let found = parse_esearch(&self.get(&url, "esearch")?).map_err(parse_error)?;
+        let found = parse_esearch(&self.get(&url, "esearch")?)
+            .map_err(|error| Error::parse(SourceKind::PubMed, error))?;
         if let Some(error) = found.errors.first() {
             return Err(Error::Parse {
                 source_name: SourceKind::PubMed.name(),
@@ -165,7 +161,7 @@ impl Source for PubMedSource {
                 let url =
                     efetch_history_url(&self.config.base_url, self.caller(), history, 0, wanted);
                 parse_efetch(&self.get(&url, "efetch")?)
-                    .map_err(parse_error)?
+                    .map_err(|error| Error::parse(SourceKind::PubMed, error))?
                     .works
             }
             _ => self.fetch(&found.pmids)?,
@@ -181,10 +177,7 @@ impl Source for PubMedSource {
         Ok(hits
             .into_iter()
             .take(limit)
-            .map(|(position, work)| Hit {
-                work,
-                score: 1.0 / (position + 1) as f32,
-            })
+            .map(|(position, work)| Hit::ranked(work, position))
             .collect())
     }
 

@@ -101,7 +101,7 @@ impl SemanticScholarSource {
             } else {
                 parse_references_page(&body)
             }
-            .map_err(parse_error)?;
+            .map_err(|error| Error::parse(SourceKind::SemanticScholar, error))?;
             let fetched = page.works.len();
             works.extend(page.works);
             match page.next {
@@ -110,13 +110,6 @@ impl SemanticScholarSource {
             }
         }
         Ok(works)
-    }
-}
-
-fn parse_error(error: super::Error) -> Error {
-    Error::Parse {
-        source_name: SourceKind::SemanticScholar.name(),
-        message: error.to_string(),
     }
 }
 
@@ -156,14 +149,11 @@ impl Source for SemanticScholarSource {
                 PAPER_FIELDS,
                 None,
             );
-            let page = parse_search_page(&self.get(&url, "search")?).map_err(parse_error)?;
+            let page = parse_search_page(&self.get(&url, "search")?)
+                .map_err(|error| Error::parse(SourceKind::SemanticScholar, error))?;
             let fetched = page.works.len() + page.skipped;
             for work in page.works {
-                let rank = hits.len();
-                hits.push(Hit {
-                    work,
-                    score: 1.0 / (rank + 1) as f32,
-                });
+                hits.push(Hit::ranked(work, hits.len()));
             }
             match page.next {
                 Some(next) if fetched > 0 && next > offset => offset = next,
@@ -190,7 +180,7 @@ impl Source for SemanticScholarSource {
             let answer = self.send(Request::post_json(&url, "batch", &body))?;
             works.extend(
                 parse_batch(&answer)
-                    .map_err(parse_error)?
+                    .map_err(|error| Error::parse(SourceKind::SemanticScholar, error))?
                     .into_iter()
                     .flatten(),
             );
@@ -241,6 +231,7 @@ impl Source for SemanticScholarSource {
             limit,
         );
         let answer = self.send(Request::post_json(&url, "recommendations", &body))?;
-        parse_recommendations(&answer).map_err(parse_error)
+        parse_recommendations(&answer)
+            .map_err(|error| Error::parse(SourceKind::SemanticScholar, error))
     }
 }

@@ -88,10 +88,8 @@ impl Source for UnpaywallSource {
             Err(HttpError::Status { status: 404, .. }) => return Ok(None),
             Err(error) => return Err(error.into()),
         };
-        let record = parse_record(response.text()?).map_err(|error| Error::Parse {
-            source_name: SourceKind::Unpaywall.name(),
-            message: error.to_string(),
-        })?;
+        let record = parse_record(response.text()?)
+            .map_err(|error| Error::parse(SourceKind::Unpaywall, error))?;
         if !record.is_oa {
             return Ok(None);
         }
