@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Installs what the tests need and the machine may lack: pandoc (exports are checked by
-# rendering them) and the Python readers rispy, bibtexparser and networkx (exports are checked by parsing
-# them back). Safe to run again: it only installs what is missing.
+# Installs what the tests need and the machine may lack: pandoc and Chromium (exports and charts
+# are checked by rendering them) and the Python readers rispy, bibtexparser, networkx and python-docx (exports are checked by parsing
+# them back), and the embedding model all-MiniLM-L6-v2 (litrev-embed's tests). Safe to run again: it
+# only installs what is missing.
 set -euo pipefail
 
 need_apt=()
 command -v pandoc >/dev/null 2>&1 || need_apt+=(pandoc)
+# Headless Chromium renders the SVG charts in the tests, as a browser would show them.
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 
 # Python readers that check the exports the way users' tools read them.
-if ! python3 -c "import rispy, bibtexparser, networkx" >/dev/null 2>&1; then
-  echo "installing: rispy bibtexparser networkx (PyPI)" >&2
-  python3 -m pip install --quiet --disable-pip-version-check rispy "bibtexparser==2.1.0" networkx >/dev/null 2>&1 \
-    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages rispy "bibtexparser==2.1.0" networkx
+if ! python3 -c "import rispy, bibtexparser, networkx, docx" >/dev/null 2>&1; then
+  echo "installing: rispy bibtexparser networkx python-docx (PyPI)" >&2
+  python3 -m pip install --quiet --disable-pip-version-check rispy "bibtexparser==2.1.0" networkx python-docx >/dev/null 2>&1 \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages rispy "bibtexparser==2.1.0" networkx python-docx
 fi
+
+# The sentence-embedding model (themes are clustered with it; litrev-embed's tests check it).
+bash "$(dirname "$0")/install-model.sh"
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}" >&2

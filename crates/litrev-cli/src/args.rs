@@ -51,6 +51,70 @@ pub enum BenchCommand {
     /// print the number of themes, the outlier share, the time and the NMI between the themes
     /// and the file each work came from.
     Themes(ThemesBenchArgs),
+    /// Snowball from a review's most-cited included studies through the OpenAlex client and a
+    /// local OpenAlex serving the works file; print the recall of the other included studies
+    /// in the gathered corpus and the top 100/200/300 of the relevance ranking, the corpus size,
+    /// stages, requests against their minimum, and the same numbers for a keyword baseline.
+    Snowball(SnowballBenchArgs),
+    /// Embed the title and abstract of every work in some snapshot files with the model a
+    /// review uses (no cache); print docs/s and tokens/s.
+    Embed(EmbedBenchArgs),
+}
+
+/// `litrev bench embed`.
+#[derive(Debug, Args)]
+pub struct EmbedBenchArgs {
+    /// OpenAlex works files (.jsonl or .jsonl.gz).
+    #[arg(long, num_args = 1.., required = true)]
+    pub works: Vec<PathBuf>,
+    /// Longest input in tokens; longer texts are truncated.
+    #[arg(long, default_value_t = 256)]
+    pub max_tokens: usize,
+    /// Batches encoded at once, one thread each (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub workers: usize,
+    /// Real tokens packed into one batch.
+    #[arg(long, default_value_t = 1024)]
+    pub batch_tokens: usize,
+}
+
+/// `litrev bench snowball`.
+#[derive(Debug, Args)]
+pub struct SnowballBenchArgs {
+    /// OpenAlex works file (.jsonl or .jsonl.gz): the pool the local server serves.
+    #[arg(long)]
+    pub works: PathBuf,
+    /// SYNERGY labels file (`openalex_id,…,label_included`, .csv or .csv.gz).
+    #[arg(long)]
+    pub labels: PathBuf,
+    /// The review paper's OpenAlex record (.json); its title is the question.
+    #[arg(long)]
+    pub review: PathBuf,
+    /// How many of the most-cited included studies are the seeds.
+    #[arg(long, default_value_t = 2)]
+    pub seeds: usize,
+    /// The tier whose plan (search depth) and stage limit the run uses; the per-stage
+    /// expansion cap is lifted.
+    #[arg(long, default_value = "exhaustive")]
+    pub tier: Tier,
+    /// Overrides the tier's stage limit.
+    #[arg(long)]
+    pub max_stages: Option<u32>,
+    /// Relevance threshold as a share of the core's median score (default: the plan's).
+    #[arg(long)]
+    pub relevance_threshold: Option<f32>,
+    /// Links to this many relevant works make a work relevant (0: never).
+    #[arg(long)]
+    pub structural_links: Option<usize>,
+    /// Weight of citation-link similarity against text similarity.
+    #[arg(long)]
+    pub link_weight: Option<f32>,
+    /// Best works that join the relevance profile as feedback.
+    #[arg(long)]
+    pub feedback_works: Option<usize>,
+    /// How many works citing both, or references shared, make a co-citation or coupling link.
+    #[arg(long)]
+    pub link_strength: Option<usize>,
 }
 
 /// `litrev bench themes`.
@@ -143,6 +207,15 @@ pub struct ReviewArgs {
     /// take minutes to hours).
     #[arg(long, requires = "llm")]
     pub llm_batch: bool,
+    /// With --llm: a text file of eligibility criteria that the model applies at screening to
+    /// the works the ranking included and the best it left out (include or exclude, with a
+    /// reason code and a rationale).
+    #[arg(long, requires = "llm")]
+    pub criteria: Option<PathBuf>,
+    /// The citation style of review.html and review.docx: apa, mla, ieee, chicago
+    /// (author-date), gb7714 (GB/T 7714-2015 numeric), or the path of a CSL 1.0 .csl file.
+    #[arg(long, default_value = "apa")]
+    pub style: litrev::StyleName,
     /// The store file (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long)]
     pub db: Option<PathBuf>,
@@ -152,9 +225,33 @@ pub struct ReviewArgs {
 }
 
 impl ReviewArgs {
-    /// The run's LLM settings, when `--llm` is given.
-    pub fn llm_options(&self) -> Option<litrev::LlmOptions> {
-        self.llm.map(|provider| litrev::LlmOptions {
+    /// The run's LLM settings, when `--llm` is given, with the criteria file's text.
+    ///
+    /// # Errors
+    /// When the criteria file cannot be read or is empty.
+    pub fn llm_options(&self) -> Result<Option<litrev::LlmOptions>, litrev::Error> {
+        let criteria = match &self.criteria {
+            Some(path) => {
+                let bad = |message: String| litrev::Error::BadInput {
+                    path: path.clone(),
+                    message,
+                };
+                let text = std::fs::read_to_string(path).map_err(|error| {
+                    bad(format!(
+                        "{error}; write the eligibility criteria in a plain text file"
+                    ))
+                })?;
+                if text.trim().is_empty() {
+                    return Err(bad(
+                        "the criteria file is empty: write the eligibility criteria in it, one per line"
+                            .to_owned(),
+                    ));
+                }
+                Some(text)
+            }
+            None => None,
+        };
+        Ok(self.llm.map(|provider| litrev::LlmOptions {
             model: self
                 .llm_model
                 .clone()
@@ -163,8 +260,9 @@ impl ReviewArgs {
             budget_usd: self.budget,
             price: self.llm_price,
             batch: self.llm_batch,
+            criteria,
             ..litrev::LlmOptions::new(provider)
-        })
+        }))
     }
 }
 

@@ -1,25 +1,220 @@
 //! `litrev bench …`: measurements printed as tables on stdout.
 
 use anyhow::{Context, bail};
+use litrev::Home;
 use litrev::bench::{
     LabelledRecords, read_labelled_csv, read_works_with_labels, simulate_screening,
 };
 
-use crate::args::{BenchCommand, ScreenBenchArgs, ThemesBenchArgs};
+use crate::args::{
+    BenchCommand, EmbedBenchArgs, ScreenBenchArgs, SnowballBenchArgs, ThemesBenchArgs,
+};
 
 /// Runs a benchmark; the exit code is 0 when it ran.
-pub fn run(command: BenchCommand) -> anyhow::Result<u8> {
+pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
     match command {
         BenchCommand::Screen(args) => screen(&args),
-        BenchCommand::Themes(args) => themes(&args),
+        BenchCommand::Themes(args) => themes(home, &args),
+        BenchCommand::Snowball(args) => snowball(&args),
+        BenchCommand::Embed(args) => embed(home, &args),
     }
 }
 
-fn themes(args: &ThemesBenchArgs) -> anyhow::Result<u8> {
-    let input = litrev::bench::read_works_by_origin(&args.works)?;
-    let result = litrev::bench::organise_by_origin(&input);
+fn embed(home: &Home, args: &EmbedBenchArgs) -> anyhow::Result<u8> {
+    let options = litrev::bench::EmbedderOptions {
+        max_tokens: args.max_tokens,
+        batch_tokens: args.batch_tokens,
+        workers: args.workers,
+        ..Default::default()
+    };
+    let result = litrev::bench::embed_bench(home, &args.works, options)?;
+    let measured = &result.throughput;
     println!(
-        "{} works from {} files: {} themes, {:.1} % outliers, NMI with the file of origin {:.3}, {:.2} s",
+        "{}: {} texts, {} tokens in {:.2} s with {} workers: {:.1} docs/s, {:.0} tokens/s",
+        result.model,
+        measured.docs,
+        measured.tokens,
+        measured.seconds,
+        result.workers,
+        measured.docs_per_s,
+        measured.tokens_per_s
+    );
+    Ok(0)
+}
+
+fn snowball(args: &SnowballBenchArgs) -> anyhow::Result<u8> {
+    let result = litrev::bench::snowball_bench(&litrev::bench::SnowballBenchOptions {
+        works: args.works.clone(),
+        labels: args.labels.clone(),
+        review: args.review.clone(),
+        seeds: args.seeds,
+        tier: args.tier,
+        max_stages: args.max_stages,
+        config: snowball_config(args),
+    })?;
+    let name = file_stem(&args.works);
+    let seeds: Vec<String> = result.seeds.iter().map(ToString::to_string).collect();
+    println!(
+        "dataset {name}: {} works, {} included; seeds {} (the {} most cited included); question: {}",
+        result.pool,
+        result.included,
+        seeds.join(" "),
+        seeds.len(),
+        result.question
+    );
+    let pool = (result.pool - result.seeds.len()).max(1) as f64;
+    let included = result.included.max(1) as f64;
+    let size =
+        |size: Option<usize>| size.map_or_else(|| "never".to_owned(), |size| size.to_string());
+    let share = |size: Option<usize>| {
+        size.map_or_else(
+            || "-".to_owned(),
+            |size| format!("{:.2}", size as f64 / pool),
+        )
+    };
+    let times = |size: Option<usize>| {
+        size.map_or_else(
+            || "-".to_owned(),
+            |size| format!("{:.1}", size as f64 / included),
+        )
+    };
+    println!(
+        "{:<10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>7}",
+        "", "recall", "corpus", "share", "xincl", "top100", "top200", "top300"
+    );
+    let engine = &result.engine;
+    println!(
+        "{:<10} {:>7.3} {:>7} {:>6} {:>6} {:>7.3} {:>7.3} {:>7.3}",
+        "litrev",
+        engine.recall,
+        engine.corpus,
+        share(Some(engine.corpus)),
+        times(Some(engine.corpus)),
+        engine.top[0],
+        engine.top[1],
+        engine.top[2]
+    );
+    let baseline = &result.baseline;
+    println!(
+        "{:<10} {:>7.3} {:>7} {:>6} {:>6} {:>7.3} {:>7.3} {:>7.3}",
+        "keywords",
+        engine.recall,
+        size(baseline.size_for_engine_recall),
+        share(baseline.size_for_engine_recall),
+        times(baseline.size_for_engine_recall),
+        baseline.top[0],
+        baseline.top[1],
+        baseline.top[2]
+    );
+    println!(
+        "for 0.95 of the {} other included, keywords need {} works ({} of the pool), litrev's ranking {} ({}); litrev knew {} works and kept {} ({} for their links)",
+        result.targets,
+        size(baseline.size_for_95),
+        share(baseline.size_for_95),
+        size(engine.ranking_for_95),
+        share(engine.ranking_for_95),
+        engine.known,
+        engine.corpus,
+        engine.structural
+    );
+    println!(
+        "{:<10} {:>8} {:>9} {:>8} {:>9} {:>6} {:>8} {:>8}",
+        "step", "expanded", "new works", "relevant", "all relev", "delta", "requests", "minimum"
+    );
+    println!(
+        "{:<10} {:>8} {:>9} {:>8} {:>9} {:>6} {:>8} {:>8}",
+        "discover", "", "", "", "", "", result.discover_requests, result.discover_minimum
+    );
+    for (index, stage) in result.stages.iter().enumerate() {
+        match &stage.report {
+            Some(report) => println!(
+                "{:<10} {:>8} {:>9} {:>8} {:>9} {:>6.3} {:>8} {:>8}",
+                format!("stage {}", report.stage),
+                report.expanded,
+                report.new_works,
+                report.new_relevant,
+                report.relevant_total,
+                stage.coverage_delta,
+                stage.requests,
+                stage.minimum
+            ),
+            None => println!(
+                "{:<10} {:>8} {:>9} {:>8} {:>9} {:>6} {:>8} {:>8}",
+                format!("stage {}", index + 1),
+                0,
+                0,
+                0,
+                "",
+                "",
+                stage.requests,
+                stage.minimum
+            ),
+        }
+    }
+    println!(
+        "stages {} ({}); requests {}, minimum {}, ratio {:.3}",
+        result
+            .stages
+            .iter()
+            .filter(|stage| stage.report.is_some())
+            .count(),
+        result.stop.map_or("no stop", |stop| stop_name(stop)),
+        result.requests,
+        result.minimum,
+        result.ratio()
+    );
+    Ok(0)
+}
+
+/// Snowballing's settings when the command line overrides any of them.
+fn snowball_config(args: &SnowballBenchArgs) -> Option<litrev::bench::SnowballConfig> {
+    let any = args.relevance_threshold.is_some()
+        || args.structural_links.is_some()
+        || args.link_weight.is_some()
+        || args.feedback_works.is_some()
+        || args.link_strength.is_some();
+    if !any {
+        return None;
+    }
+    let mut config = litrev::bench::plan_config_for(args.tier);
+    if let Some(value) = args.relevance_threshold {
+        config.relevance_threshold = value;
+    }
+    if let Some(value) = args.structural_links {
+        config.structural_links = value;
+    }
+    if let Some(value) = args.link_weight {
+        config.link_weight = value;
+    }
+    if let Some(value) = args.feedback_works {
+        config.feedback_works = value;
+    }
+    if let Some(value) = args.link_strength {
+        config.link_strength = value;
+    }
+    Some(config)
+}
+
+fn stop_name(stop: litrev::model::StopReason) -> &'static str {
+    use litrev::model::StopReason;
+    match stop {
+        StopReason::Saturated => "saturated: no new relevant work",
+        StopReason::BelowCoverageThreshold => "coverage delta under the threshold twice",
+        StopReason::StageLimit => "stage limit",
+        StopReason::NothingToExpand => "nothing left to expand",
+    }
+}
+
+fn themes(home: &Home, args: &ThemesBenchArgs) -> anyhow::Result<u8> {
+    let input = litrev::bench::read_works_by_origin(&args.works)?;
+    let result = litrev::bench::organise_by_origin(home, &input)?;
+    let vectors = match (&result.organisation.embedding_model, &result.no_embeddings) {
+        (Some(model), _) => format!("embeddings of {model} ({:.2} s)", result.embed_seconds),
+        (None, Some(why)) => format!("TF-IDF vectors ({why})"),
+        (None, None) => "TF-IDF vectors".to_owned(),
+    };
+    println!(
+        "{} works from {} files: {} themes, {:.1} % outliers, NMI with the file of origin {:.3}, {:.2} s; clustered on {vectors}",
         input.works.len(),
         args.works.len(),
         result.organisation.themes.len(),

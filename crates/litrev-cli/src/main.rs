@@ -119,7 +119,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let mut runner = Runner::open(home, review.db.as_deref())?;
             let sources = parse_sources(&review.source)?;
             let options = RunOptions {
-                llm: review.llm_options(),
+                llm: review.llm_options()?,
+                style: review.style,
                 out_dir: review
                     .out
                     .clone()
@@ -160,7 +161,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             progress.finish();
             report(outcome?, resume.json)
         }
-        Command::Bench(bench) => bench::run(bench),
+        Command::Bench(bench) => bench::run(&home, bench),
         Command::Show(show) => {
             let runner = Runner::open(home, show.db.as_deref())?;
             let claim = runner.claim(&show.run, show.claim)?;

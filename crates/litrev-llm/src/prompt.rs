@@ -32,6 +32,14 @@ pub const REPAIR_SENTENCE: Prompt = Prompt {
     text: include_str!("../prompts/repair_sentence.v1.md"),
 };
 
+/// Judging one record against the review's eligibility criteria (JSON: `{"decision", "reason",
+/// "rationale"}`).
+pub const SCREEN_JUDGE: Prompt = Prompt {
+    name: "screen_judge",
+    version: 1,
+    text: include_str!("../prompts/screen_judge.v1.md"),
+};
+
 impl Prompt {
     /// The versioned id, `name.vN`, that requests and cache keys carry.
     pub fn id(&self) -> String {

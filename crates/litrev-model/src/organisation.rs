@@ -69,6 +69,10 @@ pub struct Organisation {
     /// How the text-based themes agree with the citation communities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub views: Option<Views>,
+    /// The sentence-embedding model the themes were clustered with; `None` when they come from
+    /// TF-IDF vectors (no model installed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embedding_model: Option<String>,
 }
 
 /// The two views of the corpus and their agreement.

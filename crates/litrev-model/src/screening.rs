@@ -55,6 +55,16 @@ pub enum ReasonCode {
     ExcludedTerm,
     /// Decided by a person.
     PersonDecision,
+    /// Studies a population the eligibility criteria exclude (LLM judge).
+    WrongPopulation,
+    /// Studies an intervention or exposure the criteria exclude (LLM judge).
+    WrongIntervention,
+    /// Reports outcomes the criteria do not cover (LLM judge).
+    WrongOutcome,
+    /// A study design the criteria exclude (LLM judge).
+    WrongDesign,
+    /// Not primary research: a review, editorial, comment or protocol (LLM judge).
+    NotPrimaryResearch,
 }
 
 impl ReasonCode {
@@ -73,8 +83,23 @@ impl ReasonCode {
             ReasonCode::WrongType => "wrong_type",
             ReasonCode::ExcludedTerm => "excluded_term",
             ReasonCode::PersonDecision => "person_decision",
+            ReasonCode::WrongPopulation => "wrong_population",
+            ReasonCode::WrongIntervention => "wrong_intervention",
+            ReasonCode::WrongOutcome => "wrong_outcome",
+            ReasonCode::WrongDesign => "wrong_design",
+            ReasonCode::NotPrimaryResearch => "not_primary_research",
         }
     }
+
+    /// The reasons a judge of eligibility criteria may give for excluding a work.
+    pub const JUDGE_EXCLUSIONS: [ReasonCode; 6] = [
+        ReasonCode::OutOfScope,
+        ReasonCode::WrongPopulation,
+        ReasonCode::WrongIntervention,
+        ReasonCode::WrongOutcome,
+        ReasonCode::WrongDesign,
+        ReasonCode::NotPrimaryResearch,
+    ];
 }
 
 impl fmt::Display for ReasonCode {
@@ -93,15 +118,18 @@ pub enum Reviewer {
     Model,
     /// A person.
     Person,
+    /// A language model applying the eligibility criteria.
+    Llm,
 }
 
 impl Reviewer {
-    /// `rule`, `model` or `person`.
+    /// `rule`, `model`, `person` or `llm`.
     pub fn name(self) -> &'static str {
         match self {
             Reviewer::Rule => "rule",
             Reviewer::Model => "model",
             Reviewer::Person => "person",
+            Reviewer::Llm => "llm",
         }
     }
 }

@@ -7,8 +7,16 @@
 //! most cited inside the corpus (seminal), the fastest cited among recent ones (rising) and
 //! those on the paths between otherwise separate parts of the graph (bridging).
 //!
+//! With sentence embeddings ([`Embeddings`]), themes come instead from Ward agglomerative
+//! clustering of the embeddings ([`semantic`]); the labels are still class-based TF-IDF words.
+//!
 //! A second view groups the same works by citations alone (Leiden communities); how far the
-//! two views agree is reported as their normalised mutual information (`Views`).
+//! two views agree is reported as their normalised mutual information (`Views`). The views are
+//! reconciled for the works the text view cannot place (members of groups under the minimum
+//! size): such a work joins the theme most of its citation neighbours are in, else the theme
+//! whose centre it is nearest when that is close enough, else it is an outlier.
+
+mod semantic;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,6 +24,11 @@ use litrev_graph::{CitationGraph, citation_velocity, normalised_mutual_informati
 use litrev_model::{Citation, KeyRole, KeyWork, Organisation, Theme, Views, Work, WorkId};
 use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate};
 use serde::{Deserialize, Serialize};
+
+pub use semantic::Embeddings;
+
+/// Least cosine to a theme's centre for a work with no citation link to join that theme.
+const NEAREST_THEME_COSINE: f32 = 0.2;
 
 /// Words common to every field's abstracts: they never label a theme.
 const GENERIC_WORDS: &[&str] = &[
@@ -119,6 +132,7 @@ pub fn organise(
     config: &OrganiseConfig,
     included: &BTreeMap<WorkId, Work>,
     citations: &[Citation],
+    embeddings: Option<&Embeddings>,
 ) -> Organisation {
     let mut nodes: Vec<WorkId> = included.keys().cloned().collect();
     nodes.extend(
@@ -145,11 +159,28 @@ pub fn organise(
         .clamp(config.min_themes, config.max_themes)
         .min(n_works / config.min_theme_size.max(1))
         .max(1);
-    let assignment = cluster(&vectors, wanted, config.min_theme_size);
+    // Embeddings only when every work has one of the right length; else the TF-IDF view.
+    let dense: Option<Vec<&[f32]>> = embeddings.and_then(|embeddings| {
+        let dense: Option<Vec<&[f32]>> = ids
+            .iter()
+            .map(|id| embeddings.vectors.get(*id).map(Vec::as_slice))
+            .collect();
+        dense.filter(|dense| dense.windows(2).all(|pair| pair[0].len() == pair[1].len()))
+    });
+    let assignment: Vec<Option<usize>> = match &dense {
+        Some(dense) => semantic::cluster(dense, wanted, config.min_theme_size),
+        None => cluster(&vectors, wanted, config.min_theme_size)
+            .into_iter()
+            .map(Some)
+            .collect(),
+    };
+    let (assignment, outliers) = place_unassigned(assignment, &ids, &graph, dense.as_deref());
 
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (work_index, &group) in assignment.iter().enumerate() {
-        groups.entry(group).or_default().push(work_index);
+    for (work_index, group) in assignment.iter().enumerate() {
+        if let Some(group) = group {
+            groups.entry(*group).or_default().push(work_index);
+        }
     }
     let labels = distinctive_words(&texts, &groups);
     let cases = case_forms(&texts);
@@ -273,9 +304,93 @@ pub fn organise(
     Organisation {
         themes,
         key_works: key,
-        outliers: Vec::new(),
+        outliers: outliers
+            .into_iter()
+            .map(|index| ids[index].clone())
+            .collect(),
         views,
+        embedding_model: dense
+            .and(embeddings)
+            .map(|embeddings| embeddings.model.clone()),
     }
+}
+
+/// Reconciles the text view with the citations for the works it left unplaced: each joins the
+/// theme most of its placed citation neighbours are in (the nearest such theme on ties), else
+/// the theme with the nearest centre if its cosine reaches [`NEAREST_THEME_COSINE`], else it
+/// is returned as an outlier (by index).
+fn place_unassigned(
+    mut assignment: Vec<Option<usize>>,
+    ids: &[&WorkId],
+    graph: &CitationGraph,
+    dense: Option<&[&[f32]]>,
+) -> (Vec<Option<usize>>, Vec<usize>) {
+    let unplaced: Vec<usize> = (0..assignment.len())
+        .filter(|&index| assignment[index].is_none())
+        .collect();
+    if unplaced.is_empty() {
+        return (assignment, Vec::new());
+    }
+    let index_of: BTreeMap<&WorkId, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(index, id)| (*id, index))
+        .collect();
+    let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (index, group) in assignment.iter().enumerate() {
+        if let Some(group) = group {
+            members.entry(*group).or_default().push(index);
+        }
+    }
+    let centres: BTreeMap<usize, Vec<f32>> = match dense {
+        Some(dense) => members
+            .iter()
+            .map(|(group, indexes)| {
+                let centre = semantic::centroid(indexes.iter().map(|&index| dense[index]));
+                (*group, centre)
+            })
+            .collect(),
+        None => BTreeMap::new(),
+    };
+    let closeness = |index: usize, group: usize| -> f32 {
+        match (dense, centres.get(&group)) {
+            (Some(dense), Some(centre)) => semantic::dot(dense[index], centre),
+            _ => 0.0,
+        }
+    };
+    let mut outliers = Vec::new();
+    let placed = assignment.clone();
+    for index in unplaced {
+        let mut votes: BTreeMap<usize, usize> = BTreeMap::new();
+        for neighbour in graph
+            .references_of(ids[index])
+            .into_iter()
+            .chain(graph.citers_of(ids[index]))
+        {
+            if let Some(group) = index_of.get(neighbour).and_then(|&other| placed[other]) {
+                *votes.entry(group).or_default() += 1;
+            }
+        }
+        let by_citations = votes
+            .iter()
+            .max_by(|a, b| {
+                a.1.cmp(b.1)
+                    .then(closeness(index, *a.0).total_cmp(&closeness(index, *b.0)))
+                    .then(b.0.cmp(a.0))
+            })
+            .map(|(group, _)| *group);
+        let by_meaning = members
+            .keys()
+            .map(|&group| (group, closeness(index, group)))
+            .filter(|(_, cosine)| *cosine >= NEAREST_THEME_COSINE)
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map(|(group, _)| group);
+        match by_citations.or(by_meaning) {
+            Some(group) => assignment[index] = Some(group),
+            None => outliers.push(index),
+        }
+    }
+    (assignment, outliers)
 }
 
 /// Up to `count` works with the highest positive `score`, ties broken by id.
@@ -770,7 +885,7 @@ mod tests {
             citing: "W2".parse().expect("id"),
             cited: "W1".parse().expect("id"),
         }];
-        let organisation = organise(&OrganiseConfig::default(), &included, &citations);
+        let organisation = organise(&OrganiseConfig::default(), &included, &citations, None);
         assert_eq!(organisation.themes.len(), 3);
         let labels: Vec<&str> = organisation
             .themes

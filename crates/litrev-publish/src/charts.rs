@@ -49,9 +49,9 @@ pub fn stacked_years_svg(title: &str, series: &[(String, BTreeMap<i32, usize>)])
     let legend_height = series.len() as i32 * 18 + 20;
     let height = (top + plot_height + 60).max(top + legend_height);
     let mut body = String::new();
-    // Axis with a few labelled ticks.
-    for tick in 0..=4 {
-        let value = peak * tick / 4;
+    // Axis with ticks at round steps (1, 2, 5, 10, 20, 50…), at most five above zero.
+    let step = tick_step(peak);
+    for value in (0..=peak).step_by(step) {
         let y = top + plot_height - (value as i32 * plot_height / peak as i32);
         let _ = writeln!(
             body,
@@ -159,9 +159,33 @@ fn shorten(text: &str, limit: usize) -> String {
     format!("{}…", cut.trim_end())
 }
 
+/// The smallest round step (1, 2 or 5 times a power of ten) that labels `peak` with at most
+/// five ticks above zero.
+fn tick_step(peak: usize) -> usize {
+    let mut power = 1;
+    loop {
+        for factor in [1, 2, 5] {
+            let step = factor * power;
+            if peak / step <= 5 {
+                return step;
+            }
+        }
+        power *= 10;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_fall_on_round_steps() {
+        assert_eq!(tick_step(1), 1);
+        assert_eq!(tick_step(7), 2);
+        assert_eq!(tick_step(10), 2);
+        assert_eq!(tick_step(24), 5);
+        assert_eq!(tick_step(913), 200);
+    }
 
     #[test]
     fn stacks_series_per_year_and_labels_bars() {

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use hayagriva::citationberg::json::Item as CslItem;
 use litrev_model::{Work, WorkId, WorkKind, family_name, given_names};
 use serde::Serialize;
 
@@ -18,6 +19,25 @@ pub fn csl_json(works: &[&Work], keys: &BTreeMap<WorkId, String>) -> String {
         })
         .collect();
     serde_json::to_string_pretty(&items).expect("items hold only strings and integers")
+}
+
+/// The works as hayagriva's CSL-JSON items under their keys: the same items `references.json`
+/// holds, so styled references agree with it. A work without a key is left out.
+pub(crate) fn csl_items(
+    works: &[&Work],
+    keys: &BTreeMap<WorkId, String>,
+) -> BTreeMap<String, CslItem> {
+    works
+        .iter()
+        .filter_map(|work| {
+            let key = work.ids.primary().and_then(|id| keys.get(&id))?;
+            let value = serde_json::to_value(item(work, key))
+                .expect("items hold only strings and integers");
+            let item: CslItem =
+                serde_json::from_value(value).expect("our CSL-JSON is hayagriva's CSL-JSON");
+            Some((key.clone(), item))
+        })
+        .collect()
 }
 
 /// One CSL-JSON item, its fields in the order they are written.
@@ -43,6 +63,10 @@ struct Item<'a> {
     issue: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     page: Option<String>,
+    /// The work's language (ISO 639-1), which styles use to choose their terms: GB/T 7714
+    /// writes `et al.` for an English work and `等` for a Chinese one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language: Option<&'a str>,
     #[serde(rename = "DOI", skip_serializing_if = "Option::is_none")]
     doi: Option<&'a str>,
     #[serde(rename = "URL", skip_serializing_if = "Option::is_none")]
@@ -74,6 +98,9 @@ enum VenueRole {
     Container,
     /// Theses and reports are issued by an institution, taken from the publisher first.
     Issuer,
+    /// A preprint's venue is its repository (arXiv, bioRxiv), which styles print as its
+    /// publisher; the repository's own publisher (Cornell University) is second best.
+    Repository,
     /// A book's venue is at best its series, which sources do not tell apart from noise.
     Omitted,
 }
@@ -91,11 +118,13 @@ fn item<'a>(work: &'a Work, key: &'a str) -> Item<'a> {
         container_title: venue.filter(|_| venue_role == VenueRole::Container),
         publisher: match venue_role {
             VenueRole::Issuer => publisher.or(venue),
+            VenueRole::Repository => venue.or(publisher),
             VenueRole::Container | VenueRole::Omitted => publisher,
         },
         volume: non_blank(work.biblio.volume.as_deref()),
         issue: non_blank(work.biblio.issue.as_deref()),
         page: page(work),
+        language: non_blank(work.language.as_deref()),
         doi: work.ids.doi.as_ref().map(|doi| doi.as_str()),
         url: non_blank(work.oa_url.as_deref()),
     }
@@ -113,7 +142,11 @@ fn csl_type(kind: WorkKind) -> (&'static str, VenueRole) {
         WorkKind::Thesis => ("thesis", VenueRole::Issuer),
         WorkKind::Report => ("report", VenueRole::Issuer),
         WorkKind::Dataset => ("dataset", VenueRole::Container),
-        // CSL 1.0.1 has no preprint type; `article` is its type for unpublished manuscripts.
+        // CSL has no preprint type: `article` is its type for preprints, and the repository
+        // (arXiv, bioRxiv) is their publisher, as Zotero maps them; as a container, styles
+        // would print `In arXiv`.
+        WorkKind::Preprint => ("article", VenueRole::Repository),
+        // `article` is CSL's type for works that are none of the above.
         _ => ("article", VenueRole::Container),
     }
 }
@@ -180,13 +213,14 @@ fn non_blank(text: Option<&str>) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use litrev_model::{Author, Biblio};
     use serde_json::{Value, json};
 
     use super::*;
 
-    fn work(id: &str, kind: WorkKind, authors: &[&str], title: &str) -> Work {
+    /// A work of `kind` with a title and authors; the style tests build theirs with it too.
+    pub(crate) fn work(id: &str, kind: WorkKind, authors: &[&str], title: &str) -> Work {
         let mut work = Work::stub(id.parse().expect("test id"));
         work.kind = kind;
         work.title = Some(title.to_owned());
@@ -234,6 +268,7 @@ mod tests {
         };
         article.oa_url = Some("https://example.org/a".into());
         article.abstract_text = Some("Not exported.".into());
+        article.language = Some("de".into());
         check(
             &article,
             json!({
@@ -251,6 +286,7 @@ mod tests {
                 "volume": "12",
                 "issue": "3",
                 "page": "100-120",
+                "language": "de",
                 "DOI": "10.1000/abc_1",
                 "URL": "https://example.org/a",
             }),

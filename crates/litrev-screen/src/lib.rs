@@ -7,6 +7,7 @@
 //! included up to the tier's limit. Every decision carries a reason code, a score and a
 //! one-line rationale naming the words that drove the score.
 
+mod judge;
 mod model;
 mod rules;
 mod simulate;
@@ -21,6 +22,7 @@ use litrev_model::{
 use litrev_text::{Corpus, RelevanceProfile};
 use serde::{Deserialize, Serialize};
 
+pub use judge::{JUDGE_PHASE, JudgeConfig, JudgeReport, judge};
 pub use model::{FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer};
 pub use rules::rule_exclusion;
 pub use simulate::{Metrics, Simulation, SimulationConfig, SimulationError, metrics, simulate};

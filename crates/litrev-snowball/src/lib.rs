@@ -1,22 +1,42 @@
 //! Seeds → corpus grown through citations, one stage at a time, until saturation.
 //!
-//! Each stage expands the relevant works not yet expanded, highest priority first: their
-//! references (backward) and the works citing them (forward). New works are judged relevant
-//! semantically (TF-IDF similarity to the question and the seeds, relative to the discovered
-//! core) or structurally (cited by, or citing, at least three relevant works). Snowballing
-//! stops when a stage finds nothing new and relevant, when the share of new relevant works
-//! stays under the coverage threshold for two stages, or at the tier's stage limit.
+//! Each stage expands the relevant works not yet expanded, highest priority first (cited
+//! inside the corpus, rising, many unexplored links, central in the citation graph): the works
+//! they cite (backward) and the works citing them (forward). New works are deduplicated
+//! against the corpus, then judged in two steps ([`Judgement`]): structurally (linked to at
+//! least three relevant works: citing or cited by them, cited together with them, sharing
+//! references with them), then semantically (similarity of text and of citation links to the
+//! question, the seeds and the best works so far) against a threshold. Snowballing stops when a
+//! stage finds nothing new and relevant, when the share of new relevant works (the coverage
+//! delta, [`coverage_delta`]) stays under the coverage threshold for two stages, or at the
+//! tier's stage limit.
+//!
+//! Requests are batched and spent once. An expanded work is never expanded again. The
+//! references the corpus does not know are looked up by id (100 a request, known ids never
+//! asked for again) or, when the source batches them ([`SnowballConfig::reference_lists`]),
+//! listed by the works citing them (`cited_by:` lists of 100 works, pages of 200, which also
+//! return references the corpus knows), whichever takes fewer requests; the frontier is packed
+//! into lists that answer with few duplicates. Each outcome
+//! says what it asked the source for ([`Expansion`]), from which the fewest requests the stage
+//! needed follow ([`Expansion::minimum_requests`]).
 //!
 //! The runner calls [`expand_stage`] once per stage and stores each outcome before the next,
-//! so a stopped run resumes at the stage it was in.
+//! so a stopped run resumes at the stage it was in; [`judge_corpus`] gives the final
+//! judgement of the corpus (its relevant works and its ranking).
+
+mod batching;
+mod judge;
+mod links;
+mod priority;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_graph::{CitationGraph, edges_within};
+use litrev_graph::edges_within;
 use litrev_model::{Citation, CorpusEntry, Origin, Plan, StageReport, StopReason, Work, WorkId};
 use litrev_sources::Source;
-use litrev_text::{Corpus, RelevanceProfile};
 use serde::{Deserialize, Serialize};
+
+pub use judge::{Basis, Judgement};
 
 /// Why a stage failed.
 #[derive(Debug, thiserror::Error)]
@@ -37,26 +57,78 @@ pub struct SnowballConfig {
     pub max_stages: u32,
     /// Most works expanded per stage.
     pub expand_per_stage: usize,
-    /// Relevance threshold relative to the discovered core (0–1).
+    /// Relevance threshold as a share of the median score of the core (the profile works and
+    /// the feedback works), 0–1.
     pub relevance_threshold: f32,
     /// Below this share of new relevant works for two stages, snowballing stops.
     pub coverage_threshold: f32,
-    /// Links to this many relevant works make a work relevant whatever its text.
+    /// Links to this many relevant works make a work relevant whatever its text (0: never).
     pub structural_links: usize,
+    /// How strong a co-citation or coupling must be to count as a link: works citing both,
+    /// or references shared.
+    #[serde(default = "default_link_strength")]
+    pub link_strength: usize,
     /// How many top discovered works define "relevant" when no seeds are given.
     pub profile_works: usize,
+    /// How many of the best works so far join the profile as relevance feedback.
+    #[serde(default = "default_feedback_works")]
+    pub feedback_works: usize,
+    /// Weight of citation-link similarity against text similarity (1 = equal).
+    #[serde(default = "default_link_weight")]
+    pub link_weight: f32,
+    /// Whether unknown references may be fetched as the lists of what the frontier cites (the
+    /// source's `references`) when that takes fewer requests than looking them up by id. Only
+    /// for sources that batch those lists like OpenAlex (`cited_by:` OR-lists of 100, pages of
+    /// 200); Semantic Scholar answers one work per request.
+    #[serde(default)]
+    pub reference_lists: bool,
+}
+
+fn default_link_strength() -> usize {
+    3
+}
+
+fn default_feedback_works() -> usize {
+    20
+}
+
+fn default_link_weight() -> f32 {
+    0.5
+}
+
+impl Default for SnowballConfig {
+    /// The seed values of the design (links to ≥ 3 relevant works, coverage 10 %), five stages
+    /// of at most 300 works, and the weights measured with `litrev bench snowball`: a threshold
+    /// of 0.15 of the core's median score, 20 feedback works, links weighing half as much as
+    /// text.
+    ///
+    /// The threshold is low on purpose: snowballing gathers, screening decides. On the SYNERGY
+    /// reviews the last few included studies score far below the typical ones, and 0.15 is
+    /// about where 95 % of them are kept.
+    fn default() -> SnowballConfig {
+        SnowballConfig {
+            max_stages: 5,
+            expand_per_stage: 300,
+            relevance_threshold: 0.15,
+            coverage_threshold: 0.10,
+            structural_links: 3,
+            link_strength: default_link_strength(),
+            profile_works: 5,
+            feedback_works: default_feedback_works(),
+            link_weight: default_link_weight(),
+            reference_lists: false,
+        }
+    }
 }
 
 impl SnowballConfig {
-    /// The plan's limits with the seed values of the design (co-citation ≥ 3, coverage 10 %).
+    /// The plan's tier limits (stages, works expanded per stage) with the default thresholds
+    /// and weights. The plan's own relevance threshold is the screen's, a stricter judgement.
     pub fn from_plan(plan: &Plan) -> SnowballConfig {
         SnowballConfig {
             max_stages: plan.limits.max_stages,
             expand_per_stage: plan.limits.max_works,
-            relevance_threshold: plan.relevance_threshold,
-            coverage_threshold: 0.10,
-            structural_links: 3,
-            profile_works: 5,
+            ..SnowballConfig::default()
         }
     }
 }
@@ -78,6 +150,57 @@ pub struct SnowballState<'a> {
     pub history: &'a [StageReport],
 }
 
+/// Ids one request may list (an OpenAlex OR-filter's limit).
+pub const IDS_PER_REQUEST: usize = 100;
+/// Works one request may return (OpenAlex's largest page).
+pub const WORKS_PER_PAGE: usize = 200;
+
+/// What a stage asked its source for: the numbers the fewest requests it needed follow from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Expansion {
+    /// Works whose references were followed.
+    pub referencing: usize,
+    /// Their references the corpus did not know.
+    pub unknown_references: usize,
+    /// Their references the source holds: records the corpus knew, plus those found.
+    pub existing_references: usize,
+    /// Whether the references came as lists of what the works cite (`cited_by:`) rather than
+    /// looked up id by id.
+    pub reference_lists: bool,
+    /// Works whose citing works were asked for.
+    pub cited: usize,
+    /// Distinct works those citing-work requests returned.
+    pub citing_found: usize,
+}
+
+impl Expansion {
+    /// The fewest requests that fetch what this expansion fetched, at [`IDS_PER_REQUEST`] ids
+    /// and [`WORKS_PER_PAGE`] works a request: the unknown references either looked up by id
+    /// or listed by the works citing them, whichever is fewer, plus the citing works listed by
+    /// the works they cite.
+    pub fn minimum_requests(&self) -> u64 {
+        let backward = if self.unknown_references == 0 {
+            0
+        } else {
+            batches(self.unknown_references, IDS_PER_REQUEST).min(
+                batches(self.referencing, IDS_PER_REQUEST)
+                    .max(batches(self.existing_references, WORKS_PER_PAGE)),
+            )
+        };
+        let forward = if self.cited == 0 {
+            0
+        } else {
+            batches(self.cited, IDS_PER_REQUEST).max(batches(self.citing_found, WORKS_PER_PAGE))
+        };
+        backward + forward
+    }
+}
+
+/// `ceil(count / size)`.
+fn batches(count: usize, size: usize) -> u64 {
+    count.div_ceil(size.max(1)) as u64
+}
+
 /// What one stage produced.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageOutcome {
@@ -95,6 +218,9 @@ pub struct StageOutcome {
     pub stop: Option<StopReason>,
     /// The absolute relevance threshold used.
     pub threshold: f32,
+    /// What the stage asked the source for.
+    #[serde(default)]
+    pub expansion: Expansion,
 }
 
 /// Runs stage `stage` (from 1) of snowballing.
@@ -107,45 +233,108 @@ pub fn expand_stage(
     state: &SnowballState<'_>,
     stage: u32,
 ) -> Result<StageOutcome> {
-    let corpus_ids: BTreeSet<&WorkId> = state.entries.iter().map(|entry| &entry.work).collect();
-    let judge = Judge::new(config, state, &[]);
-    let scores = judge.scores(state.works);
-    let relevant = judge.relevant(&scores);
+    // Every id the corpus knows, aliases of its records included: none is fetched again.
+    let mut known: BTreeSet<&WorkId> = state.entries.iter().map(|entry| &entry.work).collect();
+    let aliases: Vec<WorkId> = state
+        .works
+        .values()
+        .flat_map(|work| work.ids.all())
+        .collect();
+    known.extend(aliases.iter());
+    let records: BTreeMap<WorkId, &Work> = records_of(state.works.values());
+    let profile = profile_works(config, state);
+    let before = judge::judge(config, state.question, state.seeds, &profile, &records);
 
-    let frontier = prioritise(config, state, &relevant, &scores);
+    let all: Vec<&Work> = state.works.values().collect();
+    let ids: BTreeSet<&WorkId> = state.works.keys().collect();
+    let frontier = priority::frontier(
+        &before,
+        state.works,
+        &known,
+        &edges_within(&all, &ids),
+        state.expanded,
+        config.expand_per_stage,
+    );
     if frontier.is_empty() {
         return Ok(StageOutcome {
             stop: Some(StopReason::NothingToExpand),
-            threshold: judge.threshold,
+            threshold: before.threshold,
             ..StageOutcome::default()
         });
     }
 
-    // Backward: references of the frontier not yet in the corpus.
-    let mut backward_ids: BTreeSet<WorkId> = BTreeSet::new();
-    for id in &frontier {
-        for reference in &state.works[id].references {
-            if !corpus_ids.contains(reference) {
-                backward_ids.insert(reference.clone());
-            }
+    // Backward: references of the frontier the corpus does not know, looked up by id or
+    // listed by the frontier (`cited_by:`), whichever takes fewer requests; the lists also
+    // return references the corpus knows (dropped below), and nothing for works the source
+    // does not hold.
+    let references: BTreeSet<&WorkId> = frontier
+        .iter()
+        .flat_map(|id| state.works[id].references.iter())
+        .collect();
+    let backward_ids: BTreeSet<WorkId> = references
+        .iter()
+        .filter(|reference| !known.contains(*reference))
+        .map(|reference| (*reference).clone())
+        .collect();
+    let known_records: BTreeSet<WorkId> = references
+        .iter()
+        .filter_map(|reference| records.get(*reference).map(|work| work.id()))
+        .collect();
+    let by_id = batches(backward_ids.len(), IDS_PER_REQUEST);
+    let by_list = batches(frontier.len(), IDS_PER_REQUEST).max(batches(
+        backward_ids.len() + known_records.len(),
+        WORKS_PER_PAGE,
+    ));
+    let reference_lists = config.reference_lists
+        && !backward_ids.is_empty()
+        && by_list < by_id
+        && source.capabilities().references;
+    let found_backward = if backward_ids.is_empty() {
+        Vec::new()
+    } else if reference_lists {
+        let order = batching::packed(
+            &frontier,
+            |id| state.works[id].references.iter().collect(),
+            |id| state.works[id].references.len() as u64,
+            IDS_PER_REQUEST,
+        );
+        source.references(&order)?
+    } else {
+        let backward_list: Vec<WorkId> = backward_ids.iter().cloned().collect();
+        source.lookup(&backward_list)?
+    };
+    // Forward: works citing the frontier, grouped by the citers the corpus knows.
+    let mut citers: BTreeMap<&WorkId, BTreeSet<&WorkId>> = BTreeMap::new();
+    for (citer, work) in state.works {
+        for reference in &work.references {
+            citers.entry(reference).or_default().insert(citer);
         }
     }
-    let backward_list: Vec<WorkId> = backward_ids.iter().cloned().collect();
-    let found_backward = source.lookup(&backward_list)?;
-    // Forward: works citing the frontier.
-    let found_forward = source.citing(&frontier)?;
+    let order = batching::packed(
+        &frontier,
+        |id| citers.get(id).cloned().unwrap_or_default(),
+        |id| u64::from(state.works[id].cited_by_count.unwrap_or(0)),
+        IDS_PER_REQUEST,
+    );
+    let found_forward = source.citing(&order)?;
+    let citing_found = found_forward
+        .iter()
+        .map(Work::id)
+        .collect::<BTreeSet<_>>()
+        .len();
 
     let mut new_records: BTreeMap<WorkId, (Work, Origin)> = BTreeMap::new();
-    for work in found_backward {
-        if !work.ids.all().iter().any(|id| corpus_ids.contains(id)) {
-            new_records.insert(work.id(), (work, Origin::Backward));
-        }
-    }
-    for work in found_forward {
-        if !work.ids.all().iter().any(|id| corpus_ids.contains(id)) {
-            new_records
-                .entry(work.id())
-                .or_insert((work, Origin::Forward));
+    for (work, origin) in found_backward
+        .into_iter()
+        .map(|work| (work, Origin::Backward))
+        .chain(
+            found_forward
+                .into_iter()
+                .map(|work| (work, Origin::Forward)),
+        )
+    {
+        if !work.ids.all().iter().any(|id| known.contains(id)) {
+            new_records.entry(work.id()).or_insert((work, origin));
         }
     }
     let found_ids: BTreeSet<WorkId> = new_records
@@ -157,37 +346,30 @@ pub fn expand_stage(
         .filter(|id| !found_ids.contains(*id))
         .map(|id| Work::stub(id.clone()))
         .collect();
+    let expansion = Expansion {
+        referencing: frontier.len(),
+        unknown_references: backward_ids.len(),
+        existing_references: known_records.len() + backward_ids.len() - stubs.len(),
+        reference_lists,
+        cited: frontier.len(),
+        citing_found,
+    };
 
-    // Judge the new works against the corpus they join.
-    let new_works: Vec<&Work> = new_records.values().map(|(work, _)| work).collect();
-    let judge = Judge::new(config, state, &new_works);
-    let relevant_before = judge.relevant(&judge.scores(state.works)).len();
-    let mut relevant_links: BTreeMap<&WorkId, usize> = BTreeMap::new();
-    for id in &relevant {
-        for reference in &state.works[*id].references {
-            *relevant_links.entry(reference).or_default() += 1;
-        }
-    }
-    let relevant_set: BTreeSet<&WorkId> = relevant.iter().copied().collect();
+    // Judge the new works with the corpus they join.
+    let mut all_records = records;
+    all_records.extend(records_of(new_records.values().map(|(work, _)| work)));
+    let after = judge::judge(config, state.question, state.seeds, &profile, &all_records);
     let mut new_entries = Vec::new();
     let mut new_relevant = 0;
-    for (id, (work, origin)) in &new_records {
-        let score = judge.score(work);
-        let cited_by_relevant = relevant_links.get(id).copied().unwrap_or(0);
-        let cites_relevant = work
-            .references
-            .iter()
-            .filter(|reference| relevant_set.contains(reference))
-            .count();
-        let structural = cited_by_relevant.max(cites_relevant) >= config.structural_links;
-        if score >= judge.threshold || structural {
+    for (id, (_, origin)) in &new_records {
+        if after.relevant.contains_key(id) {
             new_relevant += 1;
         }
         new_entries.push(CorpusEntry {
             work: id.clone(),
             stage,
             origin: *origin,
-            score,
+            score: after.scores.get(id).copied().unwrap_or(0.0),
             queries: Vec::new(),
         });
     }
@@ -201,24 +383,22 @@ pub fn expand_stage(
         });
     }
 
+    let relevant_total = after.relevant.len();
     let report = StageReport {
         stage,
         expanded: frontier.len(),
         new_works: new_entries.len(),
         new_relevant,
-        relevant_total: relevant_before + new_relevant,
+        relevant_total,
     };
-    let share = new_relevant as f32 / relevant_before.max(1) as f32;
-    let previous_share_low = state.history.last().is_some_and(|previous| {
-        let before = previous
-            .relevant_total
-            .saturating_sub(previous.new_relevant)
-            .max(1);
-        (previous.new_relevant as f32 / before as f32) < config.coverage_threshold
-    });
     let stop = if new_relevant == 0 {
         Some(StopReason::Saturated)
-    } else if share < config.coverage_threshold && previous_share_low {
+    } else if coverage_delta(&report) < config.coverage_threshold
+        && state
+            .history
+            .last()
+            .is_some_and(|previous| coverage_delta(previous) < config.coverage_threshold)
+    {
         Some(StopReason::BelowCoverageThreshold)
     } else if stage >= config.max_stages {
         Some(StopReason::StageLimit)
@@ -228,7 +408,7 @@ pub fn expand_stage(
 
     let mut all_works: Vec<&Work> = state.works.values().collect();
     all_works.extend(new_records.values().map(|(work, _)| work));
-    let mut all_ids: BTreeSet<&WorkId> = corpus_ids;
+    let mut all_ids: BTreeSet<&WorkId> = state.entries.iter().map(|entry| &entry.work).collect();
     all_ids.extend(new_entries.iter().map(|entry| &entry.work));
     let citations = edges_within(&all_works, &all_ids);
 
@@ -241,76 +421,35 @@ pub fn expand_stage(
         citations,
         expanded: frontier,
         stop,
-        threshold: judge.threshold,
+        threshold: after.threshold,
+        expansion,
     })
 }
 
-/// Relevance judgement for one stage: a profile fitted on the corpus plus the newcomers.
-struct Judge {
-    profile: RelevanceProfile,
-    threshold: f32,
-    seeds: BTreeSet<WorkId>,
+/// Judges the corpus as it stands: every work's score and which are relevant. After the last
+/// stage this is the gathered corpus and the engine's relevance ranking.
+pub fn judge_corpus(config: &SnowballConfig, state: &SnowballState<'_>) -> Judgement {
+    let records = records_of(state.works.values());
+    let profile = profile_works(config, state);
+    judge::judge(config, state.question, state.seeds, &profile, &records)
 }
 
-impl Judge {
-    fn new(config: &SnowballConfig, state: &SnowballState<'_>, newcomers: &[&Work]) -> Judge {
-        let texts: Vec<String> = state
-            .works
-            .values()
-            .chain(newcomers.iter().copied())
-            .map(Work::title_and_abstract)
-            .collect();
-        let corpus = Corpus::fit(texts.iter().map(String::as_str));
-        let profile_ids = profile_works(config, state);
-        let profile_texts: Vec<String> = profile_ids
-            .iter()
-            .filter_map(|id| state.works.get(id))
-            .map(Work::title_and_abstract)
-            .collect();
-        let profile_refs: Vec<&str> = profile_texts.iter().map(String::as_str).collect();
-        let profile = RelevanceProfile::new(corpus, state.question, &profile_refs);
-        // The discovered core (stage 0) shows what relevant looks like for this question.
-        let mut core_scores: Vec<f32> = state
-            .entries
-            .iter()
-            .filter(|entry| entry.stage == 0)
-            .filter_map(|entry| state.works.get(&entry.work))
-            .map(|work| profile.score(&work.title_and_abstract()))
-            .collect();
-        core_scores.sort_by(|a, b| b.total_cmp(a));
-        core_scores.truncate(20);
-        let reference = core_scores
-            .get(core_scores.len() / 2)
-            .copied()
-            .unwrap_or(0.0);
-        Judge {
-            profile,
-            threshold: reference * config.relevance_threshold,
-            seeds: state.seeds.iter().cloned().collect(),
-        }
-    }
+/// The coverage delta of a stage: its new relevant works as a share of the relevant works it
+/// started from.
+pub fn coverage_delta(report: &StageReport) -> f32 {
+    let before = report
+        .relevant_total
+        .saturating_sub(report.new_relevant)
+        .max(1);
+    report.new_relevant as f32 / before as f32
+}
 
-    fn score(&self, work: &Work) -> f32 {
-        self.profile.score(&work.title_and_abstract())
-    }
-
-    /// Relevance of every corpus work with a record.
-    fn scores<'w>(&self, works: &'w BTreeMap<WorkId, Work>) -> BTreeMap<&'w WorkId, f32> {
-        works
-            .iter()
-            .filter(|(_, work)| !work.is_stub())
-            .map(|(id, work)| (id, self.score(work)))
-            .collect()
-    }
-
-    /// Works judged relevant: seeds, and those scoring at least the threshold.
-    fn relevant<'w>(&self, scores: &BTreeMap<&'w WorkId, f32>) -> Vec<&'w WorkId> {
-        scores
-            .iter()
-            .filter(|(id, score)| self.seeds.contains(**id) || **score >= self.threshold)
-            .map(|(id, _)| *id)
-            .collect()
-    }
+/// Records (not stubs) by primary id.
+fn records_of<'a>(works: impl Iterator<Item = &'a Work>) -> BTreeMap<WorkId, &'a Work> {
+    works
+        .filter(|work| !work.is_stub())
+        .map(|work| (work.id(), work))
+        .collect()
 }
 
 /// Seeds, or failing them the best discovered works: the texts relevance is measured against.
@@ -324,33 +463,5 @@ fn profile_works(config: &SnowballConfig, state: &SnowballState<'_>) -> Vec<Work
         .filter(|entry| entry.stage == 0 && state.works.contains_key(&entry.work))
         .take(config.profile_works)
         .map(|entry| entry.work.clone())
-        .collect()
-}
-
-/// Relevant works not yet expanded, best first: relevance, then citations inside the corpus.
-fn prioritise(
-    config: &SnowballConfig,
-    state: &SnowballState<'_>,
-    relevant: &[&WorkId],
-    scores: &BTreeMap<&WorkId, f32>,
-) -> Vec<WorkId> {
-    let nodes: Vec<WorkId> = state.works.keys().cloned().collect();
-    let all: Vec<&Work> = state.works.values().collect();
-    let ids: BTreeSet<&WorkId> = state.works.keys().collect();
-    let graph = CitationGraph::new(&nodes, &edges_within(&all, &ids));
-    let mut candidates: Vec<(f32, &WorkId)> = relevant
-        .iter()
-        .filter(|id| !state.expanded.contains(**id))
-        .map(|id| {
-            let links = graph.in_degree(id) + graph.out_degree(id);
-            let score = scores.get(*id).copied().unwrap_or(0.0);
-            (score * (1.0 + (1.0 + links as f32).ln()), *id)
-        })
-        .collect();
-    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    candidates
-        .into_iter()
-        .take(config.expand_per_stage)
-        .map(|(_, id)| id.clone())
         .collect()
 }

@@ -51,6 +51,16 @@ pub enum Error {
     /// A live source failed (after retries, or for good).
     #[error(transparent)]
     Http(#[from] litrev_http::Error),
+    /// A source cannot be asked without a setting the user has not given.
+    #[error("{source_name} needs {setting}: {how}")]
+    MissingSetting {
+        /// The source.
+        source_name: &'static str,
+        /// What it needs.
+        setting: &'static str,
+        /// How to give it.
+        how: &'static str,
+    },
     /// A response was not in the format the API documents.
     #[error(
         "{source_name} answered in an unexpected format ({message}): the API may have changed; report it with the request"

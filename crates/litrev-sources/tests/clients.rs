@@ -195,3 +195,29 @@ fn crossref_search_reads_a_recorded_works_list() {
     assert_eq!(hits.len(), 20);
     assert!(hits.iter().all(|hit| hit.work.ids.doi.is_some()));
 }
+
+#[test]
+fn unpaywall_without_an_email_says_how_to_give_one_and_sends_nothing() {
+    use litrev_sources::unpaywall::{self, UnpaywallConfig, UnpaywallSource};
+    let server = Server::start(
+        |_: &litrev_testkit::http::ServedRequest| {
+            litrev_testkit::http::Reply::json(200, &serde_json::json!({}))
+        },
+        FaultPlan::none(),
+    );
+    let source = UnpaywallSource::new(
+        client().endpoint(unthrottled(unpaywall::policy())),
+        UnpaywallConfig {
+            base_url: server.url(),
+            email: String::new(),
+        },
+    );
+    let doi: litrev_model::Doi = "10.1038/nature12373".parse().expect("doi");
+    let error = source.oa_link(&doi).expect_err("no e-mail");
+    assert!(
+        matches!(error, litrev_sources::Error::MissingSetting { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("LITREV_EMAIL"), "{error}");
+    assert_eq!(server.requests(), 0);
+}

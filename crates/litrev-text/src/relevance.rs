@@ -29,9 +29,42 @@ impl RelevanceProfile {
         RelevanceProfile { corpus, profile }
     }
 
+    /// Builds the profile with relevance feedback: the question, the centroid of the seeds and
+    /// the centroid of `feedback` (texts already judged relevant) count equally.
+    ///
+    /// Feedback brings in the words relevant texts share but the question does not use (a
+    /// question on "glucocorticoids in hair" whose studies speak of "hair cortisol"); the
+    /// question keeps a third of the weight so the profile cannot drift away from it. An empty
+    /// `seeds` or `feedback` is left out.
+    pub fn with_feedback(
+        corpus: Corpus,
+        question: &str,
+        seeds: &[&str],
+        feedback: &[&str],
+    ) -> RelevanceProfile {
+        let centroid_of = |texts: &[&str]| {
+            let vectors: Vec<SparseVector> = texts.iter().map(|text| corpus.vector(text)).collect();
+            SparseVector::centroid(&vectors)
+        };
+        let mut parts = vec![corpus.vector(question)];
+        for texts in [seeds, feedback] {
+            if !texts.is_empty() {
+                parts.push(centroid_of(texts));
+            }
+        }
+        let profile = SparseVector::centroid(&parts);
+        RelevanceProfile { corpus, profile }
+    }
+
     /// Cosine similarity of a text to the profile, 0–1.
     pub fn score(&self, text: &str) -> f32 {
         self.corpus.vector(text).cosine(&self.profile)
+    }
+
+    /// Cosine similarity of a vector of this profile's corpus to the profile, 0–1: scores many
+    /// texts against several profiles without re-reading them.
+    pub fn score_vector(&self, vector: &SparseVector) -> f32 {
+        vector.cosine(&self.profile)
     }
 
     /// The words of `text` that contributed most to its score, best first, as they appear.
@@ -87,6 +120,17 @@ mod tests {
             RelevanceProfile::new(corpus, "haemophilia treatment", &["emicizumab prophylaxis"]);
         assert!(seeded.score(texts[0]) > plain.score(texts[0]));
         assert_eq!(seeded.score(texts[2]), 0.0);
+        let fed = RelevanceProfile::with_feedback(
+            Corpus::fit(texts),
+            "haemophilia treatment",
+            &[],
+            &["factor VIII inhibitors"],
+        );
+        assert!(fed.score(texts[1]) > plain.score(texts[1]));
+        assert_eq!(
+            fed.score_vector(&fed.corpus().vector(texts[1])),
+            fed.score(texts[1])
+        );
         let driving = seeded.driving_words(texts[0], 2);
         assert!(driving.contains(&"emicizumab".to_owned()), "{driving:?}");
         assert!(!driving.contains(&"a".to_owned()));

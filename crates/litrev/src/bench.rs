@@ -1,4 +1,5 @@
-//! Benchmarks on labelled data: loading SYNERGY works and labels, and the screening simulation.
+//! Benchmarks on labelled data: loading SYNERGY works and labels, the screening simulation, the
+//! theme agreement and the snowballing benchmark ([`snowball_bench`]).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -11,6 +12,15 @@ use litrev_screen::{Simulation, SimulationConfig};
 use litrev_sources::SnapshotSource;
 
 use crate::error::{Error, Result};
+
+mod snowball;
+
+pub use crate::embeddings::EmbedderOptions;
+pub use litrev_snowball::SnowballConfig;
+pub use snowball::{
+    BaselineNumbers, EngineNumbers, SnowballBench, SnowballBenchOptions, StageNumbers,
+    plan_config_for, read_review_title, recall_at, size_for_recall, snowball_bench,
+};
 
 /// Labelled records: what a reviewer reads, and the decision the human reviewers made.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,6 +42,32 @@ pub struct LabelledRecords {
 /// When a file cannot be read or parsed, or no work has a label.
 pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRecords> {
     let (records, _issues) = SnapshotSource::read_works(&[works.to_owned()])?;
+    let label_of = read_labels(labels)?;
+    let mut out = LabelledRecords::default();
+    for work in records {
+        if let Some(&label) = label_of.get(&work.id()) {
+            out.texts.push(work.title_and_abstract());
+            out.links
+                .push(work.references.iter().map(ToString::to_string).collect());
+            out.labels.push(label);
+            out.ids.push(work.id().to_string());
+        }
+    }
+    if out.texts.is_empty() {
+        return Err(Error::BadInput {
+            path: labels.to_owned(),
+            message: "no work of the works file has a label here".to_owned(),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a SYNERGY labels file (`openalex_id,…,label_included`): whether each work was
+/// included.
+///
+/// # Errors
+/// When the file cannot be read or lacks the columns.
+pub fn read_labels(labels: &Path) -> Result<BTreeMap<WorkId, bool>> {
     let mut reader = csv_reader(labels)?;
     let headers = reader
         .headers()
@@ -54,23 +90,7 @@ pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRec
             label_of.insert(id, label.trim() == "1");
         }
     }
-    let mut out = LabelledRecords::default();
-    for work in records {
-        if let Some(&label) = label_of.get(&work.id()) {
-            out.texts.push(work.title_and_abstract());
-            out.links
-                .push(work.references.iter().map(ToString::to_string).collect());
-            out.labels.push(label);
-            out.ids.push(work.id().to_string());
-        }
-    }
-    if out.texts.is_empty() {
-        return Err(Error::BadInput {
-            path: labels.to_owned(),
-            message: "no work of the works file has a label here".to_owned(),
-        });
-    }
-    Ok(out)
+    Ok(label_of)
 }
 
 /// Reads a CSV of `title,abstract,label_included` (and optionally `doi`), gzipped or not.
@@ -224,19 +244,42 @@ pub struct ThemesBench {
     pub nmi: f64,
     /// Wall time of the organise phase, in seconds.
     pub seconds: f64,
+    /// Wall time of embedding the works (cached vectors are not recomputed), in seconds.
+    pub embed_seconds: f64,
+    /// Why themes came from TF-IDF vectors instead of embeddings, when they did.
+    pub no_embeddings: Option<String>,
 }
 
-/// Organises the union of the works with the pipeline's own organise phase, then measures the
-/// agreement of its themes with the files the works came from.
-pub fn organise_by_origin(input: &WorksByOrigin) -> ThemesBench {
+/// Organises the union of the works with the pipeline's own organise phase (embeddings from
+/// the model installed for `home`, as in a review), then measures the agreement of its themes
+/// with the files the works came from.
+///
+/// # Errors
+/// When an installed model cannot be loaded or run.
+pub fn organise_by_origin(home: &crate::Home, input: &WorksByOrigin) -> Result<ThemesBench> {
     let all: Vec<&litrev_model::Work> = input.works.values().collect();
     let ids: std::collections::BTreeSet<&WorkId> = input.works.keys().collect();
     let citations = litrev_graph::edges_within(&all, &ids);
+    let started = std::time::Instant::now();
+    let (embeddings, no_embeddings) =
+        match crate::embeddings::load_embedder(home, Default::default())? {
+            crate::embeddings::EmbedderStatus::Ready(embedder) => (
+                Some(crate::embeddings::embed_works(
+                    home,
+                    &embedder,
+                    &input.works,
+                )?),
+                None,
+            ),
+            crate::embeddings::EmbedderStatus::Missing(why) => (None, Some(why)),
+        };
+    let embed_seconds = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
     let organisation = litrev_organise::organise(
         &litrev_organise::OrganiseConfig::default(),
         &input.works,
         &citations,
+        embeddings.as_ref(),
     );
     let seconds = started.elapsed().as_secs_f64();
     let theme_of: BTreeMap<&WorkId, usize> = organisation
@@ -251,14 +294,60 @@ pub fn organise_by_origin(input: &WorksByOrigin) -> ThemesBench {
         .filter_map(|(id, origin)| theme_of.get(id).map(|theme| (*theme, *origin)))
         .collect();
     let outliers = input.works.len() - pairs.len();
-    ThemesBench {
+    Ok(ThemesBench {
         nmi: normalised_mutual_information(&pairs),
         outlier_share: outliers as f64 / input.works.len().max(1) as f64,
         organisation,
         seconds,
-    }
+        embed_seconds,
+        no_embeddings,
+    })
 }
 
 /// Normalised mutual information between two labelings, as `litrev-graph` computes it for
 /// the organise phase's two views.
 pub use litrev_graph::normalised_mutual_information;
+
+/// How fast the embedding model went over the titles and abstracts of some snapshot files.
+#[derive(Debug, Clone)]
+pub struct EmbedBench {
+    /// The model, as `litrev-embed` names it (weights and truncation).
+    pub model: String,
+    /// Batches in flight at once.
+    pub workers: usize,
+    /// The measurement.
+    pub throughput: litrev_embed::Throughput,
+}
+
+/// Embeds the title and abstract of every work in `files` once, without the cache, with the
+/// model a review would use.
+///
+/// # Errors
+/// When a file cannot be read, no model is installed, or embedding fails.
+pub fn embed_bench(
+    home: &crate::Home,
+    files: &[PathBuf],
+    options: crate::embeddings::EmbedderOptions,
+) -> Result<EmbedBench> {
+    let (works, _issues) = SnapshotSource::read_works(files)?;
+    let embedder = match crate::embeddings::load_embedder(home, options)? {
+        crate::embeddings::EmbedderStatus::Ready(embedder) => embedder,
+        crate::embeddings::EmbedderStatus::Missing(why) => {
+            return Err(Error::BadInput {
+                path: litrev_embed::model_dir_in(home.root()),
+                message: why,
+            });
+        }
+    };
+    let texts: Vec<String> = works
+        .iter()
+        .map(|work| litrev_embed::work_text(work.title.as_deref(), work.abstract_text.as_deref()))
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let throughput = litrev_embed::throughput(&embedder, &refs)?;
+    Ok(EmbedBench {
+        model: embedder.model_id().to_owned(),
+        workers: embedder.workers(),
+        throughput,
+    })
+}

@@ -34,6 +34,9 @@ pub enum Error {
     /// The audit refused the review.
     #[error(transparent)]
     Audit(#[from] litrev_audit::Refused),
+    /// The embedding model could not be loaded or run, or its cache not be used.
+    #[error(transparent)]
+    Embed(#[from] litrev_embed::Error),
     /// Publishing failed.
     #[error(transparent)]
     Publish(#[from] litrev_publish::Error),
@@ -70,6 +73,16 @@ pub enum Error {
     )]
     Write {
         /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The `.csl` file named by `--style` cannot be read.
+    #[error(
+        "cannot read the citation style file `{path}`: {source}; check the path given to --style, or use apa, mla, ieee, chicago or gb7714"
+    )]
+    StyleFile {
+        /// The file.
         path: PathBuf,
         /// The cause.
         source: std::io::Error,
@@ -121,11 +134,19 @@ impl Error {
             Error::UnsupportedSource(_)
             | Error::BadSource(_)
             | Error::Config { .. }
+            | Error::Embed(
+                litrev_embed::Error::ModelNotFound { .. }
+                | litrev_embed::Error::Io { .. }
+                | litrev_embed::Error::Config { .. }
+                | litrev_embed::Error::Weights(_)
+                | litrev_embed::Error::Tokenizer(_),
+            )
             | Error::NoHome
             | Error::EmptyQuestion
             | Error::Discover(litrev_discover::Error::SeedsNotFound { .. })
             | Error::Discover(litrev_discover::Error::NothingToSearch)
             | Error::Source(litrev_sources::Error::MissingPath { .. })
+            | Error::Source(litrev_sources::Error::MissingSetting { .. })
             | Error::Source(litrev_sources::Error::EmptyFolder { .. })
             | Error::Source(litrev_sources::Error::NoWorks { .. })
             | Error::Store(litrev_store::Error::UnknownRun(_))
@@ -133,6 +154,10 @@ impl Error {
             | Error::NotAtGate { .. }
             | Error::NoSuchClaim { .. }
             | Error::NothingIncluded
+            | Error::StyleFile { .. }
+            | Error::Publish(
+                litrev_publish::Error::UnknownStyle(_) | litrev_publish::Error::BadStyle { .. },
+            )
             | Error::Llm(litrev_write::Error::Llm(
                 litrev_llm::Error::MissingKey { .. }
                 | litrev_llm::Error::NoPrice { .. }

@@ -49,6 +49,11 @@ impl Home {
         self.root.join("llm-cache")
     }
 
+    /// Where sentence embeddings are cached, one file per model.
+    pub fn embeddings(&self) -> PathBuf {
+        self.root.join("embeddings")
+    }
+
     /// Where snapshot indexes are kept.
     pub fn snapshot_indexes(&self) -> PathBuf {
         self.root.join("snapshots")

@@ -20,6 +20,7 @@
 //!     approve: true,
 //!     filters: Default::default(),
 //!     llm: None,
+//!     style: Default::default(),
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
@@ -27,6 +28,7 @@
 
 pub mod bench;
 mod config;
+mod embeddings;
 mod error;
 mod events;
 mod home;
@@ -44,6 +46,7 @@ pub use events::Event;
 pub use home::Home;
 pub use litrev_llm::Price as LlmPrice;
 pub use litrev_model as model;
+pub use litrev_publish::{BuiltinStyle, StyleName};
 pub use llm::{LlmKind, LlmOptions, LlmRecord};
 pub use options::{RunOptions, SourceSpec};
 pub use record::{OutputFile, RunRecordFile, SourceCalls};

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use litrev_http::{Client, HttpConfig};
 use litrev_llm::{
-    ANTHROPIC_URL, Anthropic, BatchSettings, DRAFT_SECTION, LlmProvider, Metered, OPENAI_URL,
-    OpenAiCompatible, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE, ResponseCache,
+    ANTHROPIC_URL, Anthropic, BatchSettings, DRAFT_SECTION, Ledger, LlmProvider, Metered,
+    OPENAI_URL, OpenAiCompatible, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE, ResponseCache,
+    SCREEN_JUDGE,
 };
 use litrev_model::Review;
 use litrev_write::{LlmWriteConfig, LlmWriteReport, WriteInput};
@@ -100,6 +101,10 @@ pub struct LlmOptions {
     /// Anthropic: send bulk calls as one Message Batch (half price, slower).
     #[serde(default)]
     pub batch: bool,
+    /// Eligibility criteria, as written, that the model applies at screening; `None` leaves
+    /// screening to the rules and the ranking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub criteria: Option<String>,
 }
 
 impl LlmOptions {
@@ -112,6 +117,7 @@ impl LlmOptions {
             budget_usd: None,
             price: None,
             batch: false,
+            criteria: None,
         }
     }
 }
@@ -130,12 +136,15 @@ pub struct LlmRecord {
     pub budget_usd: Option<f64>,
     /// Whether the model has a price (list price or `--llm-price`); unpriced calls count $0.
     pub priced: bool,
-    /// Tokens and dollars per phase (`write.draft`, `write.repair`).
+    /// Tokens and dollars per phase (`screen`, `write.draft`, `write.repair`).
     pub phases: Vec<PhaseUsage>,
     /// The sum over phases.
     pub total: PhaseUsage,
     /// What the writer did: sentences drafted, kept, repaired, dropped.
     pub writing: LlmWriteReport,
+    /// What the judge of the eligibility criteria did at screening, when `--criteria` was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screening: Option<JudgeRecord>,
 }
 
 /// Checks, before a run starts, what would otherwise stop it at the write step: the API key
@@ -187,17 +196,12 @@ fn llm_error(error: litrev_llm::Error) -> Error {
     Error::Llm(litrev_write::Error::Llm(error))
 }
 
-/// Writes the review with the run's model: builds the provider behind the response cache, the
-/// ledger and the budget, drafts, and tells the user what it cost.
+/// The run's model behind the response cache, the ledger and `budget` (what is left of the
+/// run's budget), and whether the model has a price.
 ///
 /// # Errors
-/// `Llm` when the key is missing, a call fails after retries, or the budget would be exceeded.
-pub(crate) fn write_review(
-    home: &Home,
-    options: &LlmOptions,
-    input: &WriteInput<'_>,
-    events: &dyn Fn(&Event),
-) -> Result<(Review, LlmRecord)> {
+/// `Llm` when the key is missing; `Http` when the HTTP client cannot be built.
+fn open_metered(home: &Home, options: &LlmOptions, budget: Option<f64>) -> Result<(Metered, bool)> {
     check_ready(options)?;
     let url = base_url(options);
     let key = api_key(options)?;
@@ -231,23 +235,112 @@ pub(crate) fn write_review(
         provider,
         Some(ResponseCache::new(home.llm_cache())),
         prices,
-        options.budget_usd,
+        budget,
     );
+    Ok((llm, priced))
+}
+
+/// What the LLM judge did at screening and what it cost (the `screening` part of `run.json`'s
+/// `llm` section).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeRecord {
+    /// The API and where it is.
+    pub provider: String,
+    /// The model.
+    pub model: String,
+    /// The versioned prompt.
+    pub prompt: String,
+    /// SHA-256 of the eligibility criteria as given.
+    pub criteria_sha256: String,
+    /// Tokens and dollars of the `screen` phase.
+    pub usage: PhaseUsage,
+    /// Works judged, included, excluded, rescued from the ranking's exclusions, and left to
+    /// the ranking because the call or the answer failed.
+    pub judged: usize,
+    /// Works the judge included.
+    pub included: usize,
+    /// Works the judge excluded.
+    pub excluded: usize,
+    /// Included works the ranking had left out.
+    pub rescued: usize,
+    /// Works whose call or answer failed: the ranking's decision stands.
+    pub kept_model: usize,
+}
+
+/// Applies the run's eligibility criteria to the screening `decisions` with its model; without
+/// criteria the decisions come back as they were.
+///
+/// # Errors
+/// `Llm` when the key is missing or the budget would be exceeded.
+pub(crate) fn judge_screening(
+    home: &Home,
+    options: &LlmOptions,
+    question: &str,
+    max_included: usize,
+    works: &std::collections::BTreeMap<litrev_model::WorkId, litrev_model::Work>,
+    decisions: Vec<litrev_model::ScreeningDecision>,
+    events: &dyn Fn(&Event),
+) -> Result<(Vec<litrev_model::ScreeningDecision>, Option<JudgeRecord>)> {
+    let Some(criteria) = options.criteria.as_deref() else {
+        return Ok((decisions, None));
+    };
+    let (llm, priced) = open_metered(home, options, options.budget_usd)?;
+    let config = litrev_screen::JudgeConfig::for_model(&options.model, max_included);
+    let judged = litrev_screen::judge(&llm, &config, question, criteria, works, decisions);
+    report_usage(&llm, options, priced, events);
+    let total = llm.ledger().total();
+    let (decisions, report) = judged.map_err(llm_error)?;
+    events(&Event::Notice {
+        message: format!(
+            "LLM screening: {} works judged against the criteria, {} included ({} the ranking had left out), {} excluded, {} left to the ranking after a failed answer",
+            report.judged, report.included, report.rescued, report.excluded, report.kept_model
+        ),
+    });
+    let usage = PhaseUsage {
+        phase: litrev_screen::JUDGE_PHASE.to_owned(),
+        ..total
+    };
+    Ok((
+        decisions,
+        Some(JudgeRecord {
+            provider: llm.id(),
+            model: options.model.clone(),
+            prompt: SCREEN_JUDGE.id(),
+            criteria_sha256: litrev_publish::sha256_hex(criteria.as_bytes()),
+            usage,
+            judged: report.judged,
+            included: report.included,
+            excluded: report.excluded,
+            rescued: report.rescued,
+            kept_model: report.kept_model,
+        }),
+    ))
+}
+
+/// Writes the review with the run's model: builds the provider behind the response cache, the
+/// ledger and what is left of the budget after the screening judge's calls (`screening`),
+/// drafts, and tells the user what it cost.
+///
+/// # Errors
+/// `Llm` when the key is missing, a call fails after retries, or the budget would be exceeded.
+pub(crate) fn write_review(
+    home: &Home,
+    options: &LlmOptions,
+    input: &WriteInput<'_>,
+    screening: Option<JudgeRecord>,
+    events: &dyn Fn(&Event),
+) -> Result<(Review, LlmRecord)> {
+    let spent_usd = screening
+        .as_ref()
+        .map_or(0.0, |screening| screening.usage.cost_usd);
+    let budget = options
+        .budget_usd
+        .map(|budget| (budget - spent_usd).max(0.0));
+    let (llm, priced) = open_metered(home, options, budget)?;
     let written =
         litrev_write::write_with_llm(input, &llm, &LlmWriteConfig::for_model(&options.model));
+    report_usage(&llm, options, priced, events);
     let ledger = llm.ledger();
-    let total = ledger.total();
-    if total.calls + total.cache_hits > 0 {
-        events(&Event::Notice {
-            message: ledger_line(
-                &llm.id(),
-                &options.model,
-                &total,
-                options.budget_usd,
-                priced,
-            ),
-        });
-    }
     if let Some(failure) = llm.cache_failure() {
         events(&Event::Notice {
             message: format!(
@@ -272,19 +365,43 @@ pub(crate) fn write_review(
             message: format!("LLM writing: kept the extractive text of theme {kept}"),
         });
     }
+    let mut prompts = vec![DRAFT_SECTION.id(), REPAIR_SENTENCE.id()];
+    let mut phases = ledger.phases;
+    if let Some(screening) = &screening {
+        prompts.insert(0, screening.prompt.clone());
+        phases.insert(0, screening.usage.clone());
+    }
+    let run_ledger = Ledger { phases };
     Ok((
         written.review,
         LlmRecord {
             provider: llm.id(),
             model: options.model.clone(),
-            prompts: vec![DRAFT_SECTION.id(), REPAIR_SENTENCE.id()],
+            prompts,
             budget_usd: options.budget_usd,
             priced,
-            phases: ledger.phases,
-            total,
+            total: run_ledger.total(),
+            phases: run_ledger.phases,
             writing: report,
+            screening,
         },
     ))
+}
+
+/// Tells the user what the model's calls so far cost, when there were any.
+fn report_usage(llm: &Metered, options: &LlmOptions, priced: bool, events: &dyn Fn(&Event)) {
+    let total = llm.ledger().total();
+    if total.calls + total.cache_hits > 0 {
+        events(&Event::Notice {
+            message: ledger_line(
+                &llm.id(),
+                &options.model,
+                &total,
+                options.budget_usd,
+                priced,
+            ),
+        });
+    }
 }
 
 /// One line on what the model cost: calls, cache hits, tokens, dollars against the budget.

@@ -30,6 +30,10 @@ pub struct RunOptions {
     /// Draft the thematic sections with a language model; `None` writes extractively.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm: Option<crate::LlmOptions>,
+    /// The citation style of `review.html` and `review.docx` (APA for runs stored before it
+    /// existed); a `.csl` file is read again when the run publishes.
+    #[serde(default)]
+    pub style: litrev_publish::StyleName,
 }
 
 /// One source, as named on the command line.

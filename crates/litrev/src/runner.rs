@@ -12,7 +12,7 @@ use litrev_model::{
 };
 use litrev_organise::OrganiseConfig;
 use litrev_plan::PlanConfig;
-use litrev_publish::Artifact;
+use litrev_publish::{Artifact, CitationStyle, StyleName};
 use litrev_screen::ScreenConfig;
 use litrev_snowball::{SnowballConfig, SnowballState};
 use litrev_sources::{Federation, SnapshotSource, Source};
@@ -20,6 +20,7 @@ use litrev_store::{NewRun, StepWrites, Store};
 use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
 use serde::{Deserialize, Serialize};
 
+use crate::embeddings::EmbedderStatus;
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
@@ -127,6 +128,9 @@ struct ScreenRecord {
     considered: usize,
     included: usize,
     excluded: BTreeMap<ReasonCode, usize>,
+    /// The LLM judge's report and usage, when the run gave eligibility criteria.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judge: Option<crate::llm::JudgeRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -178,6 +182,11 @@ impl Runner {
         let mut options = options.clone();
         options.sources = SourceSpec::merge(options.sources);
         options.out_dir = absolute(&options.out_dir)?;
+        if let StyleName::File(path) = &options.style {
+            options.style = StyleName::File(absolute(path)?);
+        }
+        // A style file that cannot be used fails now, not after the run's searches.
+        load_style(&options.style)?;
         for source in &mut options.sources {
             if let SourceSpec::Snapshot { paths } = source {
                 for path in paths.iter_mut() {
@@ -422,14 +431,24 @@ impl Runner {
             started(events, "screen", "ranking the corpus against the question");
             let works = self.described_works(&entries)?;
             let citations = self.store.citations(run)?;
-            let decisions = litrev_screen::screen(
-                &ScreenConfig::from_plan(&plan),
-                &plan,
-                &entries,
-                &works,
-                &citations,
-            );
-            let record = screen_record(&entries, &decisions);
+            let config = ScreenConfig::from_plan(&plan);
+            let decisions = litrev_screen::screen(&config, &plan, &entries, &works, &citations);
+            let (decisions, judge) = match &options.llm {
+                Some(llm) => crate::llm::judge_screening(
+                    &self.home,
+                    llm,
+                    &plan.question,
+                    config.max_included,
+                    &works,
+                    decisions,
+                    events,
+                )?,
+                None => (decisions, None),
+            };
+            let record = ScreenRecord {
+                judge,
+                ..screen_record(&entries, &decisions)
+            };
             self.commit(
                 run,
                 "screen",
@@ -509,8 +528,24 @@ impl Runner {
                 "organise",
                 "grouping the included works into themes",
             );
-            let organisation =
-                litrev_organise::organise(&OrganiseConfig::default(), &included, &citations);
+            let embeddings = match crate::embeddings::load_embedder(&self.home, Default::default())?
+            {
+                EmbedderStatus::Ready(embedder) => Some(crate::embeddings::embed_works(
+                    &self.home, &embedder, &included,
+                )?),
+                EmbedderStatus::Missing(why) => {
+                    events(&Event::Notice {
+                        message: format!("themes from TF-IDF vectors: {why}"),
+                    });
+                    None
+                }
+            };
+            let organisation = litrev_organise::organise(
+                &OrganiseConfig::default(),
+                &included,
+                &citations,
+                embeddings.as_ref(),
+            );
             self.commit(run, "organise", &organisation, &StepWrites::default())?;
             let agreement = organisation.views.as_ref().map_or_else(String::new, |views| {
                 format!(
@@ -551,8 +586,9 @@ impl Runner {
             let (review, llm) = match &options.llm {
                 None => (litrev_write::write(&input), None),
                 Some(llm) => {
+                    let screening = self.output::<ScreenRecord>(run, "screen")?.judge;
                     let (review, record) =
-                        crate::llm::write_review(&self.home, llm, &input, events)?;
+                        crate::llm::write_review(&self.home, llm, &input, screening, events)?;
                     (review, Some(record))
                 }
             };
@@ -600,7 +636,8 @@ impl Runner {
 
         // Publish.
         started(events, "publish", "writing the output files");
-        let mut artifacts = litrev_publish::review_files(&written.review, &included)?;
+        let style = load_style(&options.style)?;
+        let mut artifacts = litrev_publish::review_files(&written.review, &included, &style)?;
         artifacts.push(Artifact {
             name: "corpus.csv".to_owned(),
             bytes: litrev_publish::corpus_csv(&entries, &all_works, &decisions)?.into_bytes(),
@@ -830,6 +867,7 @@ fn screen_record(entries: &[CorpusEntry], decisions: &[ScreeningDecision]) -> Sc
         considered: entries.len(),
         included,
         excluded,
+        judge: None,
     }
 }
 
@@ -1054,6 +1092,20 @@ fn write_file(folder: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     std::fs::write(&temporary, bytes).map_err(|source| write_error(&temporary, source))?;
     std::fs::rename(&temporary, &target).map_err(|source| write_error(&target, source))?;
     Ok(())
+}
+
+/// The run's citation style, its `.csl` file read and parsed.
+fn load_style(name: &StyleName) -> Result<CitationStyle> {
+    match name {
+        StyleName::Builtin(style) => Ok(CitationStyle::builtin(*style)),
+        StyleName::File(path) => {
+            let xml = std::fs::read_to_string(path).map_err(|source| Error::StyleFile {
+                path: path.clone(),
+                source,
+            })?;
+            Ok(CitationStyle::from_csl(&xml, path)?)
+        }
+    }
 }
 
 fn absolute(path: &Path) -> Result<PathBuf> {

@@ -76,6 +76,11 @@ fn themes_of_two_unrelated_reviews_follow_their_files() {
     let themes_out = home.path().join("themes.csv");
     let first = data.join("synergy/works/Donners_2021.jsonl.gz");
     let second = data.join("synergy/works/Sep_2021.jsonl.gz");
+    let model = litrev_testkit::embed_model().map(|dir| dir.display().to_string());
+    let env: Vec<(&str, &str)> = model
+        .iter()
+        .map(|dir| ("LITREV_EMBED_MODEL", dir.as_str()))
+        .collect();
     let output = litrev(
         home.path(),
         &[
@@ -87,15 +92,32 @@ fn themes_of_two_unrelated_reviews_follow_their_files() {
             "--themes-out",
             &themes_out.display().to_string(),
         ],
-        &[],
+        &env,
     );
     assert!(output.status.success(), "{}", describe(&output));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("529 works from 2 files"), "{stdout}");
     assert!(stdout.contains("NMI with the file of origin"), "{stdout}");
+    if model.is_some() {
+        assert!(
+            stdout.contains("clustered on embeddings of all-MiniLM-L6-v2@"),
+            "{stdout}"
+        );
+    }
     let lines = std::fs::read_to_string(&themes_out).expect("themes file");
     assert_eq!(lines.lines().next(), Some("openalex_id,theme"));
-    assert_eq!(lines.lines().count(), 1 + 258 + 271, "every work once");
+    let placed: Vec<&str> = lines.lines().skip(1).collect();
+    let distinct: std::collections::BTreeSet<&str> = placed
+        .iter()
+        .filter_map(|line| line.split(',').next())
+        .collect();
+    assert_eq!(distinct.len(), placed.len(), "a work in two themes");
+    // Outliers are left out of the file: at most 15 % of the works.
+    assert!(
+        placed.len() * 100 >= (258 + 271) * 85,
+        "only {} of 529 works placed",
+        placed.len()
+    );
 
     // Emicizumab trials and rodent memory studies share no vocabulary: no theme mixes them.
     let first_ids = openalex_ids(&first);
@@ -137,4 +159,110 @@ fn openalex_ids(file: &std::path::Path) -> std::collections::BTreeSet<String> {
                 .to_owned()
         })
         .collect()
+}
+
+/// Reads `name value` off the line of the table that starts with `row`.
+fn column(stdout: &str, row: &str, index: usize) -> f64 {
+    stdout
+        .lines()
+        .find(|line| line.starts_with(row))
+        .and_then(|line| line.split_whitespace().nth(index))
+        .and_then(|value| value.parse().ok())
+        .unwrap_or_else(|| panic!("no column {index} in the `{row}` row:\n{stdout}"))
+}
+
+#[test]
+fn snowballing_finds_the_included_studies_at_close_to_the_fewest_requests() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let dataset = "Donners_2021";
+    let path = |folder: &str, extension: &str| {
+        data.join(format!("synergy/{folder}/{dataset}.{extension}"))
+            .display()
+            .to_string()
+    };
+    let run = || {
+        let output = litrev(
+            home.path(),
+            &[
+                "bench",
+                "snowball",
+                "--works",
+                &path("works", "jsonl.gz"),
+                "--labels",
+                &path("labels", "csv.gz"),
+                "--review",
+                &path("review_papers", "json"),
+                "--seeds",
+                "2",
+            ],
+            &[],
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let stdout = run();
+    assert!(stdout.contains("258 works, 15 included"), "{stdout}");
+    let recall = column(&stdout, "litrev", 1);
+    assert!(recall >= 0.95, "recall {recall}:\n{stdout}");
+    let corpus = column(&stdout, "litrev", 2);
+    assert!(
+        corpus < 258.0,
+        "the corpus is not the whole pool:\n{stdout}"
+    );
+    let summary = stdout
+        .lines()
+        .find(|line| line.starts_with("stages "))
+        .expect("a summary line");
+    let ratio: f64 = summary
+        .rsplit("ratio ")
+        .next()
+        .and_then(|value| value.trim().parse().ok())
+        .expect("a ratio");
+    assert!((1.0..=1.1).contains(&ratio), "{summary}");
+    // Same inputs, same corpus and numbers.
+    assert_eq!(run(), stdout, "a second run differs");
+}
+
+#[test]
+fn embedding_throughput_is_measured_over_every_work() {
+    let Some(data) = testdata() else { return };
+    let Some(model) = litrev_testkit::embed_model() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("home");
+    let works = data.join("synergy/works/Donners_2021.jsonl.gz");
+    let output = litrev(
+        home.path(),
+        &[
+            "bench",
+            "embed",
+            "--works",
+            &works.display().to_string(),
+            "--max-tokens",
+            "128",
+        ],
+        &[("LITREV_EMBED_MODEL", &model.display().to_string())],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("all-MiniLM-L6-v2@"), "{stdout}");
+    assert!(stdout.contains("/128: 258 texts"), "{stdout}");
+    let rate: f64 = stdout
+        .split(" docs/s")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|rate| rate.parse().ok())
+        .expect("a docs/s figure");
+    assert!(rate > 0.0, "{stdout}");
+
+    // Without a model the bench says how to install one.
+    let output = litrev(
+        home.path(),
+        &["bench", "embed", "--works", &works.display().to_string()],
+        &[("LITREV_EMBED_MODEL", "")],
+    );
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("scripts/install-model.sh"), "{stderr}");
 }

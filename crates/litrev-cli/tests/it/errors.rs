@@ -40,6 +40,47 @@ fn a_malformed_snapshot_is_refused_clearly() {
 }
 
 #[test]
+fn a_style_that_cannot_be_used_says_what_to_pass() {
+    let home = tempfile::tempdir().expect("home");
+    let run = |style: &str| {
+        litrev(
+            home.path(),
+            &["review", "Sleep and memory", "--style", style, "--yes"],
+            &[],
+        )
+    };
+    // An unknown name is refused by clap while parsing, with clap's exit code, as --tier is.
+    let unknown = run("harvard");
+    assert_eq!(unknown.status.code(), Some(2), "{}", describe(&unknown));
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("apa, mla, ieee, chicago or gb7714"),
+        "{}",
+        describe(&unknown)
+    );
+
+    let missing = run("/no/such/style.csl");
+    assert_eq!(missing.status.code(), Some(1), "{}", describe(&missing));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("check the path given to --style"),
+        "{}",
+        describe(&missing)
+    );
+
+    let not_csl = home.path().join("broken.csl");
+    std::fs::write(&not_csl, "<html>not a style</html>").expect("write");
+    let broken = run(&not_csl.display().to_string());
+    assert_eq!(broken.status.code(), Some(1), "{}", describe(&broken));
+    let stderr = String::from_utf8_lossy(&broken.stderr);
+    assert!(
+        stderr.contains("as a citation style") && stderr.contains("pass a CSL 1.0 style file"),
+        "{stderr}"
+    );
+    // Refused before the run was created: nothing to resume.
+    let listed = litrev(home.path(), &["runs"], &[]);
+    assert!(!String::from_utf8_lossy(&listed.stdout).contains("Sleep and memory"));
+}
+
+#[test]
 fn unknown_runs_and_seeds_say_what_to_do() {
     let home = tempfile::tempdir().expect("home");
     let output = litrev(home.path(), &["resume", "20990101-000000-dead"], &[]);

@@ -1,6 +1,7 @@
 //! `litrev review --llm openai` against a scripted OpenAI-compatible server on loopback: every
 //! citation resolves, an invented claim is caught and repaired, the ledger lands in run.json,
-//! cached answers are not asked again, and a budget too small stops the run before any call.
+//! cached answers are not asked again, and a budget too small stops the run before any call;
+//! with `--criteria`, the model judges the eligibility of the works at screening.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -245,4 +246,149 @@ fn a_budget_too_small_stops_the_run_before_any_call() {
     );
     assert_eq!(llm.requests(), 0);
     assert!(!out.join("review.md").exists());
+}
+
+/// The judge's answers: include what is about emicizumab, exclude the rest for the wrong
+/// intervention; every third answer wrapped in a Markdown fence, as chat models often do.
+/// Other calls (the writer's) get the writing script.
+fn judging_script(call: &ChatCall) -> String {
+    if !call.system.contains("You screen records") {
+        return script(call);
+    }
+    let title = call
+        .user
+        .lines()
+        .find_map(|line| line.strip_prefix("Title: "))
+        .unwrap_or_default()
+        .to_lowercase();
+    let verdict = if title.contains("emicizumab") {
+        serde_json::json!({"decision": "include", "reason": "relevant", "rationale": "Studies emicizumab in people with haemophilia A."})
+    } else {
+        serde_json::json!({"decision": "exclude", "reason": "wrong_intervention", "rationale": "Not a study of emicizumab."})
+    };
+    if title.len() % 3 == 0 {
+        format!("Here is my verdict:\n```json\n{verdict}\n```")
+    } else {
+        verdict.to_string()
+    }
+}
+
+/// Writes eligibility criteria to `home/criteria.txt`; returns its path as an argument.
+fn criteria_file(home: &Path, text: &str) -> String {
+    let path = home.join("criteria.txt");
+    std::fs::write(&path, text).expect("criteria file");
+    path.display().to_string()
+}
+
+#[test]
+fn eligibility_criteria_are_applied_by_the_model_at_screening() {
+    let Some(data) = testdata() else { return };
+    let llm = ScriptedLlm::start(judging_script);
+    let home = tempfile::tempdir().expect("home");
+    let criteria_arg = criteria_file(
+        home.path(),
+        "Population: people with haemophilia A.\nIntervention: emicizumab.\nDesign: primary studies.\n",
+    );
+    let out = home.path().join("review");
+    let output = llm_review(
+        home.path(),
+        &data,
+        &out,
+        &llm,
+        &["--criteria", &criteria_arg, "--budget", "5"],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("LLM screening: "), "{stderr}");
+
+    let judged: Vec<ChatCall> = llm
+        .calls()
+        .into_iter()
+        .filter(|call| call.system.contains("You screen records"))
+        .collect();
+    assert!(judged.len() >= 10, "{} works judged", judged.len());
+    for call in &judged {
+        assert!(
+            call.user.contains("Intervention: emicizumab."),
+            "criteria not sent"
+        );
+        assert_eq!(
+            call.body["response_format"]["type"], "json_schema",
+            "the verdict is asked for as schema JSON"
+        );
+    }
+
+    // screening.csv: the judge's decisions with its reason codes and rationales.
+    let rows = crate::support::table(&out.join("screening.csv"));
+    let by_llm: Vec<_> = rows.iter().filter(|row| row["reviewer"] == "llm").collect();
+    assert_eq!(by_llm.len(), judged.len(), "one decision per judged work");
+    let mut included = 0;
+    for row in &by_llm {
+        let about = row["title"].to_lowercase().contains("emicizumab");
+        match row["reason"].as_str() {
+            "relevant" => {
+                assert!(about, "{row:?}");
+                assert_eq!(row["label_included"], "1");
+                included += 1;
+            }
+            "wrong_intervention" => {
+                assert!(!about, "{row:?}");
+                assert_eq!(row["label_included"], "0");
+            }
+            "over_tier_limit" => assert!(about, "{row:?}"),
+            other => panic!("unexpected reason {other}: {row:?}"),
+        }
+        assert!(row["rationale"].starts_with("criteria: "), "{row:?}");
+    }
+    assert!(included > 0);
+
+    // run.json: the judge's calls are counted under `screen` and within the budget.
+    let record = json(&out.join("run.json"));
+    let llm_record = &record["llm"];
+    assert_eq!(llm_record["prompts"][0], "screen_judge.v1");
+    assert_eq!(llm_record["phases"][0]["phase"], "screen");
+    assert_eq!(llm_record["phases"][0]["calls"], judged.len() as u64);
+    assert_eq!(llm_record["screening"]["judged"], judged.len() as u64);
+    assert_eq!(
+        llm_record["total"]["calls"],
+        llm.calls().len() as u64,
+        "the total counts the judge and the writer"
+    );
+}
+
+#[test]
+fn the_budget_stops_the_judge_before_any_call() {
+    let Some(data) = testdata() else { return };
+    let llm = ScriptedLlm::start(judging_script);
+    let home = tempfile::tempdir().expect("home");
+    let criteria_arg = criteria_file(home.path(), "Intervention: emicizumab.\n");
+    let out = home.path().join("review");
+    let output = llm_review(
+        home.path(),
+        &data,
+        &out,
+        &llm,
+        &["--criteria", &criteria_arg, "--budget", "0.0001"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("LLM budget reached"), "{stderr}");
+    assert_eq!(llm.requests(), 0, "a call was sent over the budget");
+    assert!(!out.join("screening.csv").exists());
+
+    // An empty criteria file is refused before anything runs.
+    let criteria_arg = criteria_file(home.path(), "  \n");
+    let output = llm_review(
+        home.path(),
+        &data,
+        &out,
+        &llm,
+        &["--criteria", &criteria_arg],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("is empty"),
+        "{}",
+        describe(&output)
+    );
 }

@@ -6,8 +6,8 @@ use std::process::Command;
 use sha2::{Digest, Sha256};
 
 use crate::support::{
-    DATASETS, cited_keys, describe, pandoc_available, python_readers_available, review, sections,
-    testdata,
+    DATASETS, chromium_available, cited_keys, describe, pandoc_available, python_readers_available,
+    question, review, review_of, sections, testdata, works_file,
 };
 
 #[test]
@@ -15,17 +15,47 @@ fn every_synergy_dataset_becomes_a_cited_review() {
     let Some(data) = testdata() else { return };
     let check_pandoc = pandoc_available();
     let check_python = python_readers_available();
+    let check_charts = chromium_available();
     let home = tempfile::tempdir().expect("home");
+    // Themes are clustered on sentence embeddings here (the standard-tier test below covers
+    // the TF-IDF fallback of a machine without the model).
+    let model = litrev_testkit::embed_model().map(|dir| dir.display().to_string());
+    let env: Vec<(&str, &str)> = model
+        .iter()
+        .map(|dir| ("LITREV_EMBED_MODEL", dir.as_str()))
+        .collect();
     for dataset in DATASETS {
         let out = home.path().join("reviews").join(dataset);
-        let output = review(home.path(), &data, dataset, &out, &["--yes", "--json"]);
+        let output = review_of(
+            home.path(),
+            &question(&data, dataset),
+            &works_file(&data, dataset),
+            &out,
+            &["--yes", "--json"],
+            &env,
+        );
         assert!(output.status.success(), "{dataset}: {}", describe(&output));
+        if model.is_some() {
+            let themes: serde_json::Value = serde_json::from_slice(
+                &std::fs::read(out.join("themes.json")).expect("themes.json"),
+            )
+            .expect("themes.json parses");
+            assert!(
+                themes["embedding_model"]
+                    .as_str()
+                    .is_some_and(|model| model.starts_with("all-MiniLM-L6-v2@")),
+                "{dataset}: themes not clustered on the embeddings: {}",
+                themes["embedding_model"]
+            );
+        }
         let summary: serde_json::Value =
             serde_json::from_slice(&output.stdout).expect("--json prints the summary");
         assert_eq!(summary["status"], "done");
 
         for file in [
             "review.md",
+            "review.html",
+            "review.docx",
             "references.bib",
             "references.json",
             "references.ris",
@@ -46,12 +76,17 @@ fn every_synergy_dataset_becomes_a_cited_review() {
         }
         let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
         check_citations_resolve(dataset, &markdown, &out);
+        check_html_citations_resolve(dataset, &markdown, &out);
         check_length_and_themes(dataset, &markdown, &out);
         check_corpus_table(dataset, &out, &summary);
         check_run_record(dataset, &out);
         check_evidence_map(dataset, &out);
         if check_python {
             check_parsed_back(dataset, &out);
+        }
+        // One dataset is enough to know the SVG is drawable; each launch costs a second.
+        if check_charts && dataset == DATASETS[0] {
+            check_charts_render(dataset, &out);
         }
         if check_pandoc {
             for bibliography in ["references.json", "references.bib"] {
@@ -63,7 +98,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
                         "--bibliography",
                         bibliography,
                         "-o",
-                        "review.html",
+                        "pandoc.html",
                     ])
                     .output()
                     .expect("pandoc runs");
@@ -77,7 +112,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
                     warnings.trim().is_empty(),
                     "{dataset} with {bibliography}: {warnings}"
                 );
-                let html = std::fs::read_to_string(out.join("review.html")).expect("html");
+                let html = std::fs::read_to_string(out.join("pandoc.html")).expect("html");
                 assert!(
                     !html.contains("???"),
                     "{dataset}: an unresolved citation rendered as ???"
@@ -271,11 +306,81 @@ fn check_length_and_themes(dataset: &str, markdown: &str, out: &std::path::Path)
     );
 }
 
+/// `review.html` stands alone (no script, no outside asset), lists exactly the references of
+/// `references.json`, links every citation to one of them, links every work `review.md` cites,
+/// and shows each citation's reference when hovered.
+fn check_html_citations_resolve(dataset: &str, markdown: &str, out: &std::path::Path) {
+    let html = std::fs::read_to_string(out.join("review.html")).expect("review.html");
+    assert!(
+        html.starts_with("<!DOCTYPE html>"),
+        "{dataset}: not an HTML page"
+    );
+    for outside in ["<script", "<link", " src=", "@import"] {
+        assert!(
+            !html.contains(outside),
+            "{dataset}: review.html has {outside}"
+        );
+    }
+    let csl: Vec<serde_json::Value> = serde_json::from_slice(
+        &std::fs::read(out.join("references.json")).expect("references.json"),
+    )
+    .expect("references.json parses");
+    let listed: BTreeSet<String> = attribute_values(&html, "<div class=\"csl-entry\" id=\"")
+        .into_iter()
+        .map(|id| {
+            id.strip_prefix("ref-")
+                .expect("reference ids start ref-")
+                .to_owned()
+        })
+        .collect();
+    let expected: BTreeSet<String> = csl
+        .iter()
+        .map(|item| item["id"].as_str().expect("id").to_owned())
+        .collect();
+    assert_eq!(listed, expected, "{dataset}: review.html's references");
+    let links = attribute_values(&html, "<a class=\"cite\" href=\"#");
+    assert!(!links.is_empty(), "{dataset}: review.html has no citation");
+    let linked: BTreeSet<String> = links
+        .iter()
+        .map(|target| {
+            let key = target
+                .strip_prefix("ref-")
+                .expect("citations link to ref-…");
+            assert!(
+                listed.contains(key),
+                "{dataset}: citation of {key} does not resolve"
+            );
+            key.to_owned()
+        })
+        .collect();
+    let cited: BTreeSet<String> = cited_keys(markdown).into_iter().collect();
+    assert_eq!(
+        linked, cited,
+        "{dataset}: works cited in review.md but not linked in review.html"
+    );
+    let titled = html.matches("<a class=\"cite\" href=\"#").count();
+    let hover = html.matches("\" title=\"").count();
+    assert_eq!(
+        titled, hover,
+        "{dataset}: a citation without its hover text"
+    );
+}
+
+/// The values of an attribute whose opening (`… attr="`) is `opening`.
+fn attribute_values<'a>(html: &'a str, opening: &str) -> Vec<&'a str> {
+    html.split(opening)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect()
+}
+
 /// The RIS and BibTeX files parse with rispy and bibtexparser, with as many entries as the
-/// CSL-JSON, no failed block, and every BibTeX key among the CSL-JSON ids.
+/// CSL-JSON, no failed block, and every BibTeX key among the CSL-JSON ids; `review.docx` opens
+/// with python-docx, with review.md's headings as Heading 1/2 and one Bibliography paragraph
+/// per reference.
 fn check_parsed_back(dataset: &str, out: &std::path::Path) {
     let script = r#"
-import json, sys, rispy, bibtexparser, networkx
+import json, sys, rispy, bibtexparser, networkx, docx
 import xml.etree.ElementTree as ElementTree
 folder = sys.argv[1]
 svg = ElementTree.parse(folder + "/prisma.svg").getroot()
@@ -301,6 +406,12 @@ print(json.dumps({
     })(networkx.read_graphml(folder + "/graph.graphml")),
     "themes": [len(theme["works"]) for theme in json.load(open(folder + "/themes.json"))["themes"]],
     "prisma_boxes": len(list(svg.iter("{http://www.w3.org/2000/svg}rect"))),
+    "docx": (lambda styles: {
+        "title": styles[0] if styles else None,
+        "heading_1": styles.count("Heading 1"),
+        "heading_2": styles.count("Heading 2"),
+        "references": styles.count("Bibliography"),
+    })([paragraph.style.name for paragraph in docx.Document(folder + "/review.docx").paragraphs]),
 }))
 "#;
     let output = Command::new("python3")
@@ -315,6 +426,19 @@ print(json.dumps({
     assert_eq!(&counts["bib"], csl, "{dataset}: {counts}");
     assert_eq!(counts["bib_failed"], 0, "{dataset}: {counts}");
     assert_eq!(counts["bib_keys_in_csl"], true, "{dataset}: {counts}");
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    let headings = |marks: &str| {
+        markdown
+            .lines()
+            .filter(|line| line.starts_with(marks))
+            .count()
+    };
+    let docx = &counts["docx"];
+    assert_eq!(docx["title"], "Title", "{dataset}: {docx}");
+    // review.md's `# ` lines include its `# References`, which review.docx has too.
+    assert_eq!(docx["heading_1"], headings("# "), "{dataset}: {docx}");
+    assert_eq!(docx["heading_2"], headings("## "), "{dataset}: {docx}");
+    assert_eq!(&docx["references"], csl, "{dataset}: {docx}");
     assert_eq!(
         counts["prisma_boxes"], 6,
         "{dataset}: prisma.svg parses as SVG with its five boxes"
@@ -449,7 +573,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 15, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 17, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");
@@ -538,4 +662,57 @@ fn a_folder_of_snapshot_files_is_one_source() {
     );
     let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
     assert!(markdown.to_lowercase().contains("cortisol"));
+}
+
+/// Each chart renders in headless Chromium as a picture: the screenshot has dark pixels (text,
+/// axes) and several colours (bars), not a blank page or an error page.
+fn check_charts_render(dataset: &str, out: &std::path::Path) {
+    for chart in ["years", "venues", "authors", "sources"] {
+        let svg = out.join(format!("charts/{chart}.svg"));
+        let shot = out.join(format!("charts/{chart}.png"));
+        let rendered = Command::new("chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=900,600",
+            ])
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("file://{}", svg.display()))
+            .output()
+            .expect("chromium runs");
+        assert!(
+            rendered.status.success(),
+            "{dataset} {chart}: {}",
+            describe(&rendered)
+        );
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(&shot).expect("screenshot written"),
+        ));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut pixels = vec![0; reader.output_buffer_size().expect("PNG size")];
+        let frame = reader.next_frame(&mut pixels).expect("PNG frame");
+        let channels = frame.color_type.samples();
+        assert!(channels >= 3, "{dataset} {chart}: not an RGB screenshot");
+        let mut dark = 0usize;
+        let mut colours = BTreeSet::new();
+        for pixel in pixels[..frame.buffer_size()].chunks(channels) {
+            let (r, g, b) = (pixel[0], pixel[1], pixel[2]);
+            if u16::from(r) + u16::from(g) + u16::from(b) < 200 {
+                dark += 1;
+            }
+            if r.abs_diff(g) > 40 || g.abs_diff(b) > 40 {
+                colours.insert((r / 32, g / 32, b / 32));
+            }
+        }
+        assert!(
+            dark > 500,
+            "{dataset} {chart}: {dark} dark pixels: no text drawn"
+        );
+        assert!(
+            !colours.is_empty(),
+            "{dataset} {chart}: no coloured pixel: no bar drawn"
+        );
+    }
 }

@@ -108,12 +108,13 @@ fn the_gate_pauses_until_resume() {
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("gated");
     let question = question(&data, DATASET);
+    // A style other than the default, which `resume` (given no style) must keep.
     let paused = review_of(
         home.path(),
         &question,
         &works_file(&data, DATASET),
         &out,
-        &[],
+        &["--style", "ieee"],
         &[],
     );
     assert_eq!(paused.status.code(), Some(3), "{}", describe(&paused));
@@ -132,4 +133,13 @@ fn the_gate_pauses_until_resume() {
     assert!(out.join("review.md").is_file());
     let listed = litrev(home.path(), &["runs"], &[]);
     assert!(String::from_utf8_lossy(&listed.stdout).contains(" done "));
+    let html = std::fs::read_to_string(out.join("review.html")).expect("review.html");
+    assert!(
+        html.contains("<div class=\"references numeric\">") && html.contains(">[1]</a>"),
+        "the resumed run's references are not in IEEE style"
+    );
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    assert_eq!(record["options"]["style"], "ieee");
 }

@@ -22,10 +22,15 @@ pub fn pandoc_available() -> bool {
     litrev_testkit::tool_available("pandoc")
 }
 
-/// Whether python3 can import rispy, bibtexparser and networkx; under CI their absence is a
-/// failure.
+/// Whether headless Chromium is on the PATH; under CI its absence is a failure.
+pub fn chromium_available() -> bool {
+    litrev_testkit::tool_available("chromium")
+}
+
+/// Whether python3 can import rispy, bibtexparser, networkx and python-docx (`docx`); under CI
+/// their absence is a failure.
 pub fn python_readers_available() -> bool {
-    litrev_testkit::python_modules_available(&["rispy", "bibtexparser", "networkx"])
+    litrev_testkit::python_modules_available(&["rispy", "bibtexparser", "networkx", "docx"])
 }
 
 /// The review question of a dataset: the title of the review paper.

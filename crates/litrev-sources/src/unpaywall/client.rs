@@ -77,9 +77,10 @@ impl Source for UnpaywallSource {
     /// no open copy.
     fn oa_link(&self, doi: &Doi) -> Result<Option<OaLink>> {
         if self.config.email.is_empty() {
-            return Err(Error::Parse {
+            return Err(Error::MissingSetting {
                 source_name: SourceKind::Unpaywall.name(),
-                message: "Unpaywall needs a contact e-mail with every request: set LITREV_EMAIL or `email` in config.toml".into(),
+                setting: "a contact e-mail with every request",
+                how: "set LITREV_EMAIL or `email` in LITREV_HOME/config.toml",
             });
         }
         let url = record_url(&self.config.base_url, doi, &self.config.email);

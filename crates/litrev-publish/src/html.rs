@@ -1,0 +1,264 @@
+//! `review.html`: the review as one standalone page (inline CSS, no scripts, no outside
+//! assets), its citations in the run's style, each linking to its reference and showing the
+//! reference and its evidence when hovered.
+
+use crate::document::{Block, Cite, CiteNote, Document, Inline};
+use crate::style::{Run, StyledReference, StyledText};
+use crate::xml::escape;
+
+/// The stylesheet: readable measure, hanging references, citations that say they are links.
+const CSS: &str = "body{font-family:Georgia,'Times New Roman',serif;line-height:1.55;max-width:46em;margin:2em auto;padding:0 1em;color:#1a1a1a;background:#fff}
+h1{font-size:1.8em;line-height:1.2}h2{font-size:1.35em;margin-top:1.8em}h3{font-size:1.12em}h4,h5,h6{font-size:1em}
+a.cite{color:#0b5394;text-decoration:none;border-bottom:1px dotted #0b5394}a.cite:hover{background:#eef4fb}
+.references .csl-entry{padding-left:2em;text-indent:-2em;margin:.5em 0}
+.references.numeric .csl-entry{display:flex;gap:.6em;padding-left:0;text-indent:0}
+.references .csl-label{flex:0 0 auto;min-width:2.5em}
+.references .csl-entry:target{background:#fff7d6}
+footer{margin-top:3em;font-size:.85em;color:#555}
+";
+
+/// Renders the laid-out review as a standalone HTML page; `style_title` names the citation
+/// style in the footer.
+pub(crate) fn review_html(document: &Document, style_title: &str) -> String {
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    out.push_str(&format!("<title>{}</title>\n", escape(&document.title)));
+    out.push_str(&format!(
+        "<style>\n{CSS}</style>\n</head>\n<body>\n<main>\n"
+    ));
+    out.push_str(&format!("<h1>{}</h1>\n", escape(&document.title)));
+    for block in &document.blocks {
+        match block {
+            Block::Heading { level, text } => {
+                // The page title is the h1; sections start at h2.
+                let tag = format!("h{}", (level + 1).min(6));
+                out.push_str(&format!("<{tag}>{}</{tag}>\n", escape(text)));
+            }
+            Block::Paragraph(inlines) => {
+                out.push_str("<p>");
+                for inline in inlines {
+                    match inline {
+                        Inline::Text(text) => out.push_str(&escape(text)),
+                        Inline::Cite(cite) => out.push_str(&cite_html(cite)),
+                    }
+                }
+                out.push_str("</p>\n");
+            }
+        }
+    }
+    out.push_str(&references_html(&document.references));
+    out.push_str(&format!(
+        "</main>\n<footer>References formatted in {}.</footer>\n</body>\n</html>\n",
+        escape(style_title)
+    ));
+    out
+}
+
+/// The id of a reference's entry, which citations link to.
+pub(crate) fn reference_id(key: &str) -> String {
+    format!("ref-{key}")
+}
+
+/// A citation: each part the style marks as one work's links to that work's reference; a
+/// citation whose parts are not marked links as a whole to its first work.
+fn cite_html(cite: &Cite) -> String {
+    let text = &cite.styled.text;
+    let mut out = String::from("<span class=\"citation\">");
+    if text.marks_keys() {
+        let mut index = 0;
+        while index < text.runs.len() {
+            let key = text.runs[index].key.as_deref();
+            let end = text.runs[index..]
+                .iter()
+                .position(|run| run.key.as_deref() != key)
+                .map_or(text.runs.len(), |offset| index + offset);
+            let inner: String = text.runs[index..end]
+                .iter()
+                .map(|run| run_html(run, false))
+                .collect();
+            match key.and_then(|key| cite.notes.iter().find(|note| note.key == key)) {
+                Some(note) => out.push_str(&link(&note.key, &hover(&[note]), &inner)),
+                None => out.push_str(&inner),
+            }
+            index = end;
+        }
+    } else if let Some(first) = cite.notes.first() {
+        let notes: Vec<&CiteNote> = cite.notes.iter().collect();
+        let inner: String = text.runs.iter().map(|run| run_html(run, false)).collect();
+        out.push_str(&link(&first.key, &hover(&notes), &inner));
+    }
+    out.push_str("</span>");
+    out
+}
+
+fn link(key: &str, title: &str, inner: &str) -> String {
+    format!(
+        "<a class=\"cite\" href=\"#{}\" title=\"{}\">{inner}</a>",
+        escape(&reference_id(key)),
+        escape(title)
+    )
+}
+
+/// What hovering shows: each work's reference and the sentences of it the claim rests on.
+fn hover(notes: &[&CiteNote]) -> String {
+    notes
+        .iter()
+        .map(|note| {
+            let mut text = note.reference.clone();
+            for snippet in &note.snippets {
+                text.push_str(&format!("\n\nEvidence: “{}”", snippet.trim()));
+            }
+            text
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn references_html(references: &[StyledReference]) -> String {
+    let numeric = references.iter().any(|reference| reference.label.is_some());
+    let mut out = String::from("<h2 id=\"references\">References</h2>\n");
+    out.push_str(if numeric {
+        "<div class=\"references numeric\">\n"
+    } else {
+        "<div class=\"references\">\n"
+    });
+    for reference in references {
+        out.push_str(&format!(
+            "<div class=\"csl-entry\" id=\"{}\">",
+            escape(&reference_id(&reference.key))
+        ));
+        if let Some(label) = &reference.label {
+            out.push_str(&format!(
+                "<span class=\"csl-label\">{}</span><span>",
+                styled_html(label, true)
+            ));
+            out.push_str(&styled_html(&reference.text, true));
+            out.push_str("</span>");
+        } else {
+            out.push_str(&styled_html(&reference.text, true));
+        }
+        out.push_str("</div>\n");
+    }
+    out.push_str("</div>\n");
+    out
+}
+
+fn styled_html(text: &StyledText, links: bool) -> String {
+    text.runs.iter().map(|run| run_html(run, links)).collect()
+}
+
+/// One run with its formatting; its link too when `links` and the URL is a web address.
+fn run_html(run: &Run, links: bool) -> String {
+    let mut html = escape(&run.text);
+    for (on, open, close) in [
+        (run.italic, "<i>", "</i>"),
+        (run.bold, "<b>", "</b>"),
+        (
+            run.small_caps,
+            "<span style=\"font-variant:small-caps\">",
+            "</span>",
+        ),
+        (run.superscript, "<sup>", "</sup>"),
+        (run.subscript, "<sub>", "</sub>"),
+    ] {
+        if on {
+            html = format!("{open}{html}{close}");
+        }
+    }
+    match run.url.as_deref() {
+        Some(url) if links && (url.starts_with("https://") || url.starts_with("http://")) => {
+            format!("<a href=\"{}\">{html}</a>", escape(url))
+        }
+        _ => html,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, key: Option<&str>) -> Run {
+        Run {
+            key: key.map(str::to_owned),
+            ..Run::plain(text)
+        }
+    }
+
+    #[test]
+    fn links_each_marked_work_and_escapes_the_hover_text() {
+        let cite = Cite {
+            styled: crate::style::StyledCitation {
+                text: StyledText {
+                    runs: vec![
+                        run("(", None),
+                        run("Smith & Lee, 2011", Some("smith2011")),
+                        run("; ", None),
+                        run("Ng, 2012", Some("ng2012")),
+                        run(")", None),
+                    ],
+                },
+                keys: vec!["smith2011".into(), "ng2012".into()],
+            },
+            notes: vec![
+                CiteNote {
+                    key: "smith2011".into(),
+                    reference: "Smith, J., & Lee, K. (2011). <Odd> \"title\".".into(),
+                    snippets: vec!["Rates fell by 5%.".into()],
+                },
+                CiteNote {
+                    key: "ng2012".into(),
+                    reference: "Ng, A. (2012). T.".into(),
+                    snippets: Vec::new(),
+                },
+            ],
+        };
+        let html = cite_html(&cite);
+        assert_eq!(
+            html,
+            "<span class=\"citation\">(<a class=\"cite\" href=\"#ref-smith2011\" title=\"Smith, J., &amp; Lee, K. (2011). &lt;Odd&gt; &quot;title&quot;.\n\nEvidence: “Rates fell by 5%.”\">Smith &amp; Lee, 2011</a>; <a class=\"cite\" href=\"#ref-ng2012\" title=\"Ng, A. (2012). T.\">Ng, 2012</a>)</span>"
+        );
+    }
+
+    #[test]
+    fn an_unmarked_citation_links_as_a_whole() {
+        let cite = Cite {
+            styled: crate::style::StyledCitation {
+                text: StyledText {
+                    runs: vec![run("[1]–[3]", None)],
+                },
+                keys: vec!["a".into(), "b".into()],
+            },
+            notes: vec![
+                CiteNote {
+                    key: "a".into(),
+                    reference: "A".into(),
+                    snippets: Vec::new(),
+                },
+                CiteNote {
+                    key: "b".into(),
+                    reference: "B".into(),
+                    snippets: Vec::new(),
+                },
+            ],
+        };
+        assert_eq!(
+            cite_html(&cite),
+            "<span class=\"citation\"><a class=\"cite\" href=\"#ref-a\" title=\"A\n\nB\">[1]–[3]</a></span>"
+        );
+    }
+
+    #[test]
+    fn only_web_links_become_anchors() {
+        let mut safe = run("https://doi.org/10.1/x", None);
+        safe.url = Some("https://doi.org/10.1/x".into());
+        safe.italic = true;
+        assert_eq!(
+            run_html(&safe, true),
+            "<a href=\"https://doi.org/10.1/x\"><i>https://doi.org/10.1/x</i></a>"
+        );
+        let mut unsafe_link = run("x", None);
+        unsafe_link.url = Some("javascript:alert(1)".into());
+        assert_eq!(run_html(&unsafe_link, true), "x");
+    }
+}

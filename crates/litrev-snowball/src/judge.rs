@@ -1,0 +1,232 @@
+//! Which works of a corpus are relevant, and how much: structural links first, then a semantic
+//! score against a threshold.
+//!
+//! The score mixes two similarities, each to a profile made of the question (text only), the
+//! seeds and the best works so far (relevance feedback, "what is already included"): TF-IDF
+//! similarity of title and abstract, and similarity of citation links ([`crate::links`]). Each
+//! is scaled by its median over that core before mixing, so neither dominates because its
+//! numbers run larger. The threshold is a share of the core's median score, so it follows the
+//! question rather than a fixed number.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use litrev_model::{Work, WorkId};
+use litrev_text::{Corpus, RelevanceProfile, SparseVector};
+use serde::{Deserialize, Serialize};
+
+use crate::SnowballConfig;
+use crate::links::Links;
+
+/// Why a work is relevant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// The user named it.
+    Seed,
+    /// Linked to enough relevant works (cites or is cited by them, is cited with them, shares
+    /// references with them), whatever its text.
+    Structural,
+    /// Its score reached the threshold.
+    Semantic,
+}
+
+/// Relevance of every work of a corpus.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Judgement {
+    /// Score of every work with a record, 0–1 (higher is more relevant).
+    pub scores: BTreeMap<WorkId, f32>,
+    /// The relevant works and why.
+    pub relevant: BTreeMap<WorkId, Basis>,
+    /// The score a work needs to be relevant semantically.
+    pub threshold: f32,
+}
+
+impl Judgement {
+    /// Every scored work, best first (ties by id): the engine's relevance ranking.
+    pub fn ranking(&self) -> Vec<&WorkId> {
+        let mut ranked: Vec<(&WorkId, f32)> =
+            self.scores.iter().map(|(id, score)| (id, *score)).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+        ranked.into_iter().map(|(id, _)| id).collect()
+    }
+}
+
+/// Judges `records` (every corpus work with a record, keyed by primary id).
+///
+/// `profile` are the works relevance is measured against besides the question: the seeds, or
+/// failing them the best discovered works. Only the seeds among them are relevant by right.
+pub fn judge(
+    config: &SnowballConfig,
+    question: &str,
+    seeds: &[WorkId],
+    profile: &[WorkId],
+    records: &BTreeMap<WorkId, &Work>,
+) -> Judgement {
+    let links = Links::new(records);
+    let positions: BTreeMap<&WorkId, usize> = links
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(position, id)| (id, position))
+        .collect();
+    let texts: Vec<String> = records
+        .values()
+        .map(|work| work.title_and_abstract())
+        .collect();
+    let corpus = Corpus::fit(texts.iter().map(String::as_str));
+    let text_vectors: Vec<SparseVector> = texts.iter().map(|text| corpus.vector(text)).collect();
+    let profile_positions: Vec<usize> = profile
+        .iter()
+        .filter_map(|id| positions.get(id).copied())
+        .collect();
+    let profile_texts: Vec<&str> = profile_positions
+        .iter()
+        .map(|&position| texts[position].as_str())
+        .collect();
+
+    // Relevance feedback: the works closest to the question and profile, before feedback.
+    let plain = RelevanceProfile::new(corpus.clone(), question, &profile_texts);
+    let plain_scores: Vec<f32> = text_vectors
+        .iter()
+        .map(|vector| plain.score_vector(vector))
+        .collect();
+    let mut candidates: Vec<usize> = (0..links.len())
+        .filter(|position| !profile_positions.contains(position))
+        .collect();
+    candidates.sort_by(|&a, &b| plain_scores[b].total_cmp(&plain_scores[a]).then(a.cmp(&b)));
+    let feedback: Vec<usize> = candidates.into_iter().take(config.feedback_works).collect();
+    let feedback_texts: Vec<&str> = feedback
+        .iter()
+        .map(|&position| texts[position].as_str())
+        .collect();
+    let text_profile =
+        RelevanceProfile::with_feedback(corpus, question, &profile_texts, &feedback_texts);
+    let text_scores: Vec<f32> = text_vectors
+        .iter()
+        .map(|vector| text_profile.score_vector(vector))
+        .collect();
+
+    let link_vectors = links.vectors();
+    let centroid_of = |positions: &[usize]| {
+        SparseVector::centroid(positions.iter().map(|&position| &link_vectors[position]))
+    };
+    let link_parts: Vec<SparseVector> = [centroid_of(&profile_positions), centroid_of(&feedback)]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .collect();
+    let link_profile = SparseVector::centroid(&link_parts);
+    let link_scores: Vec<f32> = link_vectors
+        .iter()
+        .map(|vector| vector.cosine(&link_profile))
+        .collect();
+
+    // Mix on a common scale: each similarity over its median in the core.
+    let core: Vec<usize> = profile_positions.iter().chain(&feedback).copied().collect();
+    let text_reference = median(core.iter().map(|&position| text_scores[position]));
+    let link_reference = median(core.iter().map(|&position| link_scores[position]));
+    let link_share = if link_reference > 0.0 {
+        config.link_weight * text_reference / link_reference
+    } else {
+        0.0
+    };
+    let scores: Vec<f32> = text_scores
+        .iter()
+        .zip(&link_scores)
+        .map(|(text, link)| (text + link_share * link) / (1.0 + link_share))
+        .collect();
+    let threshold =
+        config.relevance_threshold * median(core.iter().map(|&position| scores[position]));
+
+    let seed_set: BTreeSet<&WorkId> = seeds.iter().collect();
+    let mut relevant: BTreeMap<WorkId, Basis> = BTreeMap::new();
+    let mut relevant_positions: BTreeSet<usize> = BTreeSet::new();
+    for (position, id) in links.keys.iter().enumerate() {
+        let basis = if seed_set.contains(id) {
+            Some(Basis::Seed)
+        } else if scores[position] >= threshold {
+            Some(Basis::Semantic)
+        } else {
+            None
+        };
+        if let Some(basis) = basis {
+            relevant.insert(id.clone(), basis);
+            relevant_positions.insert(position);
+        }
+    }
+    if config.structural_links > 0 {
+        let counts = links.linked_counts(&relevant_positions, config.link_strength);
+        for (position, count) in counts.into_iter().enumerate() {
+            if count >= config.structural_links {
+                relevant.insert(links.keys[position].clone(), Basis::Structural);
+            }
+        }
+    }
+    Judgement {
+        scores: links.keys.iter().cloned().zip(scores).collect(),
+        relevant,
+        threshold,
+    }
+}
+
+/// The median of some numbers (the upper one of an even count), 0 when there are none.
+fn median(values: impl Iterator<Item = f32>) -> f32 {
+    let mut values: Vec<f32> = values.collect();
+    values.sort_by(f32::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn work(id: &str, title: &str, references: &[&str]) -> Work {
+        let mut work = Work::stub(id.parse().expect("id"));
+        work.title = Some(title.to_owned());
+        work.references = references
+            .iter()
+            .map(|id| id.parse().expect("id"))
+            .collect();
+        work
+    }
+
+    #[test]
+    fn text_and_links_both_count() {
+        let works = [
+            work("W1", "emicizumab prophylaxis in haemophilia", &["W9", "W8"]),
+            work(
+                "W2",
+                "emicizumab pharmacokinetics in children",
+                &["W9", "W8"],
+            ),
+            work(
+                "W3",
+                "bleeding rates under prophylaxis",
+                &["W1", "W9", "W8"],
+            ),
+            work("W4", "knee surgery outcomes", &["W7"]),
+            work("W5", "haemophilia care costs", &[]),
+        ];
+        let records: BTreeMap<WorkId, &Work> = works.iter().map(|work| (work.id(), work)).collect();
+        let seed: WorkId = "W1".parse().expect("id");
+        let config = SnowballConfig {
+            feedback_works: 1,
+            ..SnowballConfig::default()
+        };
+        let judgement = judge(
+            &config,
+            "emicizumab in haemophilia",
+            std::slice::from_ref(&seed),
+            std::slice::from_ref(&seed),
+            &records,
+        );
+        let score = |id: &str| judgement.scores[&id.parse::<WorkId>().expect("id")];
+        assert!(score("W2") > score("W4"));
+        assert!(
+            score("W3") > score("W4"),
+            "cites the seed and shares its references"
+        );
+        assert_eq!(judgement.relevant[&seed], Basis::Seed);
+        assert!(!judgement.relevant.contains_key(&"W4".parse().expect("id")));
+        assert_eq!(judgement.ranking()[0], &seed);
+    }
+}
