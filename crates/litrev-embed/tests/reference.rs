@@ -147,5 +147,5 @@ fn from_env_explains_a_missing_model() {
         looked_in: "/nowhere".into(),
     }
     .to_string();
-    assert!(message.contains("install-test-deps.sh") && message.contains("LITREV_EMBED_MODEL"));
+    assert!(message.contains("install-model.sh") && message.contains("LITREV_EMBED_MODEL"));
 }
