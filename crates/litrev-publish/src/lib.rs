@@ -74,6 +74,9 @@ pub enum Error {
     /// The DOCX writer failed.
     #[error("cannot write review.docx: {0}")]
     Docx(String),
+    /// The style could not be written back as a CSL file for pandoc.
+    #[error("cannot write style.csl ({0}); this is a bug in litrev: report it with the style")]
+    StyleFile(String),
     /// The CSV writer failed.
     #[error("cannot write CSV: {0}")]
     Csv(String),
@@ -151,12 +154,13 @@ pub fn review_files(
     // References in key order, the order most styles sort by anyway.
     let mut ordered: Vec<&Work> = keys.keys().map(|id| &works[id]).collect();
     ordered.sort_by(|a, b| keys[&a.id()].cmp(&keys[&b.id()]));
-    let markdown = review_markdown(review, &keys, &["references.json"])?;
+    let markdown = review_markdown(review, &keys, &["references.json"], Some("style.csl"))?;
     let evidence = claims(review, works, &keys)?;
     let document = document::Document::new(review, works, &keys, &evidence, style)?;
     let evidence = serde_json::to_string_pretty(&evidence).expect("claims always serialise");
     Ok(vec![
         Artifact::new("review.md", markdown),
+        Artifact::new("style.csl", style.to_csl()?),
         Artifact::new("review.html", html::review_html(&document, style.title())),
         Artifact {
             name: "review.docx".to_owned(),

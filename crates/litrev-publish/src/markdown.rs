@@ -6,7 +6,8 @@ use litrev_model::{CiteForm, Paragraph, Review, Section, Segment, Sentence, Work
 
 use crate::Error;
 
-/// Renders the review. `bibliography` names the file(s) the front matter points pandoc at.
+/// Renders the review. `bibliography` names the file(s) the front matter points pandoc at, and
+/// `csl` the style file, so `pandoc --citeproc` formats citations as the run's other files do.
 ///
 /// # Errors
 /// [`Error::MissingKey`] when a cited work has no key: a citation that would not resolve.
@@ -14,6 +15,7 @@ pub fn review_markdown(
     review: &Review,
     keys: &BTreeMap<WorkId, String>,
     bibliography: &[&str],
+    csl: Option<&str>,
 ) -> Result<String, Error> {
     let mut out = String::new();
     out.push_str("---\n");
@@ -25,6 +27,9 @@ pub fn review_markdown(
         for file in bibliography {
             out.push_str(&format!("  - {}\n", yaml_string(file)));
         }
+    }
+    if let Some(csl) = csl {
+        out.push_str(&format!("csl: {}\n", yaml_string(csl)));
     }
     out.push_str("---\n");
     for section in &review.sections {
@@ -201,7 +206,8 @@ mod tests {
                 subsections: Vec::new(),
             }],
         };
-        let markdown = review_markdown(&review, &keys, &["references.json"]).expect("render");
+        let markdown = review_markdown(&review, &keys, &["references.json"], Some("style.csl"))
+            .expect("render");
         assert!(markdown.starts_with("---\ntitle: \"Q: a \\\"review\\\"\"\n"));
         assert!(markdown.contains("# Costs & \\*benefits\\*"));
         assert!(markdown.contains(
@@ -226,7 +232,7 @@ mod tests {
                 subsections: Vec::new(),
             }],
         };
-        let error = review_markdown(&review, &BTreeMap::new(), &[]).expect_err("no key");
+        let error = review_markdown(&review, &BTreeMap::new(), &[], None).expect_err("no key");
         assert!(matches!(error, Error::MissingKey(_)));
     }
 }

@@ -191,6 +191,24 @@ impl CitationStyle {
         }
     }
 
+    /// The style as a CSL 1.0 file (what pandoc's `--citeproc` reads), so `review.md` renders
+    /// in the run's style too.
+    ///
+    /// # Errors
+    /// [`Error::StyleFile`] when the style cannot be written back as XML.
+    pub fn to_csl(&self) -> Result<String, Error> {
+        let xml = Style::Independent(self.csl.clone())
+            .to_xml()
+            .map_err(|error| Error::StyleFile(error.to_string()))?;
+        let xml = match xml.strip_prefix("<style") {
+            Some(rest) => format!("<style xmlns=\"http://purl.org/net/xbiblio/csl\"{rest}"),
+            None => xml,
+        };
+        Ok(format!(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n{xml}\n"
+        ))
+    }
+
     /// The style's title, as its file states it.
     pub fn title(&self) -> &str {
         &self.csl.info.title.value

@@ -56,6 +56,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
             "review.md",
             "review.html",
             "review.docx",
+            "style.csl",
             "references.bib",
             "references.json",
             "references.ris",
@@ -573,7 +574,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 17, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 18, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");
