@@ -27,7 +27,7 @@ pub use citekey::{assign_keys, base_key};
 pub use corpus::{Citation, CorpusEntry, Origin, StageReport, StopReason};
 pub use dedup::{Deduplicated, FUZZY_TITLE_SIMILARITY, MergeCounts, merge_duplicates, merge_pair};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
-pub use organisation::{KeyRole, KeyWork, Organisation, Theme, Views};
+pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{Filters, Plan, Query};
 pub use review::{
     Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef,

@@ -30,6 +30,21 @@ pub struct Theme {
     /// Works per publication year.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub timeline: std::collections::BTreeMap<i32, usize>,
+    /// The theme split once more, for themes large enough (each part of at least the minimum
+    /// theme size); every work of the theme is in exactly one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sub_themes: Vec<SubTheme>,
+}
+
+/// A part of a theme.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubTheme {
+    /// A short label made of the words that set it apart from the theme's other parts.
+    pub label: String,
+    /// Those words, best first.
+    pub top_words: Vec<String>,
+    /// Its works, in the theme's order.
+    pub works: Vec<WorkId>,
 }
 
 /// The role a work plays in the corpus citation graph.

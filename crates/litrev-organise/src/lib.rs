@@ -21,7 +21,9 @@ mod semantic;
 use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_graph::{CitationGraph, citation_velocity, normalised_mutual_information};
-use litrev_model::{Citation, KeyRole, KeyWork, Organisation, Theme, Views, Work, WorkId};
+use litrev_model::{
+    Citation, KeyRole, KeyWork, Organisation, SubTheme, Theme, Views, Work, WorkId,
+};
 use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate};
 use serde::{Deserialize, Serialize};
 
@@ -240,6 +242,15 @@ pub fn organise(
                 .get(group)
                 .map(|words| words.iter().map(|word| cased(&cases, word)).collect())
                 .unwrap_or_default();
+            let parts = Parts {
+                ids: &ids,
+                texts: &texts,
+                vectors: &vectors,
+                dense: dense.as_deref(),
+                cases: &cases,
+                min_size: config.min_theme_size,
+            };
+            let sub_themes = parts.split(members, &works);
             Theme {
                 id: 0,
                 label: String::new(),
@@ -251,6 +262,7 @@ pub fn organise(
                 bridges,
                 rising,
                 timeline,
+                sub_themes,
             }
         })
         .collect();
@@ -312,6 +324,111 @@ pub fn organise(
         embedding_model: dense
             .and(embeddings)
             .map(|embeddings| embeddings.model.clone()),
+    }
+}
+
+/// What splitting a theme into sub-themes needs of the corpus, by work index.
+struct Parts<'a> {
+    ids: &'a [&'a WorkId],
+    texts: &'a [String],
+    vectors: &'a [SparseVector],
+    dense: Option<&'a [&'a [f32]]>,
+    cases: &'a BTreeMap<String, BTreeMap<String, usize>>,
+    min_size: usize,
+}
+
+impl Parts<'_> {
+    /// Two parts of a theme of at least twice the minimum size, three from five times, with
+    /// the same clustering as the themes (embeddings, else TF-IDF) and labels by class-based
+    /// TF-IDF against the sibling parts; none when the theme does not split into parts of the
+    /// minimum size. `order` is the theme's works in their order, which each part keeps.
+    fn split(&self, members: &[usize], order: &[WorkId]) -> Vec<SubTheme> {
+        if members.len() < 2 * self.min_size {
+            return Vec::new();
+        }
+        let wanted = if members.len() >= 5 * self.min_size {
+            3
+        } else {
+            2
+        };
+        let mut local: Vec<Option<usize>> = match self.dense {
+            Some(dense) => {
+                let part: Vec<&[f32]> = members.iter().map(|&member| dense[member]).collect();
+                semantic::cluster(&part, wanted, self.min_size)
+            }
+            None => {
+                let part: Vec<SparseVector> = members
+                    .iter()
+                    .map(|&member| self.vectors[member].clone())
+                    .collect();
+                cluster(&part, wanted, self.min_size)
+                    .into_iter()
+                    .map(Some)
+                    .collect()
+            }
+        };
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (position, part) in local.iter().enumerate() {
+            if let Some(part) = part {
+                groups.entry(*part).or_default().push(members[position]);
+            }
+        }
+        if groups.len() < 2 {
+            return Vec::new();
+        }
+        // A work left out of every part joins the part whose centre it is nearest.
+        if let Some(dense) = self.dense {
+            let centres: Vec<(usize, Vec<f32>)> = groups
+                .iter()
+                .map(|(part, indexes)| {
+                    let centre = semantic::centroid(indexes.iter().map(|&index| dense[index]));
+                    (*part, centre)
+                })
+                .collect();
+            for (position, part) in local.iter_mut().enumerate() {
+                if part.is_none() {
+                    let nearest = centres
+                        .iter()
+                        .map(|(part, centre)| {
+                            (*part, semantic::dot(dense[members[position]], centre))
+                        })
+                        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+                        .map(|(part, _)| part);
+                    if let Some(nearest) = nearest {
+                        *part = Some(nearest);
+                        groups.entry(nearest).or_default().push(members[position]);
+                    }
+                }
+            }
+        }
+        let labels = distinctive_words(self.texts, &groups);
+        let mut parts: Vec<SubTheme> = groups
+            .iter()
+            .map(|(part, indexes)| {
+                let in_part: BTreeSet<&WorkId> =
+                    indexes.iter().map(|&index| self.ids[index]).collect();
+                let top_words: Vec<String> = labels
+                    .get(part)
+                    .map(|words| words.iter().map(|word| cased(self.cases, word)).collect())
+                    .unwrap_or_default();
+                SubTheme {
+                    label: label_of(&top_words),
+                    top_words,
+                    works: order
+                        .iter()
+                        .filter(|id| in_part.contains(id))
+                        .cloned()
+                        .collect(),
+                }
+            })
+            .collect();
+        parts.sort_by(|a, b| {
+            b.works
+                .len()
+                .cmp(&a.works.len())
+                .then(a.works.cmp(&b.works))
+        });
+        parts
     }
 }
 

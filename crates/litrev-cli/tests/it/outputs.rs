@@ -234,6 +234,7 @@ fn check_themes_file(dataset: &str, out: &std::path::Path) {
                 .as_object()
                 .is_some_and(|years| !years.is_empty())
         );
+        check_sub_themes(dataset, theme, &corpus);
     }
     let views = &organisation["views"];
     let nmi = views["nmi"]
@@ -716,4 +717,66 @@ fn check_charts_render(dataset: &str, out: &std::path::Path) {
             "{dataset} {chart}: no coloured pixel: no bar drawn"
         );
     }
+}
+
+/// A theme's sub-themes have at least 3 works each, hold each of its works once, and are
+/// labelled with words of their own works.
+fn check_sub_themes(
+    dataset: &str,
+    theme: &serde_json::Value,
+    corpus: &[std::collections::BTreeMap<String, String>],
+) {
+    let works: BTreeSet<&str> = theme["works"]
+        .as_array()
+        .expect("works")
+        .iter()
+        .filter_map(|id| id.as_str())
+        .collect();
+    // Themes of 6 to 9 works split only where the clustering finds two parts of 3; on these
+    // datasets every theme of 10 or more does.
+    let Some(parts) = theme["sub_themes"].as_array() else {
+        assert!(works.len() < 10, "{dataset}: no sub-themes in {theme}");
+        return;
+    };
+    assert!(parts.len() >= 2, "{dataset}: {theme}");
+    let mut seen: Vec<&str> = Vec::new();
+    for part in parts {
+        let members: Vec<&str> = part["works"]
+            .as_array()
+            .expect("works")
+            .iter()
+            .filter_map(|id| id.as_str())
+            .collect();
+        assert!(members.len() >= 3, "{dataset}: {part}");
+        let text: String = members
+            .iter()
+            .filter_map(|id| corpus.iter().find(|row| row["openalex_id"].ends_with(id)))
+            .map(|row| format!("{} {}", row["title"], row["abstract"]))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        for word in part["top_words"]
+            .as_array()
+            .expect("top words")
+            .iter()
+            .take(3)
+        {
+            let word = word.as_str().expect("word").to_lowercase();
+            assert!(
+                text.contains(&word),
+                "{dataset}: sub-theme word {word} not in its works"
+            );
+        }
+        seen.extend(members);
+    }
+    let distinct: BTreeSet<&str> = seen.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        seen.len(),
+        "{dataset}: a work in two sub-themes"
+    );
+    assert_eq!(
+        distinct, works,
+        "{dataset}: sub-themes do not cover the theme"
+    );
 }
