@@ -187,6 +187,14 @@ pub fn organise(
     let labels = distinctive_words(&texts, &groups);
     let cases = case_forms(&texts);
 
+    let parts = Parts {
+        ids: &ids,
+        texts: &texts,
+        vectors: &vectors,
+        dense: dense.as_deref(),
+        cases: &cases,
+        min_size: config.min_theme_size,
+    };
     let mut themes: Vec<Theme> = groups
         .iter()
         .map(|(group, members)| {
@@ -242,14 +250,6 @@ pub fn organise(
                 .get(group)
                 .map(|words| words.iter().map(|word| cased(&cases, word)).collect())
                 .unwrap_or_default();
-            let parts = Parts {
-                ids: &ids,
-                texts: &texts,
-                vectors: &vectors,
-                dense: dense.as_deref(),
-                cases: &cases,
-                min_size: config.min_theme_size,
-            };
             let sub_themes = parts.split(members, &works);
             Theme {
                 id: 0,

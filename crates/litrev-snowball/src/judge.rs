@@ -179,15 +179,7 @@ fn median(values: impl Iterator<Item = f32>) -> f32 {
 mod tests {
     use super::*;
 
-    fn work(id: &str, title: &str, references: &[&str]) -> Work {
-        let mut work = Work::stub(id.parse().expect("id"));
-        work.title = Some(title.to_owned());
-        work.references = references
-            .iter()
-            .map(|id| id.parse().expect("id"))
-            .collect();
-        work
-    }
+    use crate::test_works::work;
 
     #[test]
     fn text_and_links_both_count() {

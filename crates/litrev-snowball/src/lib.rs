@@ -28,6 +28,8 @@ mod batching;
 mod judge;
 mod links;
 mod priority;
+#[cfg(test)]
+mod test_works;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -200,14 +200,9 @@ enum Feature<'a> {
 mod tests {
     use super::*;
 
+    /// A work titled by its id.
     fn work(id: &str, references: &[&str]) -> Work {
-        let mut work = Work::stub(id.parse().expect("id"));
-        work.title = Some(id.to_owned());
-        work.references = references
-            .iter()
-            .map(|id| id.parse().expect("id"))
-            .collect();
-        work
+        crate::test_works::work(id, id, references)
     }
 
     #[test]

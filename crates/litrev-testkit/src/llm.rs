@@ -89,6 +89,31 @@ impl ChatCall {
     }
 }
 
+/// `(id, text)` of every `[S12] (role) text` evidence line of a writer's prompt: what a
+/// scripted writer may cite.
+pub fn evidence_lines(prompt: &str) -> Vec<(String, String)> {
+    prompt
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix('[')?;
+            let (id, rest) = rest.split_once(']')?;
+            let (_, text) = rest.trim().split_once(") ")?;
+            Some((id.to_owned(), text.to_owned()))
+        })
+        .collect()
+}
+
+/// A faithful paraphrase of an evidence sentence: "One study reported that" and its own words.
+pub fn faithful_paraphrase(text: &str) -> String {
+    let body = text.trim().trim_end_matches('.');
+    let mut characters = body.chars();
+    let lowered: String = characters
+        .next()
+        .map(|first| first.to_lowercase().chain(characters).collect())
+        .unwrap_or_default();
+    format!("One study reported that {lowered}.")
+}
+
 /// Words in a text: the scripted model's token count.
 pub fn words(text: &str) -> u64 {
     text.split_whitespace().count() as u64

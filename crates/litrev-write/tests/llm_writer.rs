@@ -10,7 +10,7 @@ use std::time::Duration;
 use litrev_http::{Client, HttpConfig};
 use litrev_llm::{Error as LlmError, Metered, OpenAiCompatible, Price, PriceTable, ResponseCache};
 use litrev_model::{Basis, Organisation, Plan, Review, SectionKind, Segment, Tier, Work, WorkId};
-use litrev_testkit::llm::{ChatCall, ScriptedLlm, words};
+use litrev_testkit::llm::{ChatCall, ScriptedLlm, evidence_lines, faithful_paraphrase, words};
 use litrev_write::{Error, LlmWriteConfig, LlmWritten, MethodFacts, WriteInput, write_with_llm};
 
 const MODEL: &str = "scripted-writer";
@@ -130,30 +130,6 @@ impl Fixture {
     }
 }
 
-/// `(id, text)` of every `[S12] (role) text` line of a prompt.
-fn evidence_of(prompt: &str) -> Vec<(String, String)> {
-    prompt
-        .lines()
-        .filter_map(|line| {
-            let rest = line.strip_prefix('[')?;
-            let (id, rest) = rest.split_once(']')?;
-            let (_, text) = rest.trim().split_once(") ")?;
-            Some((id.to_owned(), text.to_owned()))
-        })
-        .collect()
-}
-
-/// A faithful paraphrase of a span: framing words, then the span's own words.
-fn faithful(text: &str) -> String {
-    let body = text.trim_end_matches('.');
-    let mut characters = body.chars();
-    let lowered: String = characters
-        .next()
-        .map(|first| first.to_lowercase().chain(characters).collect())
-        .unwrap_or_default();
-    format!("One study reported that {lowered}.")
-}
-
 fn sentence(part: &str, text: &str, spans: &[&str]) -> serde_json::Value {
     serde_json::json!({"part": part, "text": text, "spans": spans})
 }
@@ -172,18 +148,18 @@ enum Repair {
 /// Answers are wrapped in prose and fences, as models do.
 fn script(repair: Repair, answers: Arc<Mutex<Vec<String>>>) -> impl Fn(&ChatCall) -> String {
     move |call: &ChatCall| {
-        let evidence = evidence_of(&call.user);
+        let evidence = evidence_lines(&call.user);
         let sentences: Vec<serde_json::Value> = if call.system.contains("one thematic section") {
             let mut drafted: Vec<serde_json::Value> = evidence
                 .iter()
-                .map(|(id, text)| sentence("findings", &faithful(text), &[id]))
+                .map(|(id, text)| sentence("findings", &faithful_paraphrase(text), &[id]))
                 .collect();
             if let [(first_id, first), (second_id, second), ..] = evidence.as_slice() {
                 // An inline placeholder in mid-sentence, the rest of the ids in `spans`.
                 let inline = format!(
                     "{} [[{first_id}]], while another found that {}",
-                    faithful(first).trim_end_matches('.'),
-                    faithful(second).replace("One study reported that ", "")
+                    faithful_paraphrase(first).trim_end_matches('.'),
+                    faithful_paraphrase(second).replace("One study reported that ", "")
                 );
                 drafted.push(sentence("debates", &inline, &[second_id]));
             }
@@ -212,7 +188,7 @@ fn script(repair: Repair, answers: Arc<Mutex<Vec<String>>>) -> impl Fn(&ChatCall
                         "findings",
                         &format!(
                             "The evidence suggests that {}",
-                            faithful(&text).replace("One study reported that ", "")
+                            faithful_paraphrase(&text).replace("One study reported that ", "")
                         ),
                         &[&cited],
                     )]

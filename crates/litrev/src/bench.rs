@@ -262,16 +262,9 @@ pub fn organise_by_origin(home: &crate::Home, input: &WorksByOrigin) -> Result<T
     let citations = litrev_graph::edges_within(&all, &ids);
     let started = std::time::Instant::now();
     let (embeddings, no_embeddings) =
-        match crate::embeddings::load_embedder(home, Default::default())? {
-            crate::embeddings::EmbedderStatus::Ready(embedder) => (
-                Some(crate::embeddings::embed_works(
-                    home,
-                    &embedder,
-                    &input.works,
-                )?),
-                None,
-            ),
-            crate::embeddings::EmbedderStatus::Missing(why) => (None, Some(why)),
+        match crate::embeddings::embed_if_installed(home, &input.works)? {
+            Ok(embeddings) => (Some(embeddings), None),
+            Err(why) => (None, Some(why)),
         };
     let embed_seconds = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
@@ -330,15 +323,7 @@ pub fn embed_bench(
     options: crate::embeddings::EmbedderOptions,
 ) -> Result<EmbedBench> {
     let (works, _issues) = SnapshotSource::read_works(files)?;
-    let embedder = match crate::embeddings::load_embedder(home, options)? {
-        crate::embeddings::EmbedderStatus::Ready(embedder) => embedder,
-        crate::embeddings::EmbedderStatus::Missing(why) => {
-            return Err(Error::BadInput {
-                path: litrev_embed::model_dir_in(home.root()),
-                message: why,
-            });
-        }
-    };
+    let embedder = crate::embeddings::require_embedder(home, options)?;
     let texts: Vec<String> = works
         .iter()
         .map(|work| litrev_embed::work_text(work.title.as_deref(), work.abstract_text.as_deref()))

@@ -14,27 +14,46 @@ use litrev_organise::Embeddings;
 use crate::error::Result;
 use crate::home::Home;
 
-/// Whether themes can be clustered on embeddings, and why not.
-#[derive(Debug)]
-pub enum EmbedderStatus {
-    /// A model is installed and loaded (boxed: the loaded weights' handles are large).
-    Ready(Box<Embedder>),
-    /// No model is installed; the message says how to install one.
-    Missing(String),
-}
-
-/// Loads the embedding model for `home`. A model that is absent is [`EmbedderStatus::Missing`];
-/// one that is there but broken is an error, since the user asked for it.
+/// Loads the embedding model for `home`: `Ok(None)` with the reason when none is installed;
+/// a model that is there but broken is an error, since the user asked for it.
 ///
 /// # Errors
 /// When the model's files cannot be read or do not describe a supported model.
-pub fn load_embedder(home: &Home, options: EmbedderOptions) -> Result<EmbedderStatus> {
+fn installed_embedder(
+    home: &Home,
+    options: EmbedderOptions,
+) -> Result<std::result::Result<Embedder, String>> {
     match Embedder::from_env_or(Some(litrev_embed::model_dir_in(home.root())), options) {
-        Ok(embedder) => Ok(EmbedderStatus::Ready(Box::new(embedder))),
-        Err(missing @ litrev_embed::Error::ModelNotFound { .. }) => {
-            Ok(EmbedderStatus::Missing(missing.to_string()))
-        }
+        Ok(embedder) => Ok(Ok(embedder)),
+        Err(missing @ litrev_embed::Error::ModelNotFound { .. }) => Ok(Err(missing.to_string())),
         Err(error) => Err(error.into()),
+    }
+}
+
+/// The installed embedding model; its absence is an error that says how to install it (for
+/// the benchmarks, which measure the model itself).
+///
+/// # Errors
+/// When no model is installed, or it cannot be loaded.
+pub fn require_embedder(home: &Home, options: EmbedderOptions) -> Result<Embedder> {
+    installed_embedder(home, options)?.map_err(|why| crate::Error::BadInput {
+        path: litrev_embed::model_dir_in(home.root()),
+        message: why,
+    })
+}
+
+/// The embeddings of `works` with the installed model (cached in `home`), or, when no model is
+/// installed, why not: the organise step then clusters TF-IDF vectors.
+///
+/// # Errors
+/// When an installed model cannot be loaded or run, or the cache cannot be used.
+pub fn embed_if_installed(
+    home: &Home,
+    works: &BTreeMap<WorkId, Work>,
+) -> Result<std::result::Result<Embeddings, String>> {
+    match installed_embedder(home, EmbedderOptions::default())? {
+        Ok(embedder) => Ok(Ok(embed_works(home, &embedder, works)?)),
+        Err(why) => Ok(Err(why)),
     }
 }
 
@@ -42,7 +61,7 @@ pub fn load_embedder(home: &Home, options: EmbedderOptions) -> Result<EmbedderSt
 ///
 /// # Errors
 /// When embedding fails or the cache file cannot be read or written.
-pub fn embed_works(
+fn embed_works(
     home: &Home,
     embedder: &Embedder,
     works: &BTreeMap<WorkId, Work>,

@@ -20,7 +20,6 @@ use litrev_store::{NewRun, StepWrites, Store};
 use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
 use serde::{Deserialize, Serialize};
 
-use crate::embeddings::EmbedderStatus;
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
@@ -528,12 +527,9 @@ impl Runner {
                 "organise",
                 "grouping the included works into themes",
             );
-            let embeddings = match crate::embeddings::load_embedder(&self.home, Default::default())?
-            {
-                EmbedderStatus::Ready(embedder) => Some(crate::embeddings::embed_works(
-                    &self.home, &embedder, &included,
-                )?),
-                EmbedderStatus::Missing(why) => {
+            let embeddings = match crate::embeddings::embed_if_installed(&self.home, &included)? {
+                Ok(embeddings) => Some(embeddings),
+                Err(why) => {
                     events(&Event::Notice {
                         message: format!("themes from TF-IDF vectors: {why}"),
                     });

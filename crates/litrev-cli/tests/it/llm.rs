@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Output;
 
-use litrev_testkit::llm::{ChatCall, ScriptedLlm, words};
+use litrev_testkit::llm::{ChatCall, ScriptedLlm, evidence_lines, faithful_paraphrase, words};
 
 use crate::support::{cited_keys, describe, litrev, question, review_of, testdata, works_file};
 
@@ -18,34 +18,10 @@ const DATASET: &str = "Donners_2021";
 const INVENTED: &str =
     "This treatment eliminated every adverse outcome in 1234 patients worldwide.";
 
-/// `(id, text)` of every `[S12] (role) text` line of a prompt.
-fn evidence_of(prompt: &str) -> Vec<(String, String)> {
-    prompt
-        .lines()
-        .filter_map(|line| {
-            let rest = line.strip_prefix('[')?;
-            let (id, rest) = rest.split_once(']')?;
-            let (_, text) = rest.trim().split_once(") ")?;
-            Some((id.to_owned(), text.to_owned()))
-        })
-        .collect()
-}
-
-/// "One study reported that" and the span's own words.
-fn faithful(text: &str) -> String {
-    let body = text.trim().trim_end_matches('.');
-    let mut characters = body.chars();
-    let lowered: String = characters
-        .next()
-        .map(|first| first.to_lowercase().chain(characters).collect())
-        .unwrap_or_default();
-    format!("One study reported that {lowered}.")
-}
-
 /// Drafts: a faithful sentence per span (the first with an inline placeholder) and the invented
 /// claim; repairs: a cautious sentence from the span the claim cited.
 fn script(call: &ChatCall) -> String {
-    let evidence = evidence_of(&call.user);
+    let evidence = evidence_lines(&call.user);
     let sentence = |part: &str, text: &str, spans: &[&str]| serde_json::json!({"part": part, "text": text, "spans": spans});
     let sentences: Vec<serde_json::Value> = if call.system.contains("one thematic section") {
         let mut drafted: Vec<serde_json::Value> = evidence
@@ -53,10 +29,13 @@ fn script(call: &ChatCall) -> String {
             .enumerate()
             .map(|(index, (id, text))| {
                 if index == 0 {
-                    let inline = format!("{} [[{id}]].", faithful(text).trim_end_matches('.'));
+                    let inline = format!(
+                        "{} [[{id}]].",
+                        faithful_paraphrase(text).trim_end_matches('.')
+                    );
                     sentence("findings", &inline, &[])
                 } else {
-                    sentence("findings", &faithful(text), &[id])
+                    sentence("findings", &faithful_paraphrase(text), &[id])
                 }
             })
             .collect();
@@ -78,7 +57,8 @@ fn script(call: &ChatCall) -> String {
             .unwrap_or_default();
         vec![sentence(
             "findings",
-            &faithful(&text).replace("One study reported that", "One study suggested that"),
+            &faithful_paraphrase(&text)
+                .replace("One study reported that", "One study suggested that"),
             &[&cited],
         )]
     };
