@@ -46,9 +46,8 @@ pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRec
     let mut out = LabelledRecords::default();
     for work in records {
         if let Some(&label) = label_of.get(&work.id()) {
-            out.texts.push(work.title_and_abstract());
-            out.links
-                .push(work.references.iter().map(ToString::to_string).collect());
+            out.texts.push(litrev_screen::record_text(&work));
+            out.links.push(litrev_screen::record_links(&work));
             out.labels.push(label);
             out.ids.push(work.id().to_string());
         }

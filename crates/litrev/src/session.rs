@@ -69,11 +69,8 @@ impl Runner {
             .collect();
         let seeds = seeds_of(&entries);
         let ids: Vec<WorkId> = works.keys().cloned().collect();
-        let texts: Vec<String> = works.values().map(Work::title_and_abstract).collect();
-        let links: Vec<Vec<String>> = works
-            .values()
-            .map(|work| work.references.iter().map(ToString::to_string).collect())
-            .collect();
+        let texts: Vec<String> = works.values().map(litrev_screen::record_text).collect();
+        let links: Vec<Vec<String>> = works.values().map(litrev_screen::record_links).collect();
         let space = FeatureSpace::fit_with_links(&texts, &links);
         Ok(ScreeningSession {
             runner: self,
