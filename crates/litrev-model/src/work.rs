@@ -208,7 +208,7 @@ impl Work {
         self.title.as_deref().unwrap_or("")
     }
 
-    /// Title and abstract joined, the text relevance is judged on.
+    /// Title and abstract joined: what a person reads of a work.
     pub fn title_and_abstract(&self) -> String {
         match (&self.title, &self.abstract_text) {
             (Some(title), Some(abstract_text)) => format!("{title}. {abstract_text}"),
@@ -216,6 +216,20 @@ impl Work {
             (None, Some(abstract_text)) => abstract_text.clone(),
             (None, None) => String::new(),
         }
+    }
+
+    /// Title, abstract and subject keywords joined: the text the active-learning screening model
+    /// learns from. The keywords (MeSH headings, topics) are words an indexer chose for the
+    /// work; with them the model finds the included studies of the SYNERGY benchmarks sooner
+    /// than on title and abstract alone.
+    pub fn indexed_text(&self) -> String {
+        let mut text = self.title_and_abstract();
+        for keyword in &self.keywords {
+            let ends_sentence = text.trim_end().ends_with(['.', '?', '!']);
+            text.push_str(if text.is_empty() || ends_sentence { " " } else { ". " });
+            text.push_str(keyword);
+        }
+        text.trim_start().to_owned()
     }
 
     /// The family name of the first author, if any.
@@ -319,6 +333,19 @@ mod tests {
             assert_eq!(kind.name().parse::<WorkKind>(), Ok(kind));
         }
         assert!("poem".parse::<WorkKind>().is_err());
+    }
+
+    #[test]
+    fn indexed_text_adds_the_subject_keywords_to_what_a_person_reads() {
+        let mut work = Work::stub("W1".parse().expect("id"));
+        work.title = Some("Baclofen for spasticity".to_owned());
+        work.abstract_text = Some("A trial.".to_owned());
+        assert_eq!(work.indexed_text(), work.title_and_abstract());
+        work.keywords = vec!["Muscle Spasticity".to_owned(), "Baclofen".to_owned()];
+        assert_eq!(
+            work.indexed_text(),
+            "Baclofen for spasticity. A trial. Muscle Spasticity. Baclofen"
+        );
     }
 
     #[test]

@@ -25,7 +25,6 @@ use serde::{Deserialize, Serialize};
 pub use judge::{JUDGE_PHASE, JudgeConfig, JudgeReport, judge};
 pub use model::{
     FeatureSpace, LINK_WEIGHT, LinearModel, SplitMix64, SvmConfig, Trainer, record_links,
-    record_text,
 };
 pub use rules::rule_exclusion;
 pub use simulate::{Metrics, Simulation, SimulationConfig, SimulationError, metrics, simulate};

@@ -11,18 +11,8 @@ use std::collections::{BTreeMap, HashMap};
 use litrev_model::Work;
 use litrev_text::SparseVector;
 
-/// The text the ranking model reads of a work: its title, abstract and subject terms (OpenAlex
-/// topics, keywords, concepts and MeSH headings), the words an indexer chose for it.
-pub fn record_text(work: &Work) -> String {
-    let mut text = work.title_and_abstract();
-    for keyword in &work.keywords {
-        text.push_str(". ");
-        text.push_str(keyword);
-    }
-    text
-}
-
-/// The citation links the ranking model reads of a work: the ids of the works it cites.
+/// The citation links the ranking model reads of a work (beside [`Work::indexed_text`]): the
+/// ids of the works it cites.
 pub fn record_links(work: &Work) -> Vec<String> {
     work.references.iter().map(ToString::to_string).collect()
 }

@@ -46,7 +46,7 @@ pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRec
     let mut out = LabelledRecords::default();
     for work in records {
         if let Some(&label) = label_of.get(&work.id()) {
-            out.texts.push(litrev_screen::record_text(&work));
+            out.texts.push(work.indexed_text());
             out.links.push(litrev_screen::record_links(&work));
             out.labels.push(label);
             out.ids.push(work.id().to_string());

@@ -69,7 +69,7 @@ impl Runner {
             .collect();
         let seeds = seeds_of(&entries);
         let ids: Vec<WorkId> = works.keys().cloned().collect();
-        let texts: Vec<String> = works.values().map(litrev_screen::record_text).collect();
+        let texts: Vec<String> = works.values().map(Work::indexed_text).collect();
         let links: Vec<Vec<String>> = works.values().map(litrev_screen::record_links).collect();
         let space = FeatureSpace::fit_with_links(&texts, &links);
         Ok(ScreeningSession {
