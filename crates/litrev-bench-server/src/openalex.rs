@@ -7,7 +7,8 @@
 //! refuses what the real API refuses (too many OR values, too large pages, unknown filters)
 //! with the real API's error shape. Search ranks by a BM25 score over title and abstract with
 //! plural folding; the real service stems with Kstem, so rankings differ in detail but not in
-//! kind. Requests are counted by the [`crate::http::Server`] it runs behind.
+//! kind. `cited_by_count` counts the served works citing a work, so it agrees with `cites:`.
+//! Requests are counted by the [`crate::http::Server`] it runs behind.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read};
@@ -104,10 +105,24 @@ impl OpenAlexWorks {
         self.records.push(record);
     }
 
+    /// Indexes who cites whom, and sets each record's `cited_by_count` to the number of served
+    /// works citing it: the count then agrees with what `cites:` answers, as on the real API,
+    /// where a client may trust it to tell whether it already knows every citer.
     fn link_citations(&mut self) {
         for (index, record) in self.records.iter().enumerate() {
             for cited in references(record) {
                 self.citing.entry(cited).or_default().push(index);
+            }
+        }
+        for record in &mut self.records {
+            let count = record
+                .get("id")
+                .and_then(Value::as_str)
+                .map(short_id)
+                .and_then(|id| self.citing.get(&id))
+                .map_or(0, Vec::len);
+            if let Value::Object(fields) = record {
+                fields.insert("cited_by_count".into(), json!(count));
             }
         }
     }
@@ -685,6 +700,19 @@ mod tests {
             ids(&works.answer("/works", &query(&[("filter", "doi:10.1/w2")]))),
             ["W2"]
         );
+    }
+
+    #[test]
+    fn cited_by_count_agrees_with_the_citing_works_served() {
+        let works = works();
+        for (id, citers) in [("W1", 2), ("W2", 1), ("W3", 0)] {
+            let (status, record) = works.answer(&format!("/works/{id}"), &[]);
+            assert_eq!(status, 200);
+            assert_eq!(record["cited_by_count"], json!(citers), "{id}");
+            let filter = format!("cites:{id}");
+            let answer = works.answer("/works", &query(&[("filter", &filter)]));
+            assert_eq!(answer.1["meta"]["count"], json!(citers), "{id}");
+        }
     }
 
     #[test]

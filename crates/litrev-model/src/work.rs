@@ -226,7 +226,11 @@ impl Work {
         let mut text = self.title_and_abstract();
         for keyword in &self.keywords {
             let ends_sentence = text.trim_end().ends_with(['.', '?', '!']);
-            text.push_str(if text.is_empty() || ends_sentence { " " } else { ". " });
+            text.push_str(if text.is_empty() || ends_sentence {
+                " "
+            } else {
+                ". "
+            });
             text.push_str(keyword);
         }
         text.trim_start().to_owned()

@@ -15,8 +15,11 @@
 //! references the corpus does not know are looked up by id (100 a request, known ids never
 //! asked for again) or, when the source batches them ([`SnowballConfig::reference_lists`]),
 //! listed by the works citing them (`cited_by:` lists of 100 works, pages of 200, which also
-//! return references the corpus knows), whichever takes fewer requests; the frontier is packed
-//! into lists that answer with few duplicates. Each outcome
+//! return references the corpus knows), whichever takes fewer requests; only works with a
+//! reference the corpus does not know are listed. The citing works are asked for only for
+//! works the corpus does not already know every citer of (fewer known citers than the
+//! source's `cited_by_count`, or no count). The frontier is packed into lists that answer with
+//! few duplicates. Each outcome
 //! says what it asked the source for ([`Expansion`]), from which the fewest requests the stage
 //! needed follow ([`Expansion::minimum_requests`]).
 //!
@@ -160,7 +163,7 @@ pub const WORKS_PER_PAGE: usize = 200;
 /// What a stage asked its source for: the numbers the fewest requests it needed follow from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Expansion {
-    /// Works whose references were followed.
+    /// Works with references the corpus did not know: those whose references were followed.
     pub referencing: usize,
     /// Their references the corpus did not know.
     pub unknown_references: usize,
@@ -169,7 +172,7 @@ pub struct Expansion {
     /// Whether the references came as lists of what the works cite (`cited_by:`) rather than
     /// looked up id by id.
     pub reference_lists: bool,
-    /// Works whose citing works were asked for.
+    /// Works whose citing works were asked for (those with citers the corpus did not know).
     pub cited: usize,
     /// Distinct works those citing-work requests returned.
     pub citing_found: usize,
@@ -282,8 +285,19 @@ pub fn expand_stage(
         .iter()
         .filter_map(|reference| records.get(*reference).map(|work| work.id()))
         .collect();
+    // Works whose every reference the corpus knows have nothing to list.
+    let referencing: Vec<WorkId> = frontier
+        .iter()
+        .filter(|id| {
+            state.works[*id]
+                .references
+                .iter()
+                .any(|reference| backward_ids.contains(reference))
+        })
+        .cloned()
+        .collect();
     let by_id = batches(backward_ids.len(), IDS_PER_REQUEST);
-    let by_list = batches(frontier.len(), IDS_PER_REQUEST).max(batches(
+    let by_list = batches(referencing.len(), IDS_PER_REQUEST).max(batches(
         backward_ids.len() + known_records.len(),
         WORKS_PER_PAGE,
     ));
@@ -295,7 +309,7 @@ pub fn expand_stage(
         Vec::new()
     } else if reference_lists {
         let order = batching::packed(
-            &frontier,
+            &referencing,
             |id| state.works[id].references.iter().collect(),
             |id| state.works[id].references.len() as u64,
             IDS_PER_REQUEST,
@@ -312,13 +326,29 @@ pub fn expand_stage(
             citers.entry(reference).or_default().insert(citer);
         }
     }
+    // Works whose every citer the corpus knows (as many as the source counts) have nothing to
+    // add: asking would fetch known works again.
+    let cited: Vec<WorkId> = frontier
+        .iter()
+        .filter(|id| {
+            let known_citers = citers.get(*id).map_or(0, BTreeSet::len);
+            state.works[*id]
+                .cited_by_count
+                .is_none_or(|count| known_citers < count as usize)
+        })
+        .cloned()
+        .collect();
     let order = batching::packed(
-        &frontier,
+        &cited,
         |id| citers.get(id).cloned().unwrap_or_default(),
         |id| u64::from(state.works[id].cited_by_count.unwrap_or(0)),
         IDS_PER_REQUEST,
     );
-    let found_forward = source.citing(&order)?;
+    let found_forward = if order.is_empty() {
+        Vec::new()
+    } else {
+        source.citing(&order)?
+    };
     let citing_found = found_forward
         .iter()
         .map(Work::id)
@@ -349,11 +379,11 @@ pub fn expand_stage(
         .map(|id| Work::stub(id.clone()))
         .collect();
     let expansion = Expansion {
-        referencing: frontier.len(),
+        referencing: referencing.len(),
         unknown_references: backward_ids.len(),
         existing_references: known_records.len() + backward_ids.len() - stubs.len(),
         reference_lists,
-        cited: frontier.len(),
+        cited: cited.len(),
         citing_found,
     };
 
@@ -466,4 +496,118 @@ fn profile_works(config: &SnowballConfig, state: &SnowballState<'_>) -> Vec<Work
         .take(config.profile_works)
         .map(|entry| entry.work.clone())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use litrev_model::Query;
+    use litrev_sources::{Capabilities, Hit, SourceKind};
+
+    use super::*;
+    use crate::test_works::work;
+
+    /// The citation index of a handful of works, remembering which ids it was asked about.
+    struct CitationIndex {
+        works: Vec<Work>,
+        asked_citing: Mutex<Vec<WorkId>>,
+    }
+
+    impl Source for CitationIndex {
+        fn kind(&self) -> SourceKind {
+            SourceKind::OpenAlex
+        }
+        fn capabilities(&self) -> Capabilities {
+            Capabilities {
+                batch_lookup: true,
+                citing: true,
+                ..Capabilities::default()
+            }
+        }
+        fn describe(&self) -> String {
+            "citation index".to_owned()
+        }
+        fn search(&self, _query: &Query, _limit: usize) -> litrev_sources::Result<Vec<Hit>> {
+            Ok(Vec::new())
+        }
+        fn lookup(&self, ids: &[WorkId]) -> litrev_sources::Result<Vec<Work>> {
+            Ok(self
+                .works
+                .iter()
+                .filter(|work| ids.contains(&work.id()))
+                .cloned()
+                .collect())
+        }
+        fn citing(&self, ids: &[WorkId]) -> litrev_sources::Result<Vec<Work>> {
+            self.asked_citing
+                .lock()
+                .expect("lock")
+                .extend(ids.iter().cloned());
+            Ok(self
+                .works
+                .iter()
+                .filter(|work| work.references.iter().any(|cited| ids.contains(cited)))
+                .cloned()
+                .collect())
+        }
+    }
+
+    #[test]
+    fn citers_are_asked_for_only_where_the_corpus_does_not_know_them_all() {
+        let counted = |mut work: Work, citers: u32| {
+            work.cited_by_count = Some(citers);
+            work
+        };
+        // The seed's one citer is in the corpus; the other work's citer is not.
+        let seed = counted(work("W1", "insulin pumps for children", &[]), 1);
+        let known = counted(work("W2", "insulin pumps in children", &["W1"]), 1);
+        let unknown_citer = counted(work("W3", "insulin pumps at school", &["W2"]), 0);
+        let source = CitationIndex {
+            works: vec![seed.clone(), known.clone(), unknown_citer],
+            asked_citing: Mutex::new(Vec::new()),
+        };
+        let entries: Vec<CorpusEntry> = [(&seed, Origin::Seed), (&known, Origin::Search)]
+            .into_iter()
+            .map(|(work, origin)| CorpusEntry {
+                work: work.id(),
+                stage: 0,
+                origin,
+                score: 1.0,
+                queries: Vec::new(),
+            })
+            .collect();
+        let works: BTreeMap<WorkId, Work> = [seed.clone(), known.clone()]
+            .into_iter()
+            .map(|work| (work.id(), work))
+            .collect();
+        let seeds = [seed.id()];
+        let state = SnowballState {
+            question: "insulin pumps for children",
+            seeds: &seeds,
+            entries: &entries,
+            works: &works,
+            expanded: &BTreeSet::new(),
+            history: &[],
+        };
+        let outcome = expand_stage(&source, &SnowballConfig::default(), &state, 1).expect("stage");
+
+        assert_eq!(
+            *source.asked_citing.lock().expect("lock"),
+            vec![known.id()],
+            "the seed's only citer is known: asking would fetch it again"
+        );
+        assert_eq!(outcome.expansion.cited, 1);
+        assert!(
+            outcome.expanded.contains(&seed.id()),
+            "{:?}",
+            outcome.expanded
+        );
+        assert!(
+            outcome
+                .new_entries
+                .iter()
+                .any(|entry| entry.work.to_string() == "W3" && entry.origin == Origin::Forward)
+        );
+    }
 }
