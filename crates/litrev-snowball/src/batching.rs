@@ -8,7 +8,8 @@
 //! frontier is packed into as few lists as the limit allows: works that share links the corpus
 //! already knows (citers, or references) share a list, and otherwise the expected answers
 //! (citation counts, reference counts) are balanced across the lists. The source cuts the
-//! order it is given into lists of 100, so the order is the packing.
+//! order it is given into lists of 100, so every list but the last is filled to 100 and the
+//! order is the packing.
 //!
 //! Measured with `litrev bench snowball`, packing takes two to five requests off a densely
 //! cited pool's run compared with the priority order, and keeps sparse pools at the minimum.
@@ -17,10 +18,10 @@ use std::collections::BTreeSet;
 
 use litrev_model::WorkId;
 
-/// `ids` packed into the fewest lists of at most `size` (in list order). Works go heaviest
-/// first (`weight`: how large its answer is expected to be); each joins the list it adds the
-/// fewest new known `links` to, the lightest among equals, so that overlapping works share a
-/// list and the answers stay of similar size.
+/// `ids` packed into the fewest lists of `size` (the last holding the rest), in list order.
+/// Works go heaviest first (`weight`: how large its answer is expected to be); each joins the
+/// list with room it adds the fewest new known `links` to, the lightest among equals, so that
+/// overlapping works share a list and the answers stay of similar size.
 pub(crate) fn packed<'a>(
     ids: &[WorkId],
     links: impl Fn(&WorkId) -> BTreeSet<&'a WorkId>,
@@ -36,11 +37,13 @@ pub(crate) fn packed<'a>(
     works.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
     let mut lists: Vec<(Vec<WorkId>, BTreeSet<&'a WorkId>, u64)> =
         vec![(Vec::new(), BTreeSet::new(), 0); count];
+    // The source cuts the order into lists of `size`: every list but the last is full.
+    let capacity = |index: usize| size.min(ids.len() - index * size);
     for (id, own, load) in works {
         let best = lists
             .iter()
             .enumerate()
-            .filter(|(_, (members, _, _))| members.len() < size)
+            .filter(|(index, (members, _, _))| members.len() < capacity(*index))
             .min_by_key(|(index, (_, held, total))| (own.difference(held).count(), *total, *index))
             .map(|(index, _)| index)
             .unwrap_or(0);
@@ -84,6 +87,15 @@ mod tests {
             order,
             [id("W1"), id("W4"), id("W2"), id("W3")],
             "the heaviest with the lightest"
+        );
+
+        // The source cuts the order into lists of 2, so every list but the last is full: the
+        // light W2 and W3 cannot both join the list that is not W1's.
+        let three = [id("W1"), id("W2"), id("W3")];
+        let heavy_first = |work: &WorkId| if *work == id("W1") { 5 } else { 1 };
+        assert_eq!(
+            packed(&three, unlinked, heavy_first, 2),
+            [id("W1"), id("W3"), id("W2")]
         );
     }
 }
