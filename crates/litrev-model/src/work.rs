@@ -208,7 +208,8 @@ impl Work {
         self.title.as_deref().unwrap_or("")
     }
 
-    /// Title and abstract joined: what a person reads of a work.
+    /// Title and abstract joined: what a person reads of a work, and the text its relevance to
+    /// a question is judged on.
     pub fn title_and_abstract(&self) -> String {
         match (&self.title, &self.abstract_text) {
             (Some(title), Some(abstract_text)) => format!("{title}. {abstract_text}"),
@@ -225,15 +226,14 @@ impl Work {
     pub fn indexed_text(&self) -> String {
         let mut text = self.title_and_abstract();
         for keyword in &self.keywords {
-            let ends_sentence = text.trim_end().ends_with(['.', '?', '!']);
-            text.push_str(if text.is_empty() || ends_sentence {
-                " "
-            } else {
-                ". "
-            });
+            if text.trim_end().ends_with(['.', '?', '!']) {
+                text.push(' ');
+            } else if !text.is_empty() {
+                text.push_str(". ");
+            }
             text.push_str(keyword);
         }
-        text.trim_start().to_owned()
+        text
     }
 
     /// The family name of the first author, if any.
@@ -350,6 +350,9 @@ mod tests {
             work.indexed_text(),
             "Baclofen for spasticity. A trial. Muscle Spasticity. Baclofen"
         );
+        work.title = None;
+        work.abstract_text = None;
+        assert_eq!(work.indexed_text(), "Muscle Spasticity. Baclofen");
     }
 
     #[test]

@@ -72,10 +72,8 @@ impl FeatureSpace {
     /// `links` is empty or has one list per text.
     pub fn fit_with_links(texts: &[String], links: &[Vec<String>]) -> FeatureSpace {
         let documents: Vec<Vec<u64>> = texts.iter().map(|text| word_features(text)).collect();
-        let link_documents: Vec<Vec<u64>> = texts
-            .iter()
-            .enumerate()
-            .map(|(index, _)| {
+        let link_documents: Vec<Vec<u64>> = (0..texts.len())
+            .map(|index| {
                 links.get(index).map_or_else(Vec::new, |links| {
                     links.iter().map(|link| hash(&["cites", link])).collect()
                 })

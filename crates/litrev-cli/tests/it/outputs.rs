@@ -205,30 +205,14 @@ fn check_themes_file(dataset: &str, out: &std::path::Path) {
     // screening.csv holds every screened work's title and abstract.
     let corpus = crate::support::table(&out.join("screening.csv"));
     for theme in themes {
-        let works = theme["works"].as_array().expect("works");
-        assert!(works.len() >= 3, "{dataset}: {theme}");
-        let text: String = works
-            .iter()
-            .filter_map(|id| {
-                let id = id.as_str()?;
-                corpus.iter().find(|row| row["openalex_id"].ends_with(id))
-            })
-            .map(|row| format!("{} {}", row["title"], row["abstract"]))
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
-        for word in theme["top_words"]
+        let works: Vec<&str> = theme["works"]
             .as_array()
-            .expect("top words")
+            .expect("works")
             .iter()
-            .take(3)
-        {
-            let word = word.as_str().expect("word").to_lowercase();
-            assert!(
-                text.contains(&word),
-                "{dataset}: label word {word} not in its works"
-            );
-        }
+            .filter_map(|id| id.as_str())
+            .collect();
+        assert!(works.len() >= 3, "{dataset}: {theme}");
+        check_labelled_by_own_words(dataset, theme, &works, &corpus);
         assert!(
             theme["timeline"]
                 .as_object()
@@ -719,6 +703,35 @@ fn check_charts_render(dataset: &str, out: &std::path::Path) {
     }
 }
 
+/// The first three `top_words` of a theme (or sub-theme) are words of the titles and abstracts
+/// of its `works`, as `screening.csv` (`corpus`) holds them.
+fn check_labelled_by_own_words(
+    dataset: &str,
+    theme: &serde_json::Value,
+    works: &[&str],
+    corpus: &[std::collections::BTreeMap<String, String>],
+) {
+    let text: String = works
+        .iter()
+        .filter_map(|id| corpus.iter().find(|row| row["openalex_id"].ends_with(id)))
+        .map(|row| format!("{} {}", row["title"], row["abstract"]))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    for word in theme["top_words"]
+        .as_array()
+        .expect("top words")
+        .iter()
+        .take(3)
+    {
+        let word = word.as_str().expect("word").to_lowercase();
+        assert!(
+            text.contains(&word),
+            "{dataset}: label word {word} not in the works of {theme}"
+        );
+    }
+}
+
 /// A theme's sub-themes have at least 3 works each, hold each of its works once, and are
 /// labelled with words of their own works.
 fn check_sub_themes(
@@ -748,25 +761,7 @@ fn check_sub_themes(
             .filter_map(|id| id.as_str())
             .collect();
         assert!(members.len() >= 3, "{dataset}: {part}");
-        let text: String = members
-            .iter()
-            .filter_map(|id| corpus.iter().find(|row| row["openalex_id"].ends_with(id)))
-            .map(|row| format!("{} {}", row["title"], row["abstract"]))
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
-        for word in part["top_words"]
-            .as_array()
-            .expect("top words")
-            .iter()
-            .take(3)
-        {
-            let word = word.as_str().expect("word").to_lowercase();
-            assert!(
-                text.contains(&word),
-                "{dataset}: sub-theme word {word} not in its works"
-            );
-        }
+        check_labelled_by_own_words(dataset, part, &members, corpus);
         seen.extend(members);
     }
     let distinct: BTreeSet<&str> = seen.iter().copied().collect();
