@@ -127,6 +127,20 @@ impl OpenAlexWorks {
         }
     }
 
+    /// The ids (`W…`) of every work a `search=` expression matches, as the API would list
+    /// them without a page limit.
+    ///
+    /// # Errors
+    /// When the expression is not valid search syntax.
+    pub fn matching(&self, search: &str) -> Result<Vec<String>, String> {
+        let expression = parse_search(search)?;
+        Ok((0..self.records.len())
+            .filter(|&index| expression.matches(&|word| self.has(index, word)))
+            .filter_map(|index| self.records[index].get("id").and_then(Value::as_str))
+            .map(short_id)
+            .collect())
+    }
+
     /// Answers `GET path?query` the way api.openalex.org does.
     pub fn answer(&self, path: &str, query: &[(String, String)]) -> Answer {
         let path = path.trim_end_matches('/');
@@ -747,6 +761,12 @@ mod tests {
         assert_eq!(hits("insulin NOT children"), ["W2"]);
         assert_eq!(hits("(children OR machine) AND NOT costs"), ["W1", "W3"]);
         assert_eq!(hits("\"insulin pump therapy\""), ["W2"]);
+        assert_eq!(
+            works.matching("(children OR machine) AND NOT costs"),
+            Ok(vec!["W1".to_owned(), "W3".to_owned()]),
+            "every match, in record order"
+        );
+        assert!(works.matching("(insulin").is_err());
     }
 
     #[test]

@@ -118,6 +118,12 @@ fn snowball(args: &SnowballBenchArgs) -> anyhow::Result<u8> {
         engine.structural
     );
     println!(
+        "recall ceiling {:.3} ({} of the {} other included are linked through the pool's citations to a seed or to a work holding a topic term of the question)",
+        result.reachable as f64 / result.targets.max(1) as f64,
+        result.reachable,
+        result.targets
+    );
+    println!(
         "{:<10} {:>8} {:>9} {:>8} {:>9} {:>6} {:>8} {:>8}",
         "step", "expanded", "new works", "relevant", "all relev", "delta", "requests", "minimum"
     );

@@ -276,6 +276,33 @@ impl CitationGraph {
             .collect()
     }
 
+    /// Every node linked to one of `starts` through citations followed either way, any number
+    /// of steps, the starts that are nodes included: what snowballing from them can reach.
+    pub fn linked_to<'a>(&self, starts: impl IntoIterator<Item = &'a WorkId>) -> BTreeSet<&WorkId> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut queue: Vec<usize> = starts
+            .into_iter()
+            .filter_map(|id| self.index.get(id).copied())
+            .collect();
+        for &node in &queue {
+            seen[node] = true;
+        }
+        while let Some(node) = queue.pop() {
+            for &next in self.cites[node].iter().chain(&self.cited_by[node]) {
+                if !seen[next] {
+                    seen[next] = true;
+                    queue.push(next);
+                }
+            }
+        }
+        self.nodes
+            .iter()
+            .zip(seen)
+            .filter(|(_, seen)| *seen)
+            .map(|(id, _)| id)
+            .collect()
+    }
+
     /// Nodes citing the work.
     pub fn citers_of(&self, id: &WorkId) -> Vec<&WorkId> {
         self.index.get(id).map_or_else(Vec::new, |&node| {
@@ -497,5 +524,23 @@ mod tests {
         assert!((total - 1.0).abs() < 1e-9);
         assert!(rank[&id("W1")] > rank[&id("W2")]);
         assert!(rank[&id("W2")] > rank[&id("W4")]);
+    }
+
+    #[test]
+    fn links_are_followed_both_ways_any_number_of_steps() {
+        let nodes = [id("W1"), id("W2"), id("W3"), id("W4"), id("W5")];
+        // W3 → W1 ← W2 → W4, and W5 alone.
+        let edges = [edge("W3", "W1"), edge("W2", "W1"), edge("W2", "W4")];
+        let graph = CitationGraph::new(&nodes, &edges);
+        let from = |start: &str| -> Vec<String> {
+            graph
+                .linked_to([&id(start)])
+                .into_iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(from("W3"), ["W1", "W2", "W3", "W4"]);
+        assert_eq!(from("W5"), ["W5"]);
+        assert!(graph.linked_to([&id("W9")]).is_empty(), "not a node");
     }
 }

@@ -101,9 +101,21 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         seeds: config.seeds.clone(),
         tier: config.tier,
         limits,
-        hits_per_query: limits.max_works,
+        hits_per_query: search_depth(config.tier),
         relevance_threshold: config.relevance_threshold,
         filters: config.filters.clone(),
+    }
+}
+
+/// Hits read per query: the tier's corpus cap, except that an exhaustive review reads the first
+/// 1,000 (five of OpenAlex's pages of 200). On a broad topic the included studies the question's
+/// words reach sit deeper than 300 hits: measured with `litrev bench snowball`, recall on
+/// Menon_2022 rises from 0.458 to 0.500 (all the question's words can reach there) and on
+/// Chou_2004 from 0.571 to 0.714, for a request or two more.
+fn search_depth(tier: Tier) -> usize {
+    match tier {
+        Tier::Exhaustive => 1_000,
+        other => other.limits().max_works,
     }
 }
 

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 
 use litrev_bench_server::http::{FaultPlan, Reply, Server};
 use litrev_bench_server::openalex::OpenAlexWorks;
+use litrev_graph::{CitationGraph, edges_within};
 use litrev_http::{Client, HttpConfig};
-use litrev_model::{CorpusEntry, StageReport, StopReason, Tier, Work, WorkId};
+use litrev_model::{CorpusEntry, Plan, StageReport, StopReason, Tier, Work, WorkId};
 use litrev_plan::PlanConfig;
 use litrev_snowball::{Expansion, SnowballConfig, SnowballState};
 use litrev_sources::SnapshotSource;
@@ -109,6 +110,10 @@ pub struct SnowballBench {
     pub seeds: Vec<WorkId>,
     /// Included studies other than the seeds: what recall is measured on.
     pub targets: usize,
+    /// Of those, the ones linked through the pool's citations (either way, any number of
+    /// steps) to a seed or to a work holding one of the question's topic terms: the most that
+    /// searching the question's words and snowballing can find in this pool.
+    pub reachable: usize,
     /// The engine.
     pub engine: EngineNumbers,
     /// The keyword baseline.
@@ -182,6 +187,9 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
     let baseline_order = keyword_baseline(&question, &pool, &seeds);
     let baseline: Vec<&WorkId> = baseline_order.iter().collect();
 
+    let mut plan_config = PlanConfig::for_tier(options.tier);
+    plan_config.seeds = seeds.clone();
+    let plan = litrev_plan::plan(&question, &plan_config);
     // The pool behind a local OpenAlex, reached through the live client.
     let served = OpenAlexWorks::load(std::slice::from_ref(&options.works)).map_err(|source| {
         Error::Write {
@@ -189,6 +197,7 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
             source,
         }
     })?;
+    let reachable = reachable_targets(&served, &pool, &plan, &targets);
     let server = Server::start(
         move |request| {
             let (status, body) = served.answer(&request.path, &request.query);
@@ -211,9 +220,6 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
         },
     );
 
-    let mut plan_config = PlanConfig::for_tier(options.tier);
-    plan_config.seeds = seeds.clone();
-    let plan = litrev_plan::plan(&question, &plan_config);
     let discovery = litrev_discover::discover(&source, &plan)?;
     let discover_requests = server.requests();
     let discover_minimum = batches(plan.seeds.len(), MAX_OR_VALUES)
@@ -326,6 +332,7 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
         included: included.len(),
         seeds,
         targets: targets.len(),
+        reachable,
         engine,
         baseline,
         discover_requests,
@@ -335,6 +342,29 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
         requests,
         minimum,
     })
+}
+
+/// How many of `targets` are linked through the pool's citations to a seed or to a work that
+/// the OR of the question's topic terms matches on the server: searches built from the
+/// question find nothing else, and the server serves no citation path outside the pool.
+fn reachable_targets(
+    served: &OpenAlexWorks,
+    pool: &[Work],
+    plan: &Plan,
+    targets: &BTreeSet<&WorkId>,
+) -> usize {
+    // Topic terms are plain words, which the search syntax accepts (none match nothing).
+    let matched: Vec<WorkId> = served
+        .matching(&plan.key_terms.join(" OR "))
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| id.parse().ok())
+        .collect();
+    let works: Vec<&Work> = pool.iter().collect();
+    let nodes: Vec<WorkId> = pool.iter().map(Work::id).collect();
+    let graph = CitationGraph::new(&nodes, &edges_within(&works, &nodes.iter().collect()));
+    let linked = graph.linked_to(plan.seeds.iter().chain(&matched));
+    targets.iter().filter(|id| linked.contains(**id)).count()
 }
 
 /// Snowballing's settings for a tier, as a review's plan gives them (the stage cap as planned).
