@@ -1,9 +1,10 @@
 //! Which relevant works a stage expands first, when it cannot expand them all.
 //!
-//! A work's priority is its relevance score lifted by four signals of the design, each as a
+//! A work's priority is its relevance score lifted by five signals of the design, each as a
 //! percentile among the candidates: cited often inside the corpus (seminal), cited fast for its
 //! age (rising), many links not yet explored (references outside the corpus, citers not yet
-//! seen), and central in the corpus's citation graph (PageRank). The signals only reorder works
+//! seen), central in the corpus's citation graph (PageRank), and bridging parts of it that
+//! would otherwise hardly meet (betweenness). The signals only reorder works
 //! of similar relevance: a central but barely relevant work does not jump the queue.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,6 +13,9 @@ use litrev_graph::CitationGraph;
 use litrev_model::{Citation, Work, WorkId};
 
 use crate::judge::Judgement;
+
+/// How many signals lift a work's relevance.
+const SIGNALS: usize = 5;
 
 /// The relevant works not yet expanded, highest priority first (ties by id), at most `limit`.
 pub(crate) fn frontier(
@@ -33,12 +37,13 @@ pub(crate) fn frontier(
     let nodes: Vec<WorkId> = works.keys().cloned().collect();
     let graph = CitationGraph::new(&nodes, citations);
     let pagerank = graph.pagerank();
+    let betweenness = graph.betweenness();
     let now = works
         .values()
         .filter_map(|work| work.year)
         .max()
         .unwrap_or(0);
-    let signals: Vec<[f64; 4]> = candidates
+    let signals: Vec<[f64; SIGNALS]> = candidates
         .iter()
         .map(|id| {
             let work = &works[*id];
@@ -53,22 +58,35 @@ pub(crate) fn frontier(
                 .count() as f64;
             let unseen_citers = (cited_all - cited_inside).max(0.0);
             let central = pagerank.get(*id).copied().unwrap_or(0.0);
+            let bridging = betweenness.get(*id).copied().unwrap_or(0.0);
             [
                 cited_inside,
                 rising,
                 unknown_references + unseen_citers,
                 central,
+                bridging,
             ]
         })
         .collect();
-    let percentiles: Vec<[f64; 4]> = {
-        let mut out = vec![[0.0; 4]; candidates.len()];
-        for signal in 0..4 {
+    let percentiles: Vec<[f64; SIGNALS]> = {
+        let mut out = vec![[0.0; SIGNALS]; candidates.len()];
+        for signal in 0..SIGNALS {
             let mut order: Vec<usize> = (0..candidates.len()).collect();
             order.sort_by(|&a, &b| signals[a][signal].total_cmp(&signals[b][signal]));
             let last = (candidates.len() - 1) as f64;
-            for (rank, &position) in order.iter().enumerate() {
-                out[position][signal] = rank as f64 / last;
+            // Equal values share the mean of their ranks, so a tie lifts no work over another.
+            let mut start = 0;
+            while start < order.len() {
+                let value = signals[order[start]][signal];
+                let end = order[start..]
+                    .iter()
+                    .position(|&position| signals[position][signal] != value)
+                    .map_or(order.len(), |offset| start + offset);
+                let mean_rank = (start + end - 1) as f64 / 2.0;
+                for &position in &order[start..end] {
+                    out[position][signal] = mean_rank / last;
+                }
+                start = end;
             }
         }
         out
@@ -78,7 +96,10 @@ pub(crate) fn frontier(
         .zip(&percentiles)
         .map(|(id, lifts)| {
             let relevance = f64::from(judgement.scores.get(*id).copied().unwrap_or(0.0));
-            (relevance * (1.0 + lifts.iter().sum::<f64>() / 4.0), *id)
+            (
+                relevance * (1.0 + lifts.iter().sum::<f64>() / SIGNALS as f64),
+                *id,
+            )
         })
         .collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
@@ -87,4 +108,41 @@ pub(crate) fn frontier(
         .take(limit)
         .map(|(_, id)| id.clone())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Basis;
+    use crate::test_works::work;
+
+    #[test]
+    fn a_work_bridging_two_groups_goes_first_among_equals() {
+        // W9 cites W3 and W5, the only link between {W3, W4} and {W5, W6}; W1 cites W3 and W4,
+        // which cite each other. Equal scores, equal counts: only bridging tells them apart,
+        // and the tie would otherwise go to the lower id.
+        let records = [
+            work("W1", "a", &["W3", "W4"]),
+            work("W9", "b", &["W3", "W5"]),
+            work("W3", "c", &[]),
+            work("W4", "d", &["W3"]),
+            work("W5", "e", &[]),
+            work("W6", "f", &["W5"]),
+        ];
+        let works: BTreeMap<WorkId, Work> = records
+            .iter()
+            .map(|work| (work.id(), work.clone()))
+            .collect();
+        let id = |text: &str| text.parse::<WorkId>().expect("id");
+        let judgement = Judgement {
+            scores: [(id("W1"), 0.5), (id("W9"), 0.5)].into(),
+            relevant: [(id("W1"), Basis::Semantic), (id("W9"), Basis::Semantic)].into(),
+            threshold: 0.1,
+        };
+        let known: BTreeSet<&WorkId> = works.keys().collect();
+        let all: Vec<&Work> = works.values().collect();
+        let citations = litrev_graph::edges_within(&all, &known);
+        let order = frontier(&judgement, &works, &known, &citations, &BTreeSet::new(), 1);
+        assert_eq!(order, [id("W9")]);
+    }
 }
