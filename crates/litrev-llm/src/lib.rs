@@ -8,7 +8,7 @@
 //!   API for bulk calls at half price.
 //! - [`parse_json`]: the JSON a model meant, through Markdown fences and prose around it.
 //! - [`Prompt`]: versioned prompt files compiled in ([`DRAFT_SECTION`], [`REPAIR_SENTENCE`],
-//!   [`SCREEN_JUDGE`]).
+//!   [`SCREEN_JUDGE`], [`SNOWBALL_RELEVANCE`]).
 //! - [`Metered`]: a provider behind the [`ResponseCache`] (keyed by provider, model, prompt
 //!   version and input hash), the [`Ledger`] of tokens and dollars per phase, and a budget that
 //!   refuses a call before it could overspend.
@@ -58,6 +58,8 @@ pub use json::parse_json;
 pub use ledger::{Ledger, PhaseUsage, Price, PriceTable};
 pub use metered::Metered;
 pub use openai::{OPENAI_URL, OpenAiCompatible};
-pub use prompt::{DRAFT_SECTION, Prompt, REPAIR_SENTENCE, RequestSettings, SCREEN_JUDGE};
+pub use prompt::{
+    DRAFT_SECTION, Prompt, REPAIR_SENTENCE, RequestSettings, SCREEN_JUDGE, SNOWBALL_RELEVANCE,
+};
 pub use provider::{DEFAULT_PARALLEL_CALLS, LlmProvider, in_parallel};
 pub use request::{JsonSchema, LlmRequest, LlmResponse, Message, Role, estimate_tokens};

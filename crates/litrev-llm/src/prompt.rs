@@ -40,6 +40,14 @@ pub const SCREEN_JUDGE: Prompt = Prompt {
     text: include_str!("../prompts/screen_judge.v1.md"),
 };
 
+/// Whether one work reached by snowballing is about the review's question (JSON:
+/// `{"relevant", "rationale"}`).
+pub const SNOWBALL_RELEVANCE: Prompt = Prompt {
+    name: "snowball_relevance",
+    version: 1,
+    text: include_str!("../prompts/snowball_relevance.v1.md"),
+};
+
 impl Prompt {
     /// The versioned id, `name.vN`, that requests and cache keys carry.
     pub fn id(&self) -> String {
@@ -137,9 +145,15 @@ mod tests {
 
     #[test]
     fn prompts_have_both_parts_and_versioned_ids() {
-        for prompt in [DRAFT_SECTION, REPAIR_SENTENCE] {
+        for prompt in [
+            DRAFT_SECTION,
+            REPAIR_SENTENCE,
+            SCREEN_JUDGE,
+            SNOWBALL_RELEVANCE,
+        ] {
             assert!(prompt.parts().is_some(), "{}", prompt.id());
         }
+        assert_eq!(SNOWBALL_RELEVANCE.id(), "snowball_relevance.v1");
         assert_eq!(DRAFT_SECTION.id(), "draft_section.v1");
         assert_eq!(REPAIR_SENTENCE.id(), "repair_sentence.v1");
     }

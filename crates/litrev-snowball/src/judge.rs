@@ -28,6 +28,8 @@ pub enum Basis {
     Structural,
     /// Its score reached the threshold.
     Semantic,
+    /// Its score left it in doubt and the language model judged it relevant.
+    Llm,
 }
 
 /// Relevance of every work of a corpus.
@@ -55,12 +57,15 @@ impl Judgement {
 ///
 /// `profile` are the works relevance is measured against besides the question: the seeds, or
 /// failing them the best discovered works. Only the seeds among them are relevant by right.
+/// `verdicts` (a language model's, on works their score left in doubt) replace the score's
+/// judgement of those works; links to relevant works still make any work relevant.
 pub fn judge(
     config: &SnowballConfig,
     question: &str,
     seeds: &[WorkId],
     profile: &[WorkId],
     records: &BTreeMap<WorkId, &Work>,
+    verdicts: &BTreeMap<WorkId, bool>,
 ) -> Judgement {
     let links = Links::new(records);
     let positions: BTreeMap<&WorkId, usize> = links
@@ -143,6 +148,8 @@ pub fn judge(
     for (position, id) in links.keys.iter().enumerate() {
         let basis = if seed_set.contains(id) {
             Some(Basis::Seed)
+        } else if let Some(&relevant) = verdicts.get(id) {
+            relevant.then_some(Basis::Llm)
         } else if scores[position] >= threshold {
             Some(Basis::Semantic)
         } else {
@@ -210,6 +217,7 @@ mod tests {
             std::slice::from_ref(&seed),
             std::slice::from_ref(&seed),
             &records,
+            &BTreeMap::new(),
         );
         let score = |id: &str| judgement.scores[&id.parse::<WorkId>().expect("id")];
         assert!(score("W2") > score("W4"));
@@ -220,5 +228,29 @@ mod tests {
         assert_eq!(judgement.relevant[&seed], Basis::Seed);
         assert!(!judgement.relevant.contains_key(&"W4".parse().expect("id")));
         assert_eq!(judgement.ranking()[0], &seed);
+
+        // A model's verdicts replace the score's judgement; links still count.
+        let verdicts: BTreeMap<WorkId, bool> = [
+            ("W2".parse().expect("id"), false),
+            ("W4".parse().expect("id"), true),
+            (seed.clone(), false),
+        ]
+        .into();
+        let judged = judge(
+            &config,
+            "emicizumab in haemophilia",
+            std::slice::from_ref(&seed),
+            std::slice::from_ref(&seed),
+            &records,
+            &verdicts,
+        );
+        let basis = |id: &str| judged.relevant.get(&id.parse::<WorkId>().expect("id"));
+        assert_eq!(basis("W2"), None, "judged not relevant");
+        assert_eq!(basis("W4"), Some(&Basis::Llm));
+        assert_eq!(basis("W1"), Some(&Basis::Seed), "a seed stays a seed");
+        assert_eq!(
+            judged.scores, judgement.scores,
+            "verdicts leave scores alone"
+        );
     }
 }

@@ -31,6 +31,7 @@ mod batching;
 mod judge;
 mod links;
 mod priority;
+mod scorer;
 #[cfg(test)]
 mod test_works;
 
@@ -42,6 +43,7 @@ use litrev_sources::Source;
 use serde::{Deserialize, Serialize};
 
 pub use judge::{Basis, Judgement};
+pub use scorer::{LlmScorer, LlmVerdict, SCORER_PHASE, ScorerReport};
 
 /// Why a stage failed.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +52,9 @@ pub enum Error {
     /// The source failed.
     #[error(transparent)]
     Source(#[from] litrev_sources::Error),
+    /// The request to the language model scoring works in doubt could not be built.
+    #[error(transparent)]
+    Llm(#[from] litrev_llm::Error),
 }
 
 /// Result with snowballing's error.
@@ -153,6 +158,9 @@ pub struct SnowballState<'a> {
     pub expanded: &'a BTreeSet<WorkId>,
     /// Reports of earlier stages.
     pub history: &'a [StageReport],
+    /// A language model's verdicts so far on works their score left in doubt (relevant or
+    /// not), which replace the score's judgement of them.
+    pub verdicts: &'a BTreeMap<WorkId, bool>,
 }
 
 /// Ids one request may list (an OpenAlex OR-filter's limit).
@@ -226,17 +234,22 @@ pub struct StageOutcome {
     /// What the stage asked the source for.
     #[serde(default)]
     pub expansion: Expansion,
+    /// What the language model said of the works in doubt, when the run has one.
+    #[serde(default)]
+    pub scoring: ScorerReport,
 }
 
-/// Runs stage `stage` (from 1) of snowballing.
+/// Runs stage `stage` (from 1) of snowballing; with a `scorer`, the works the text judgement
+/// is unsure of after the stage are judged by the language model.
 ///
 /// # Errors
-/// When the source fails.
+/// When the source fails, or a request to the scorer cannot be built.
 pub fn expand_stage(
     source: &dyn Source,
     config: &SnowballConfig,
     state: &SnowballState<'_>,
     stage: u32,
+    scorer: Option<LlmScorer<'_>>,
 ) -> Result<StageOutcome> {
     // Every id the corpus knows, aliases of its records included: none is fetched again.
     let mut known: BTreeSet<&WorkId> = state.entries.iter().map(|entry| &entry.work).collect();
@@ -248,7 +261,14 @@ pub fn expand_stage(
     known.extend(aliases.iter());
     let records: BTreeMap<WorkId, &Work> = records_of(state.works.values());
     let profile = profile_works(config, state);
-    let before = judge::judge(config, state.question, state.seeds, &profile, &records);
+    let before = judge::judge(
+        config,
+        state.question,
+        state.seeds,
+        &profile,
+        &records,
+        state.verdicts,
+    );
 
     let all: Vec<&Work> = state.works.values().collect();
     let ids: BTreeSet<&WorkId> = state.works.keys().collect();
@@ -390,7 +410,39 @@ pub fn expand_stage(
     // Judge the new works with the corpus they join.
     let mut all_records = records;
     all_records.extend(records_of(new_records.values().map(|(work, _)| work)));
-    let after = judge::judge(config, state.question, state.seeds, &profile, &all_records);
+    let mut after = judge::judge(
+        config,
+        state.question,
+        state.seeds,
+        &profile,
+        &all_records,
+        state.verdicts,
+    );
+    let mut scoring = ScorerReport::default();
+    if let Some(scorer) = scorer {
+        let doubtful: Vec<&Work> = scorer::in_doubt(&after, state.verdicts)
+            .iter()
+            .filter_map(|id| all_records.get(id).copied())
+            .collect();
+        if !doubtful.is_empty() {
+            scoring = scorer.score(state.question, &doubtful)?;
+            let mut verdicts = state.verdicts.clone();
+            verdicts.extend(
+                scoring
+                    .verdicts
+                    .iter()
+                    .map(|verdict| (verdict.work.clone(), verdict.relevant)),
+            );
+            after = judge::judge(
+                config,
+                state.question,
+                state.seeds,
+                &profile,
+                &all_records,
+                &verdicts,
+            );
+        }
+    }
     let mut new_entries = Vec::new();
     let mut new_relevant = 0;
     for (id, (_, origin)) in &new_records {
@@ -455,6 +507,7 @@ pub fn expand_stage(
         stop,
         threshold: after.threshold,
         expansion,
+        scoring,
     })
 }
 
@@ -463,7 +516,14 @@ pub fn expand_stage(
 pub fn judge_corpus(config: &SnowballConfig, state: &SnowballState<'_>) -> Judgement {
     let records = records_of(state.works.values());
     let profile = profile_works(config, state);
-    judge::judge(config, state.question, state.seeds, &profile, &records)
+    judge::judge(
+        config,
+        state.question,
+        state.seeds,
+        &profile,
+        &records,
+        state.verdicts,
+    )
 }
 
 /// The coverage delta of a stage: its new relevant works as a share of the relevant works it
@@ -589,8 +649,10 @@ mod tests {
             works: &works,
             expanded: &BTreeSet::new(),
             history: &[],
+            verdicts: &BTreeMap::new(),
         };
-        let outcome = expand_stage(&source, &SnowballConfig::default(), &state, 1).expect("stage");
+        let outcome =
+            expand_stage(&source, &SnowballConfig::default(), &state, 1, None).expect("stage");
 
         assert_eq!(
             *source.asked_citing.lock().expect("lock"),

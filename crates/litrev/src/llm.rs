@@ -1,6 +1,8 @@
 //! The LLM option of a run: which API, model and budget ([`LlmOptions`], stored with the run;
-//! keys never are), the metered provider built from it for the write step, and the `llm`
-//! section of `run.json` ([`LlmRecord`]: tokens and dollars per phase, what the writer did).
+//! keys never are), the metered provider built from it for snowballing (works in doubt),
+//! screening (eligibility criteria) and the write step, one budget shared in that order, and
+//! the `llm` section of `run.json` ([`LlmRecord`]: tokens and dollars per phase, what each
+//! phase's model did).
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,9 +12,10 @@ use litrev_http::{Client, HttpConfig};
 use litrev_llm::{
     ANTHROPIC_URL, Anthropic, BatchSettings, DRAFT_SECTION, Ledger, LlmProvider, Metered,
     OPENAI_URL, OpenAiCompatible, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE, ResponseCache,
-    SCREEN_JUDGE,
+    SCREEN_JUDGE, SNOWBALL_RELEVANCE,
 };
 use litrev_model::Review;
+use litrev_snowball::{LlmScorer, SCORER_PHASE, ScorerReport};
 use litrev_write::{LlmWriteConfig, LlmWriteReport, WriteInput};
 use serde::{Deserialize, Serialize};
 
@@ -145,6 +148,65 @@ pub struct LlmRecord {
     /// What the judge of the eligibility criteria did at screening, when `--criteria` was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screening: Option<JudgeRecord>,
+    /// What the model said of the works snowballing left in doubt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snowballing: Option<SnowballLlmRecord>,
+}
+
+/// What the model said of one snowball stage's works in doubt, and what it cost (kept with the
+/// stage, so a resumed run reuses the verdicts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageLlmRecord {
+    /// Tokens and dollars of the stage's calls.
+    pub usage: PhaseUsage,
+    /// The verdicts, and the works left to their score.
+    pub scoring: ScorerReport,
+}
+
+/// What the model said of the works snowballing left in doubt, over every stage (the
+/// `snowballing` part of `run.json`'s `llm` section).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SnowballLlmRecord {
+    /// The versioned prompt.
+    pub prompt: String,
+    /// Tokens and dollars of the `snowball` phase.
+    pub usage: PhaseUsage,
+    /// Works the model gave a verdict on.
+    pub judged: usize,
+    /// Of those, the ones it found relevant.
+    pub relevant: usize,
+    /// Works whose call or answer failed: their score decided.
+    pub failed: usize,
+    /// Works not asked about because the budget ran out: their score decided.
+    pub over_budget: usize,
+}
+
+impl SnowballLlmRecord {
+    /// The sum over the stages' records; `None` when no stage asked the model anything.
+    pub(crate) fn of_stages<'a>(
+        stages: impl IntoIterator<Item = &'a StageLlmRecord>,
+    ) -> Option<SnowballLlmRecord> {
+        let stages: Vec<&StageLlmRecord> = stages.into_iter().collect();
+        if stages.is_empty() {
+            return None;
+        }
+        let verdicts = || stages.iter().flat_map(|stage| &stage.scoring.verdicts);
+        let usage = Ledger {
+            phases: stages.iter().map(|stage| stage.usage.clone()).collect(),
+        }
+        .total();
+        Some(SnowballLlmRecord {
+            prompt: SNOWBALL_RELEVANCE.id(),
+            usage: PhaseUsage {
+                phase: SCORER_PHASE.to_owned(),
+                ..usage
+            },
+            judged: verdicts().count(),
+            relevant: verdicts().filter(|verdict| verdict.relevant).count(),
+            failed: stages.iter().map(|stage| stage.scoring.failed).sum(),
+            over_budget: stages.iter().map(|stage| stage.scoring.over_budget).sum(),
+        })
+    }
 }
 
 /// Checks, before a run starts, what would otherwise stop it at the write step: the API key
@@ -240,6 +302,58 @@ fn open_metered(home: &Home, options: &LlmOptions, budget: Option<f64>) -> Resul
     Ok((llm, priced))
 }
 
+/// What is left of the run's budget after `spent_usd` (`None`: no budget).
+fn left_of_budget(options: &LlmOptions, spent_usd: f64) -> Option<f64> {
+    options
+        .budget_usd
+        .map(|budget| (budget - spent_usd).max(0.0))
+}
+
+/// Runs `stage` with the run's model scoring the works it leaves in doubt, within what is left
+/// of the budget after `spent_usd`, and tells the user what the model said and cost.
+///
+/// # Errors
+/// `Llm` when the key is missing; whatever `stage` returns.
+pub(crate) fn with_snowball_scorer<T>(
+    home: &Home,
+    options: &LlmOptions,
+    spent_usd: f64,
+    events: &dyn Fn(&Event),
+    stage: impl FnOnce(LlmScorer<'_>) -> Result<(T, ScorerReport)>,
+) -> Result<(T, StageLlmRecord)> {
+    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
+    let (outcome, scoring) = stage(LlmScorer {
+        llm: &llm,
+        model: &options.model,
+    })?;
+    report_usage(&llm, options, priced, events);
+    let asked = scoring.verdicts.len() + scoring.failed + scoring.over_budget;
+    if asked > 0 {
+        events(&Event::Notice {
+            message: format!(
+                "LLM snowballing: {asked} works in doubt, {} judged relevant, {} not, {} left to their score after a failed answer, {} left to it for the budget",
+                scoring
+                    .verdicts
+                    .iter()
+                    .filter(|verdict| verdict.relevant)
+                    .count(),
+                scoring
+                    .verdicts
+                    .iter()
+                    .filter(|verdict| !verdict.relevant)
+                    .count(),
+                scoring.failed,
+                scoring.over_budget
+            ),
+        });
+    }
+    let usage = PhaseUsage {
+        phase: SCORER_PHASE.to_owned(),
+        ..llm.ledger().total()
+    };
+    Ok((outcome, StageLlmRecord { usage, scoring }))
+}
+
 /// What the LLM judge did at screening and what it cost (the `screening` part of `run.json`'s
 /// `llm` section).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -267,16 +381,17 @@ pub struct JudgeRecord {
     pub kept_model: usize,
 }
 
-/// Applies the run's eligibility criteria to the screening `decisions` with its model; without
-/// criteria the decisions come back as they were.
+/// Applies the run's eligibility criteria to the screening `decisions` with its model, within
+/// what is left of the budget after `spent_usd`; without criteria the decisions come back as
+/// they were.
 ///
 /// # Errors
 /// `Llm` when the key is missing or the budget would be exceeded.
 pub(crate) fn judge_screening(
     home: &Home,
     options: &LlmOptions,
-    question: &str,
-    max_included: usize,
+    spent_usd: f64,
+    plan: &litrev_model::Plan,
     works: &std::collections::BTreeMap<litrev_model::WorkId, litrev_model::Work>,
     decisions: Vec<litrev_model::ScreeningDecision>,
     events: &dyn Fn(&Event),
@@ -284,9 +399,9 @@ pub(crate) fn judge_screening(
     let Some(criteria) = options.criteria.as_deref() else {
         return Ok((decisions, None));
     };
-    let (llm, priced) = open_metered(home, options, options.budget_usd)?;
-    let config = litrev_screen::JudgeConfig::for_model(&options.model, max_included);
-    let judged = litrev_screen::judge(&llm, &config, question, criteria, works, decisions);
+    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
+    let config = litrev_screen::JudgeConfig::for_model(&options.model, plan.limits.max_works);
+    let judged = litrev_screen::judge(&llm, &config, &plan.question, criteria, works, decisions);
     report_usage(&llm, options, priced, events);
     let total = llm.ledger().total();
     let (decisions, report) = judged.map_err(llm_error)?;
@@ -327,16 +442,17 @@ pub(crate) fn write_review(
     home: &Home,
     options: &LlmOptions,
     input: &WriteInput<'_>,
+    snowballing: Option<SnowballLlmRecord>,
     screening: Option<JudgeRecord>,
     events: &dyn Fn(&Event),
 ) -> Result<(Review, LlmRecord)> {
-    let spent_usd = screening
+    let spent_usd = snowballing
         .as_ref()
-        .map_or(0.0, |screening| screening.usage.cost_usd);
-    let budget = options
-        .budget_usd
-        .map(|budget| (budget - spent_usd).max(0.0));
-    let (llm, priced) = open_metered(home, options, budget)?;
+        .map_or(0.0, |snowballing| snowballing.usage.cost_usd)
+        + screening
+            .as_ref()
+            .map_or(0.0, |screening| screening.usage.cost_usd);
+    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
     let written =
         litrev_write::write_with_llm(input, &llm, &LlmWriteConfig::for_model(&options.model));
     report_usage(&llm, options, priced, events);
@@ -371,6 +487,10 @@ pub(crate) fn write_review(
         prompts.insert(0, screening.prompt.clone());
         phases.insert(0, screening.usage.clone());
     }
+    if let Some(snowballing) = &snowballing {
+        prompts.insert(0, snowballing.prompt.clone());
+        phases.insert(0, snowballing.usage.clone());
+    }
     let run_ledger = Ledger { phases };
     Ok((
         written.review,
@@ -384,6 +504,7 @@ pub(crate) fn write_review(
             phases: run_ledger.phases,
             writing: report,
             screening,
+            snowballing,
         },
     ))
 }

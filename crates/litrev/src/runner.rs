@@ -120,6 +120,18 @@ struct StageRecord {
     /// Calls to live APIs during the stage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     calls: Vec<SourceCalls>,
+    /// What the run's language model said of the works the stage left in doubt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    llm: Option<crate::llm::StageLlmRecord>,
+}
+
+/// Dollars the run's model spent on snowballing's works in doubt, over `stages`.
+fn snowball_spent(stages: &[StageRecord]) -> f64 {
+    stages
+        .iter()
+        .filter_map(|stage| stage.llm.as_ref())
+        .map(|llm| llm.usage.cost_usd)
+        .sum()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -371,6 +383,12 @@ impl Runner {
                     .iter()
                     .filter_map(|stage| stage.report.clone())
                     .collect();
+                let verdicts: BTreeMap<WorkId, bool> = stages
+                    .iter()
+                    .filter_map(|stage| stage.llm.as_ref())
+                    .flat_map(|llm| &llm.scoring.verdicts)
+                    .map(|verdict| (verdict.work.clone(), verdict.relevant))
+                    .collect();
                 let state = SnowballState {
                     question: &plan.question,
                     seeds: &plan.seeds,
@@ -378,9 +396,35 @@ impl Runner {
                     works: &works,
                     expanded: &expanded,
                     history: &history,
+                    verdicts: &verdicts,
                 };
                 let failed_before = opened.failures().len();
-                let outcome = litrev_snowball::expand_stage(&opened, &config, &state, stage)?;
+                let (outcome, llm) = match &options.llm {
+                    None => (
+                        litrev_snowball::expand_stage(&opened, &config, &state, stage, None)?,
+                        None,
+                    ),
+                    Some(llm) => {
+                        let (outcome, record) = crate::llm::with_snowball_scorer(
+                            &self.home,
+                            llm,
+                            snowball_spent(&stages),
+                            events,
+                            |scorer| {
+                                let outcome = litrev_snowball::expand_stage(
+                                    &opened,
+                                    &config,
+                                    &state,
+                                    stage,
+                                    Some(scorer),
+                                )?;
+                                let scoring = outcome.scoring.clone();
+                                Ok((outcome, scoring))
+                            },
+                        )?;
+                        (outcome, Some(record))
+                    }
+                };
                 report_failures(&opened, failed_before, events);
                 self.sources.report_calls(events);
                 let record = StageRecord {
@@ -389,6 +433,7 @@ impl Runner {
                     expanded: outcome.expanded.clone(),
                     threshold: outcome.threshold,
                     calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
+                    llm,
                 };
                 self.commit(
                     run,
@@ -436,8 +481,8 @@ impl Runner {
                 Some(llm) => crate::llm::judge_screening(
                     &self.home,
                     llm,
-                    &plan.question,
-                    config.max_included,
+                    snowball_spent(&stages),
+                    &plan,
                     &works,
                     decisions,
                     events,
@@ -583,8 +628,17 @@ impl Runner {
                 None => (litrev_write::write(&input), None),
                 Some(llm) => {
                     let screening = self.output::<ScreenRecord>(run, "screen")?.judge;
-                    let (review, record) =
-                        crate::llm::write_review(&self.home, llm, &input, screening, events)?;
+                    let snowballing = crate::llm::SnowballLlmRecord::of_stages(
+                        stages.iter().filter_map(|stage| stage.llm.as_ref()),
+                    );
+                    let (review, record) = crate::llm::write_review(
+                        &self.home,
+                        llm,
+                        &input,
+                        snowballing,
+                        screening,
+                        events,
+                    )?;
                     (review, Some(record))
                 }
             };

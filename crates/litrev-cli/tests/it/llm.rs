@@ -18,9 +18,19 @@ const DATASET: &str = "Donners_2021";
 const INVENTED: &str =
     "This treatment eliminated every adverse outcome in 1234 patients worldwide.";
 
-/// Drafts: a faithful sentence per span (the first with an inline placeholder) and the invented
-/// claim; repairs: a cautious sentence from the span the claim cited.
+/// Snowballing's works in doubt: relevant when the title names emicizumab. Drafts: a faithful
+/// sentence per span (the first with an inline placeholder) and the invented claim; repairs: a
+/// cautious sentence from the span the claim cited.
 fn script(call: &ChatCall) -> String {
+    if is_snowballing(call) {
+        let decision = if title_of(call).contains("emicizumab") {
+            "relevant"
+        } else {
+            "not_relevant"
+        };
+        return serde_json::json!({"decision": decision, "rationale": "Named in the title."})
+            .to_string();
+    }
     let evidence = evidence_lines(&call.user);
     let sentence = |part: &str, text: &str, spans: &[&str]| serde_json::json!({"part": part, "text": text, "spans": spans});
     let sentences: Vec<serde_json::Value> = if call.system.contains("one thematic section") {
@@ -63,6 +73,20 @@ fn script(call: &ChatCall) -> String {
         )]
     };
     serde_json::json!({ "sentences": sentences }).to_string()
+}
+
+/// Whether `call` asks about a work snowballing left in doubt.
+fn is_snowballing(call: &ChatCall) -> bool {
+    call.system.contains("gather the literature")
+}
+
+/// The lower-cased title of the work a call is about.
+fn title_of(call: &ChatCall) -> String {
+    call.user
+        .lines()
+        .find_map(|line| line.strip_prefix("Title: "))
+        .unwrap_or_default()
+        .to_lowercase()
 }
 
 fn llm_review(home: &Path, data: &Path, out: &Path, llm: &ScriptedLlm, extra: &[&str]) -> Output {
@@ -171,7 +195,8 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
     let record = json(&out.join("run.json"));
     let llm_record = &record["llm"];
     assert_eq!(llm_record["model"], "scripted");
-    assert_eq!(llm_record["prompts"][0], "draft_section.v1");
+    assert_eq!(llm_record["prompts"][0], "snowball_relevance.v1");
+    assert_eq!(llm_record["prompts"][1], "draft_section.v1");
     let themes = record["counts"]["organise"]["themes"]
         .as_array()
         .expect("themes")
@@ -181,7 +206,10 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
     assert_eq!(writing["repaired"], themes, "{writing}");
     assert_eq!(writing["dropped"], 0, "{writing}");
     let calls = llm.calls();
-    assert_eq!(calls.len() as u64, 2 * themes);
+    let (snowballing, writing_calls): (Vec<&ChatCall>, Vec<&ChatCall>) =
+        calls.iter().partition(|call| is_snowballing(call));
+    assert_eq!(writing_calls.len() as u64, 2 * themes);
+    check_snowballing(llm_record, &snowballing);
     let total = &llm_record["total"];
     assert_eq!(total["calls"], calls.len() as u64);
     let input: u64 = calls
@@ -211,14 +239,42 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
     );
 }
 
+/// The snowball phase of `run.json`'s `llm` section against the calls the model received: a
+/// verdict per work asked about, the relevant ones those whose title names emicizumab.
+fn check_snowballing(llm_record: &serde_json::Value, calls: &[&ChatCall]) {
+    let record = &llm_record["snowballing"];
+    assert!(!calls.is_empty(), "no work was left in doubt: {llm_record}");
+    assert_eq!(record["prompt"], "snowball_relevance.v1");
+    assert_eq!(record["judged"], calls.len() as u64, "{record}");
+    let relevant = calls
+        .iter()
+        .filter(|call| title_of(call).contains("emicizumab"))
+        .count();
+    assert_eq!(record["relevant"], relevant as u64, "{record}");
+    assert_eq!(record["failed"], 0);
+    assert_eq!(record["usage"]["calls"], calls.len() as u64);
+    assert_eq!(llm_record["phases"][0]["phase"], "snowball");
+    for call in calls {
+        assert_eq!(
+            call.body["response_format"]["type"], "json_schema",
+            "the verdict is asked for as schema JSON"
+        );
+    }
+}
+
 #[test]
 fn a_budget_too_small_stops_the_run_before_any_call() {
     let Some(data) = testdata() else { return };
     let llm = ScriptedLlm::start(script);
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("review");
-    let output = llm_review(home.path(), &data, &out, &llm, &["--budget", "0.001"]);
+    let output = llm_review(home.path(), &data, &out, &llm, &["--budget", "0.0001"]);
     assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("left to it for the budget"),
+        "snowballing did not say its works in doubt went unjudged:\n{}",
+        describe(&output)
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("LLM budget reached") && stderr.contains("Raise --budget"),
@@ -235,18 +291,13 @@ fn judging_script(call: &ChatCall) -> String {
     if !call.system.contains("You screen records") {
         return script(call);
     }
-    let title = call
-        .user
-        .lines()
-        .find_map(|line| line.strip_prefix("Title: "))
-        .unwrap_or_default()
-        .to_lowercase();
+    let title = title_of(call);
     let verdict = if title.contains("emicizumab") {
         serde_json::json!({"decision": "include", "reason": "relevant", "rationale": "Studies emicizumab in people with haemophilia A."})
     } else {
         serde_json::json!({"decision": "exclude", "reason": "wrong_intervention", "rationale": "Not a study of emicizumab."})
     };
-    if title.len() % 3 == 0 {
+    if title.len().is_multiple_of(3) {
         format!("Here is my verdict:\n```json\n{verdict}\n```")
     } else {
         verdict.to_string()
@@ -325,14 +376,14 @@ fn eligibility_criteria_are_applied_by_the_model_at_screening() {
     // run.json: the judge's calls are counted under `screen` and within the budget.
     let record = json(&out.join("run.json"));
     let llm_record = &record["llm"];
-    assert_eq!(llm_record["prompts"][0], "screen_judge.v1");
-    assert_eq!(llm_record["phases"][0]["phase"], "screen");
-    assert_eq!(llm_record["phases"][0]["calls"], judged.len() as u64);
+    assert_eq!(llm_record["prompts"][1], "screen_judge.v1");
+    assert_eq!(llm_record["phases"][1]["phase"], "screen");
+    assert_eq!(llm_record["phases"][1]["calls"], judged.len() as u64);
     assert_eq!(llm_record["screening"]["judged"], judged.len() as u64);
     assert_eq!(
         llm_record["total"]["calls"],
         llm.calls().len() as u64,
-        "the total counts the judge and the writer"
+        "the total counts snowballing, the judge and the writer"
     );
 }
 

@@ -261,8 +261,9 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
             works: &works,
             expanded: &expanded,
             history: &history,
+            verdicts: &BTreeMap::new(),
         };
-        let outcome = litrev_snowball::expand_stage(&source, &config, &state, stage)?;
+        let outcome = litrev_snowball::expand_stage(&source, &config, &state, stage, None)?;
         stages.push(StageNumbers {
             coverage_delta: outcome
                 .report
@@ -294,6 +295,7 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
         works: &works,
         expanded: &expanded,
         history: &history,
+        verdicts: &BTreeMap::new(),
     };
     let judgement = litrev_snowball::judge_corpus(&config, &state);
     let gathered: BTreeSet<&WorkId> = judgement
