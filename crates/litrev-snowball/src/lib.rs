@@ -261,14 +261,7 @@ pub fn expand_stage(
     known.extend(aliases.iter());
     let records: BTreeMap<WorkId, &Work> = records_of(state.works.values());
     let profile = profile_works(config, state);
-    let before = judge::judge(
-        config,
-        state.question,
-        state.seeds,
-        &profile,
-        &records,
-        state.verdicts,
-    );
+    let before = judge_records(config, state, &profile, &records, state.verdicts);
 
     let all: Vec<&Work> = state.works.values().collect();
     let ids: BTreeSet<&WorkId> = state.works.keys().collect();
@@ -410,14 +403,7 @@ pub fn expand_stage(
     // Judge the new works with the corpus they join.
     let mut all_records = records;
     all_records.extend(records_of(new_records.values().map(|(work, _)| work)));
-    let mut after = judge::judge(
-        config,
-        state.question,
-        state.seeds,
-        &profile,
-        &all_records,
-        state.verdicts,
-    );
+    let mut after = judge_records(config, state, &profile, &all_records, state.verdicts);
     let mut scoring = ScorerReport::default();
     if let Some(scorer) = scorer {
         let doubtful: Vec<&Work> = scorer::in_doubt(&after, state.verdicts)
@@ -433,14 +419,7 @@ pub fn expand_stage(
                     .iter()
                     .map(|verdict| (verdict.work.clone(), verdict.relevant)),
             );
-            after = judge::judge(
-                config,
-                state.question,
-                state.seeds,
-                &profile,
-                &all_records,
-                &verdicts,
-            );
+            after = judge_records(config, state, &profile, &all_records, &verdicts);
         }
     }
     let mut new_entries = Vec::new();
@@ -516,14 +495,7 @@ pub fn expand_stage(
 pub fn judge_corpus(config: &SnowballConfig, state: &SnowballState<'_>) -> Judgement {
     let records = records_of(state.works.values());
     let profile = profile_works(config, state);
-    judge::judge(
-        config,
-        state.question,
-        state.seeds,
-        &profile,
-        &records,
-        state.verdicts,
-    )
+    judge_records(config, state, &profile, &records, state.verdicts)
 }
 
 /// The coverage delta of a stage: its new relevant works as a share of the relevant works it
@@ -534,6 +506,24 @@ pub fn coverage_delta(report: &StageReport) -> f32 {
         .saturating_sub(report.new_relevant)
         .max(1);
     report.new_relevant as f32 / before as f32
+}
+
+/// Judges `records` against the state's question and seeds and `profile`, with `verdicts`.
+fn judge_records(
+    config: &SnowballConfig,
+    state: &SnowballState<'_>,
+    profile: &[WorkId],
+    records: &BTreeMap<WorkId, &Work>,
+    verdicts: &BTreeMap<WorkId, bool>,
+) -> Judgement {
+    judge::judge(
+        config,
+        state.question,
+        state.seeds,
+        profile,
+        records,
+        verdicts,
+    )
 }
 
 /// Records (not stubs) by primary id.

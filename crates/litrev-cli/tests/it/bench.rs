@@ -1,5 +1,7 @@
 //! `litrev bench screen` on real labelled data.
 
+use std::path::Path;
+
 use crate::support::{describe, litrev, testdata};
 
 #[test]
@@ -228,37 +230,43 @@ fn column(stdout: &str, row: &str, index: usize) -> f64 {
         .unwrap_or_else(|| panic!("no column {index} in the `{row}` row:\n{stdout}"))
 }
 
-#[test]
-fn snowballing_finds_the_included_studies_at_close_to_the_fewest_requests() {
-    let Some(data) = testdata() else { return };
-    let home = tempfile::tempdir().expect("home");
-    let dataset = "Donners_2021";
+/// `litrev bench snowball` on a SYNERGY dataset with 2 seeds: its standard output.
+fn bench_snowball(home: &Path, data: &Path, dataset: &str) -> String {
     let path = |folder: &str, extension: &str| {
         data.join(format!("synergy/{folder}/{dataset}.{extension}"))
             .display()
             .to_string()
     };
-    let run = || {
-        let output = litrev(
-            home.path(),
-            &[
-                "bench",
-                "snowball",
-                "--works",
-                &path("works", "jsonl.gz"),
-                "--labels",
-                &path("labels", "csv.gz"),
-                "--review",
-                &path("review_papers", "json"),
-                "--seeds",
-                "2",
-            ],
-            &[],
-        );
-        assert!(output.status.success(), "{}", describe(&output));
-        String::from_utf8_lossy(&output.stdout).into_owned()
-    };
-    let stdout = run();
+    let output = litrev(
+        home,
+        &[
+            "bench",
+            "snowball",
+            "--works",
+            &path("works", "jsonl.gz"),
+            "--labels",
+            &path("labels", "csv.gz"),
+            "--review",
+            &path("review_papers", "json"),
+            "--seeds",
+            "2",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The recall ceiling the snowballing benchmark prints.
+fn recall_ceiling(stdout: &str) -> f64 {
+    column(stdout, "recall ceiling", 2)
+}
+
+#[test]
+fn snowballing_finds_the_included_studies_at_close_to_the_fewest_requests() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let stdout = bench_snowball(home.path(), &data, "Donners_2021");
     assert!(stdout.contains("258 works, 15 included"), "{stdout}");
     let recall = column(&stdout, "litrev", 1);
     assert!(recall >= 0.95, "recall {recall}:\n{stdout}");
@@ -279,40 +287,18 @@ fn snowballing_finds_the_included_studies_at_close_to_the_fewest_requests() {
     assert!((1.0..=1.1).contains(&ratio), "{summary}");
     assert!(recall <= recall_ceiling(&stdout), "{stdout}");
     // Same inputs, same corpus and numbers.
-    assert_eq!(run(), stdout, "a second run differs");
-}
-
-/// The recall ceiling the snowballing benchmark prints.
-fn recall_ceiling(stdout: &str) -> f64 {
-    column(stdout, "recall ceiling", 2)
+    assert_eq!(
+        bench_snowball(home.path(), &data, "Donners_2021"),
+        stdout,
+        "a second run differs"
+    );
 }
 
 #[test]
 fn snowballing_finds_no_study_that_neither_the_question_nor_a_citation_leads_to() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
-    let dataset = "Menon_2022";
-    let path = |folder: &str, extension: &str| {
-        data.join(format!("synergy/{folder}/{dataset}.{extension}"))
-            .display()
-            .to_string()
-    };
-    let output = litrev(
-        home.path(),
-        &[
-            "bench",
-            "snowball",
-            "--works",
-            &path("works", "jsonl.gz"),
-            "--labels",
-            &path("labels", "csv.gz"),
-            "--review",
-            &path("review_papers", "json"),
-        ],
-        &[],
-    );
-    assert!(output.status.success(), "{}", describe(&output));
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = bench_snowball(home.path(), &data, "Menon_2022");
     // The included reviews span exposures the question does not name (air pollution,
     // arsenic, pesticides…), and in this pool no included review cites another: half of
     // them hold none of "methodological", "rigour", "environmental", "health" and have no
