@@ -9,7 +9,9 @@ use std::process::Output;
 
 use litrev_testkit::llm::{ChatCall, ScriptedLlm, evidence_lines, faithful_paraphrase, words};
 
-use crate::support::{cited_keys, describe, litrev, question, review_of, testdata, works_file};
+use crate::support::{
+    cited_keys, describe, litrev, newest_run, question, review_of, testdata, works_file,
+};
 
 const DATASET: &str = "Donners_2021";
 
@@ -90,6 +92,18 @@ fn title_of(call: &ChatCall) -> String {
 }
 
 fn llm_review(home: &Path, data: &Path, out: &Path, llm: &ScriptedLlm, extra: &[&str]) -> Output {
+    llm_review_with(home, data, out, llm, extra, &[])
+}
+
+/// [`llm_review`] with more environment variables.
+fn llm_review_with(
+    home: &Path,
+    data: &Path,
+    out: &Path,
+    llm: &ScriptedLlm,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Output {
     let url = llm.openai_url();
     let mut args = vec![
         "--yes",
@@ -110,7 +124,7 @@ fn llm_review(home: &Path, data: &Path, out: &Path, llm: &ScriptedLlm, extra: &[
         &works_file(data, DATASET),
         out,
         &args,
-        &[("OPENAI_API_KEY", "")],
+        &[&[("OPENAI_API_KEY", "")], env].concat(),
     )
 }
 
@@ -421,5 +435,49 @@ fn the_budget_stops_the_judge_before_any_call() {
         String::from_utf8_lossy(&output.stderr).contains("is empty"),
         "{}",
         describe(&output)
+    );
+}
+
+#[test]
+fn snowball_verdicts_are_kept_with_their_stage_through_a_kill() {
+    let Some(data) = testdata() else { return };
+    let llm = ScriptedLlm::start(script);
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let killed = llm_review_with(
+        home.path(),
+        &data,
+        &out,
+        &llm,
+        &[],
+        &[("LITREV_FAIL_AFTER", "snowball.1")],
+    );
+    assert!(!killed.status.success(), "{}", describe(&killed));
+    let asked_before = llm
+        .calls()
+        .iter()
+        .filter(|call| is_snowballing(call))
+        .count();
+    assert!(asked_before > 0, "stage 1 left no work in doubt");
+
+    // Without the answer cache only the verdicts stored with the stage keep the model from
+    // being asked about the same works again.
+    std::fs::remove_dir_all(home.path().join("llm-cache")).expect("remove the LLM cache");
+    let run = newest_run(home.path());
+    let resumed = litrev(home.path(), &["resume", &run], &[("OPENAI_API_KEY", "")]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let asked: Vec<String> = llm
+        .calls()
+        .iter()
+        .filter(|call| is_snowballing(call))
+        .map(|call| call.user.clone())
+        .collect();
+    let distinct: BTreeSet<&String> = asked.iter().collect();
+    assert_eq!(distinct.len(), asked.len(), "a work was asked about twice");
+    let record = json(&out.join("run.json"));
+    assert_eq!(
+        record["llm"]["snowballing"]["judged"],
+        asked.len() as u64,
+        "the verdicts of the stage before the kill are counted once"
     );
 }

@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::support::{describe, files_of, litrev, question, review_of, testdata, works_file};
+use crate::support::{
+    describe, files_of, litrev, newest_run, question, review_of, testdata, works_file,
+};
 
 const DATASET: &str = "Donners_2021";
 
@@ -40,13 +42,6 @@ fn run_to(home: &Path, data: &Path, out: &Path, fail_after: Option<&str>) -> std
         &["--yes"],
         &env,
     )
-}
-
-fn newest_run(home: &Path) -> String {
-    let listed = litrev(home, &["runs", "--json"], &[]);
-    assert!(listed.status.success(), "{}", describe(&listed));
-    let runs: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("runs JSON");
-    runs[0]["id"].as_str().expect("run id").to_owned()
 }
 
 #[test]

@@ -81,6 +81,14 @@ pub fn review_of(
     litrev(home, &args, env)
 }
 
+/// The id of the newest run in `home`.
+pub fn newest_run(home: &Path) -> String {
+    let listed = litrev(home, &["runs", "--json"], &[]);
+    assert!(listed.status.success(), "{}", describe(&listed));
+    let runs: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("runs JSON");
+    runs[0]["id"].as_str().expect("run id").to_owned()
+}
+
 /// The rows of a CSV output, each as column name → value.
 pub fn table(path: &Path) -> Vec<BTreeMap<String, String>> {
     let mut reader = csv::Reader::from_path(path).expect("CSV output");
