@@ -115,6 +115,9 @@ pub struct SnowballBenchArgs {
     /// How many works citing both, or references shared, make a co-citation or coupling link.
     #[arg(long)]
     pub link_strength: Option<usize>,
+    /// A language model to settle the works in doubt at each stage, as in a review.
+    #[command(flatten)]
+    pub model: LlmArgs,
 }
 
 /// `litrev bench themes`.
@@ -146,6 +149,48 @@ pub struct ScreenBenchArgs {
     /// Write the screening order of the first simulation here, one id per line.
     #[arg(long)]
     pub order_out: Option<PathBuf>,
+}
+
+/// The language model of a run or a benchmark.
+#[derive(Debug, Args)]
+pub struct LlmArgs {
+    /// Use a language model: `openai` (OpenAI or any compatible server: Ollama, vLLM,
+    /// llama.cpp; key in OPENAI_API_KEY) or `anthropic` (key in ANTHROPIC_API_KEY). It settles
+    /// the works snowballing is unsure of and drafts the thematic sections, every drafted
+    /// sentence citing the abstract sentences it draws on and checked against them. Without it
+    /// nothing is sent to a model and the review is written extractively.
+    #[arg(long)]
+    pub llm: Option<litrev::LlmKind>,
+    /// The model (default: gpt-4o-mini for openai, claude-haiku-4-5 for anthropic).
+    #[arg(long, requires = "llm")]
+    pub llm_model: Option<String>,
+    /// The API's base URL (default: https://api.openai.com/v1 or https://api.anthropic.com;
+    /// e.g. http://127.0.0.1:11434/v1 for Ollama).
+    #[arg(long, env = "LITREV_LLM_URL")]
+    pub llm_url: Option<String>,
+    /// The model's price as INPUT,OUTPUT US dollars per million tokens (e.g. 0.15,0.60), for a
+    /// model litrev has no list price for.
+    #[arg(long, requires = "llm")]
+    pub llm_price: Option<litrev::LlmPrice>,
+    /// Most US dollars the LLM calls may cost: a call that could go past it is not sent.
+    #[arg(long, requires = "llm", value_parser = parse_budget)]
+    pub budget: Option<f64>,
+}
+
+impl LlmArgs {
+    /// The model's settings, when `--llm` is given (no criteria, no batching).
+    pub fn options(&self) -> Option<litrev::LlmOptions> {
+        self.llm.map(|provider| litrev::LlmOptions {
+            model: self
+                .llm_model
+                .clone()
+                .unwrap_or_else(|| provider.default_model().to_owned()),
+            url: self.llm_url.clone(),
+            budget_usd: self.budget,
+            price: self.llm_price,
+            ..litrev::LlmOptions::new(provider)
+        })
+    }
 }
 
 /// `litrev review`.
@@ -183,26 +228,9 @@ pub struct ReviewArgs {
     /// A term whose presence in the title or abstract excludes a work; repeatable.
     #[arg(long)]
     pub exclude_term: Vec<String>,
-    /// Draft the thematic sections with a language model: `openai` (OpenAI or any compatible
-    /// server: Ollama, vLLM, llama.cpp; key in OPENAI_API_KEY) or `anthropic` (key in
-    /// ANTHROPIC_API_KEY). Every drafted sentence cites the abstract sentences it draws on and
-    /// is checked against them. Without it the review is written extractively, with no model.
-    #[arg(long)]
-    pub llm: Option<litrev::LlmKind>,
-    /// The model (default: gpt-4o-mini for openai, claude-haiku-4-5 for anthropic).
-    #[arg(long, requires = "llm")]
-    pub llm_model: Option<String>,
-    /// The API's base URL (default: https://api.openai.com/v1 or https://api.anthropic.com;
-    /// e.g. http://127.0.0.1:11434/v1 for Ollama).
-    #[arg(long, env = "LITREV_LLM_URL")]
-    pub llm_url: Option<String>,
-    /// The model's price as INPUT,OUTPUT US dollars per million tokens (e.g. 0.15,0.60), for a
-    /// model litrev has no list price for.
-    #[arg(long, requires = "llm")]
-    pub llm_price: Option<litrev::LlmPrice>,
-    /// Most US dollars the LLM calls may cost: a call that could go past it is not sent.
-    #[arg(long, requires = "llm", value_parser = parse_budget)]
-    pub budget: Option<f64>,
+    /// The language model, if any.
+    #[command(flatten)]
+    pub model: LlmArgs,
     /// With --llm anthropic: send the themes' drafts as one Message Batch (half price; may
     /// take minutes to hours).
     #[arg(long, requires = "llm")]
@@ -251,17 +279,10 @@ impl ReviewArgs {
             }
             None => None,
         };
-        Ok(self.llm.map(|provider| litrev::LlmOptions {
-            model: self
-                .llm_model
-                .clone()
-                .unwrap_or_else(|| provider.default_model().to_owned()),
-            url: self.llm_url.clone(),
-            budget_usd: self.budget,
-            price: self.llm_price,
+        Ok(self.model.options().map(|options| litrev::LlmOptions {
             batch: self.llm_batch,
             criteria,
-            ..litrev::LlmOptions::new(provider)
+            ..options
         }))
     }
 }

@@ -15,7 +15,7 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
     match command {
         BenchCommand::Screen(args) => screen(&args),
         BenchCommand::Themes(args) => themes(home, &args),
-        BenchCommand::Snowball(args) => snowball(&args),
+        BenchCommand::Snowball(args) => snowball(home, &args),
         BenchCommand::Embed(args) => embed(home, &args),
     }
 }
@@ -42,16 +42,20 @@ fn embed(home: &Home, args: &EmbedBenchArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-fn snowball(args: &SnowballBenchArgs) -> anyhow::Result<u8> {
-    let result = litrev::bench::snowball_bench(&litrev::bench::SnowballBenchOptions {
-        works: args.works.clone(),
-        labels: args.labels.clone(),
-        review: args.review.clone(),
-        seeds: args.seeds,
-        tier: args.tier,
-        max_stages: args.max_stages,
-        config: snowball_config(args),
-    })?;
+fn snowball(home: &Home, args: &SnowballBenchArgs) -> anyhow::Result<u8> {
+    let result = litrev::bench::snowball_bench(
+        home,
+        &litrev::bench::SnowballBenchOptions {
+            works: args.works.clone(),
+            labels: args.labels.clone(),
+            review: args.review.clone(),
+            seeds: args.seeds,
+            tier: args.tier,
+            max_stages: args.max_stages,
+            config: snowball_config(args),
+            llm: args.model.options(),
+        },
+    )?;
     let name = file_stem(&args.works);
     let seeds: Vec<String> = result.seeds.iter().map(ToString::to_string).collect();
     println!(
@@ -117,6 +121,19 @@ fn snowball(args: &SnowballBenchArgs) -> anyhow::Result<u8> {
         engine.corpus,
         engine.structural
     );
+    if let Some(llm) = &result.llm {
+        println!(
+            "LLM ({}): {} works in doubt judged, {} relevant, {} left to their score after a failed answer, {} for the budget; {} calls, {} from cache, ${:.4}",
+            llm.prompt,
+            llm.judged,
+            llm.relevant,
+            llm.failed,
+            llm.over_budget,
+            llm.usage.calls,
+            llm.usage.cache_hits,
+            llm.usage.cost_usd
+        );
+    }
     println!(
         "recall ceiling {:.3} ({} of the {} other included are linked through the pool's citations to a seed or to a work holding a topic term of the question)",
         result.reachable as f64 / result.targets.max(1) as f64,

@@ -47,7 +47,7 @@ pub use home::Home;
 pub use litrev_llm::Price as LlmPrice;
 pub use litrev_model as model;
 pub use litrev_publish::{BuiltinStyle, StyleName};
-pub use llm::{LlmKind, LlmOptions, LlmRecord};
+pub use llm::{LlmKind, LlmOptions, LlmRecord, SnowballLlmRecord, StageLlmRecord};
 pub use options::{RunOptions, SourceSpec};
 pub use record::{OutputFile, RunRecordFile, SourceCalls};
 pub use runner::{Outcome, RunSummary, Runner, Summary};

@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use litrev_testkit::llm::{ChatCall, ScriptedLlm};
+
 use crate::support::{describe, litrev, testdata};
 
 #[test]
@@ -232,27 +234,27 @@ fn column(stdout: &str, row: &str, index: usize) -> f64 {
 
 /// `litrev bench snowball` on a SYNERGY dataset with 2 seeds: its standard output.
 fn bench_snowball(home: &Path, data: &Path, dataset: &str) -> String {
+    bench_snowball_with(home, data, dataset, &[])
+}
+
+/// [`bench_snowball`] with more arguments.
+fn bench_snowball_with(home: &Path, data: &Path, dataset: &str, extra: &[&str]) -> String {
     let path = |folder: &str, extension: &str| {
         data.join(format!("synergy/{folder}/{dataset}.{extension}"))
             .display()
             .to_string()
     };
-    let output = litrev(
-        home,
-        &[
-            "bench",
-            "snowball",
-            "--works",
-            &path("works", "jsonl.gz"),
-            "--labels",
-            &path("labels", "csv.gz"),
-            "--review",
-            &path("review_papers", "json"),
-            "--seeds",
-            "2",
-        ],
-        &[],
+    let (works, labels, review) = (
+        path("works", "jsonl.gz"),
+        path("labels", "csv.gz"),
+        path("review_papers", "json"),
     );
+    let mut args = vec![
+        "bench", "snowball", "--works", &works, "--labels", &labels, "--review", &review,
+        "--seeds", "2",
+    ];
+    args.extend_from_slice(extra);
+    let output = litrev(home, &args, &[("OPENAI_API_KEY", "")]);
     assert!(output.status.success(), "{}", describe(&output));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -352,4 +354,58 @@ fn embedding_throughput_is_measured_over_every_work() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("scripts/install-model.sh"), "{stderr}");
+}
+
+/// The lower-cased title of the work a call asks about.
+fn title_asked(call: &ChatCall) -> String {
+    call.user
+        .lines()
+        .find_map(|line| line.strip_prefix("Title: "))
+        .unwrap_or_default()
+        .to_lowercase()
+}
+
+#[test]
+fn snowballing_asks_the_model_about_the_works_in_doubt() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let llm = ScriptedLlm::start(|call| {
+        let decision = if title_asked(call).contains("emicizumab") {
+            "relevant"
+        } else {
+            "not_relevant"
+        };
+        serde_json::json!({"decision": decision, "rationale": "By the title."}).to_string()
+    });
+    let url = llm.openai_url();
+    let stdout = bench_snowball_with(
+        home.path(),
+        &data,
+        "Donners_2021",
+        &[
+            "--llm",
+            "openai",
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "scripted",
+        ],
+    );
+    let calls = llm.calls();
+    assert!(!calls.is_empty(), "no work was left in doubt:\n{stdout}");
+    assert!(
+        calls
+            .iter()
+            .all(|call| call.system.contains("gather the literature"))
+    );
+    let relevant = calls
+        .iter()
+        .filter(|call| title_asked(call).contains("emicizumab"))
+        .count();
+    let expected = format!(
+        "LLM (snowball_relevance.v1): {} works in doubt judged, {relevant} relevant, 0 left to their score after a failed answer, 0 for the budget; {} calls",
+        calls.len(),
+        calls.len()
+    );
+    assert!(stdout.contains(&expected), "{expected}\n{stdout}");
 }

@@ -28,7 +28,9 @@ use litrev_sources::openalex::{
 use litrev_text::{Corpus, RelevanceProfile};
 
 use super::read_labels;
+use crate::Home;
 use crate::error::{Error, Result};
+use crate::llm::{SnowballLlmRecord, StageLlmRecord};
 
 /// The ranks at which recall is reported: the tiers' corpus caps.
 pub const TOP_K: [usize; 3] = [100, 200, 300];
@@ -50,6 +52,8 @@ pub struct SnowballBenchOptions {
     pub max_stages: Option<u32>,
     /// Replaces snowballing's settings wholesale (the stage cap stays lifted).
     pub config: Option<SnowballConfig>,
+    /// A language model settling the works in doubt at each stage, as in a review.
+    pub llm: Option<crate::LlmOptions>,
 }
 
 /// What the engine gathered.
@@ -130,6 +134,8 @@ pub struct SnowballBench {
     pub requests: u64,
     /// The fewest requests the whole run needs.
     pub minimum: u64,
+    /// What the language model said of the works in doubt, and what it cost.
+    pub llm: Option<crate::llm::SnowballLlmRecord>,
 }
 
 impl SnowballBench {
@@ -139,12 +145,13 @@ impl SnowballBench {
     }
 }
 
-/// Runs the snowballing benchmark on one dataset.
+/// Runs the snowballing benchmark on one dataset; a language model's answers are cached in
+/// `home`.
 ///
 /// # Errors
 /// When a file cannot be read, the labels include fewer studies than seeds plus one, or the
 /// engine fails.
-pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
+pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<SnowballBench> {
     let question = read_review_title(&options.review)?;
     let (pool, _issues) = SnapshotSource::read_works(std::slice::from_ref(&options.works))?;
     let label_of = read_labels(&options.labels)?;
@@ -251,6 +258,8 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
     let mut expanded: BTreeSet<WorkId> = BTreeSet::new();
     let mut history: Vec<StageReport> = Vec::new();
     let mut stages: Vec<StageNumbers> = Vec::new();
+    let mut verdicts: BTreeMap<WorkId, bool> = BTreeMap::new();
+    let mut judged: Vec<StageLlmRecord> = Vec::new();
     let mut stop = None;
     for stage in 1..=config.max_stages {
         let before = server.requests();
@@ -261,9 +270,35 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
             works: &works,
             expanded: &expanded,
             history: &history,
-            verdicts: &BTreeMap::new(),
+            verdicts: &verdicts,
         };
-        let outcome = litrev_snowball::expand_stage(&source, &config, &state, stage, None)?;
+        let outcome = match &options.llm {
+            None => litrev_snowball::expand_stage(&source, &config, &state, stage, None)?,
+            Some(llm) => {
+                let spent = judged.iter().map(|stage| stage.usage.cost_usd).sum();
+                let (outcome, record) =
+                    crate::llm::with_snowball_scorer(home, llm, spent, &|_| {}, |scorer| {
+                        let outcome = litrev_snowball::expand_stage(
+                            &source,
+                            &config,
+                            &state,
+                            stage,
+                            Some(scorer),
+                        )?;
+                        let scoring = outcome.scoring.clone();
+                        Ok((outcome, scoring))
+                    })?;
+                judged.push(record);
+                outcome
+            }
+        };
+        verdicts.extend(
+            outcome
+                .scoring
+                .verdicts
+                .iter()
+                .map(|verdict| (verdict.work.clone(), verdict.relevant)),
+        );
         stages.push(StageNumbers {
             coverage_delta: outcome
                 .report
@@ -295,7 +330,7 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
         works: &works,
         expanded: &expanded,
         history: &history,
-        verdicts: &BTreeMap::new(),
+        verdicts: &verdicts,
     };
     let judgement = litrev_snowball::judge_corpus(&config, &state);
     let gathered: BTreeSet<&WorkId> = judgement
@@ -343,6 +378,7 @@ pub fn snowball_bench(options: &SnowballBenchOptions) -> Result<SnowballBench> {
         stop,
         requests,
         minimum,
+        llm: SnowballLlmRecord::of_stages(&judged),
     })
 }
 
