@@ -27,6 +27,18 @@ pub struct ChatCall {
     pub headers: Vec<(String, String)>,
 }
 
+impl ChatCall {
+    /// The lower-cased title of the work the call asks about (its `Title: ` line; empty when
+    /// there is none).
+    pub fn title(&self) -> String {
+        self.user
+            .lines()
+            .find_map(|line| line.strip_prefix("Title: "))
+            .unwrap_or_default()
+            .to_lowercase()
+    }
+}
+
 /// A running scripted model; stops when dropped.
 pub struct ScriptedLlm {
     server: Server,

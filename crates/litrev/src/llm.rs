@@ -15,7 +15,7 @@ use litrev_llm::{
     SCREEN_JUDGE, SNOWBALL_RELEVANCE,
 };
 use litrev_model::Review;
-use litrev_snowball::{LlmScorer, SCORER_PHASE, ScorerReport};
+use litrev_snowball::{LlmScorer, SCORER_PHASE, ScorerReport, StageOutcome};
 use litrev_write::{LlmWriteConfig, LlmWriteReport, WriteInput};
 use serde::{Deserialize, Serialize};
 
@@ -309,39 +309,40 @@ fn left_of_budget(options: &LlmOptions, spent_usd: f64) -> Option<f64> {
         .map(|budget| (budget - spent_usd).max(0.0))
 }
 
-/// Runs `stage` with the run's model scoring the works it leaves in doubt, within what is left
-/// of the budget after `spent_usd`, and tells the user what the model said and cost.
+/// Runs a snowball stage (`expand`), with the run's model scoring the works it leaves in
+/// doubt when there is one, within what is left of the budget after `spent_usd`; tells the user
+/// what the model said and cost.
 ///
 /// # Errors
-/// `Llm` when the key is missing; whatever `stage` returns.
-pub(crate) fn with_snowball_scorer<T>(
+/// `Llm` when the key is missing; whatever `expand` returns.
+pub(crate) fn snowball_stage(
     home: &Home,
-    options: &LlmOptions,
+    options: Option<&LlmOptions>,
     spent_usd: f64,
     events: &dyn Fn(&Event),
-    stage: impl FnOnce(LlmScorer<'_>) -> Result<(T, ScorerReport)>,
-) -> Result<(T, StageLlmRecord)> {
+    expand: impl FnOnce(Option<LlmScorer<'_>>) -> Result<StageOutcome>,
+) -> Result<(StageOutcome, Option<StageLlmRecord>)> {
+    let Some(options) = options else {
+        return Ok((expand(None)?, None));
+    };
     let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
-    let (outcome, scoring) = stage(LlmScorer {
+    let outcome = expand(Some(LlmScorer {
         llm: &llm,
         model: &options.model,
-    })?;
+    }))?;
     report_usage(&llm, options, priced, events);
+    let scoring = outcome.scoring.clone();
     let asked = scoring.verdicts.len() + scoring.failed + scoring.over_budget;
     if asked > 0 {
+        let relevant = scoring
+            .verdicts
+            .iter()
+            .filter(|verdict| verdict.relevant)
+            .count();
         events(&Event::Notice {
             message: format!(
-                "LLM snowballing: {asked} works in doubt, {} judged relevant, {} not, {} left to their score after a failed answer, {} left to it for the budget",
-                scoring
-                    .verdicts
-                    .iter()
-                    .filter(|verdict| verdict.relevant)
-                    .count(),
-                scoring
-                    .verdicts
-                    .iter()
-                    .filter(|verdict| !verdict.relevant)
-                    .count(),
+                "LLM snowballing: {asked} works in doubt, {relevant} judged relevant, {} not, {} left to their score after a failed answer, {} left to it for the budget",
+                scoring.verdicts.len() - relevant,
                 scoring.failed,
                 scoring.over_budget
             ),
@@ -351,7 +352,7 @@ pub(crate) fn with_snowball_scorer<T>(
         phase: SCORER_PHASE.to_owned(),
         ..llm.ledger().total()
     };
-    Ok((outcome, StageLlmRecord { usage, scoring }))
+    Ok((outcome, Some(StageLlmRecord { usage, scoring })))
 }
 
 /// What the LLM judge did at screening and what it cost (the `screening` part of `run.json`'s

@@ -399,32 +399,17 @@ impl Runner {
                     verdicts: &verdicts,
                 };
                 let failed_before = opened.failures().len();
-                let (outcome, llm) = match &options.llm {
-                    None => (
-                        litrev_snowball::expand_stage(&opened, &config, &state, stage, None)?,
-                        None,
-                    ),
-                    Some(llm) => {
-                        let (outcome, record) = crate::llm::with_snowball_scorer(
-                            &self.home,
-                            llm,
-                            snowball_spent(&stages),
-                            events,
-                            |scorer| {
-                                let outcome = litrev_snowball::expand_stage(
-                                    &opened,
-                                    &config,
-                                    &state,
-                                    stage,
-                                    Some(scorer),
-                                )?;
-                                let scoring = outcome.scoring.clone();
-                                Ok((outcome, scoring))
-                            },
-                        )?;
-                        (outcome, Some(record))
-                    }
-                };
+                let (outcome, llm) = crate::llm::snowball_stage(
+                    &self.home,
+                    options.llm.as_ref(),
+                    snowball_spent(&stages),
+                    events,
+                    |scorer| {
+                        Ok(litrev_snowball::expand_stage(
+                            &opened, &config, &state, stage, scorer,
+                        )?)
+                    },
+                )?;
                 report_failures(&opened, failed_before, events);
                 self.sources.report_calls(events);
                 let record = StageRecord {

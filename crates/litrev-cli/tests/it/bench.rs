@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use litrev_testkit::llm::{ChatCall, ScriptedLlm};
+use litrev_testkit::llm::ScriptedLlm;
 
 use crate::support::{describe, litrev, testdata};
 
@@ -356,21 +356,12 @@ fn embedding_throughput_is_measured_over_every_work() {
     assert!(stderr.contains("scripts/install-model.sh"), "{stderr}");
 }
 
-/// The lower-cased title of the work a call asks about.
-fn title_asked(call: &ChatCall) -> String {
-    call.user
-        .lines()
-        .find_map(|line| line.strip_prefix("Title: "))
-        .unwrap_or_default()
-        .to_lowercase()
-}
-
 #[test]
 fn snowballing_asks_the_model_about_the_works_in_doubt() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
     let llm = ScriptedLlm::start(|call| {
-        let decision = if title_asked(call).contains("emicizumab") {
+        let decision = if call.title().contains("emicizumab") {
             "relevant"
         } else {
             "not_relevant"
@@ -400,7 +391,7 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
     );
     let relevant = calls
         .iter()
-        .filter(|call| title_asked(call).contains("emicizumab"))
+        .filter(|call| call.title().contains("emicizumab"))
         .count();
     let expected = format!(
         "LLM (snowball_relevance.v1): {} works in doubt judged, {relevant} relevant, 0 left to their score after a failed answer, 0 for the budget; {} calls",

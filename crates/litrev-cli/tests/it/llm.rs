@@ -25,7 +25,7 @@ const INVENTED: &str =
 /// cautious sentence from the span the claim cited.
 fn script(call: &ChatCall) -> String {
     if is_snowballing(call) {
-        let decision = if title_of(call).contains("emicizumab") {
+        let decision = if call.title().contains("emicizumab") {
             "relevant"
         } else {
             "not_relevant"
@@ -80,15 +80,6 @@ fn script(call: &ChatCall) -> String {
 /// Whether `call` asks about a work snowballing left in doubt.
 fn is_snowballing(call: &ChatCall) -> bool {
     call.system.contains("gather the literature")
-}
-
-/// The lower-cased title of the work a call is about.
-fn title_of(call: &ChatCall) -> String {
-    call.user
-        .lines()
-        .find_map(|line| line.strip_prefix("Title: "))
-        .unwrap_or_default()
-        .to_lowercase()
 }
 
 fn llm_review(home: &Path, data: &Path, out: &Path, llm: &ScriptedLlm, extra: &[&str]) -> Output {
@@ -262,7 +253,7 @@ fn check_snowballing(llm_record: &serde_json::Value, calls: &[&ChatCall]) {
     assert_eq!(record["judged"], calls.len() as u64, "{record}");
     let relevant = calls
         .iter()
-        .filter(|call| title_of(call).contains("emicizumab"))
+        .filter(|call| call.title().contains("emicizumab"))
         .count();
     assert_eq!(record["relevant"], relevant as u64, "{record}");
     assert_eq!(record["failed"], 0);
@@ -305,7 +296,7 @@ fn judging_script(call: &ChatCall) -> String {
     if !call.system.contains("You screen records") {
         return script(call);
     }
-    let title = title_of(call);
+    let title = call.title();
     let verdict = if title.contains("emicizumab") {
         serde_json::json!({"decision": "include", "reason": "relevant", "rationale": "Studies emicizumab in people with haemophilia A."})
     } else {

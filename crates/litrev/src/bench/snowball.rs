@@ -9,7 +9,10 @@
 //! final judgement keeps as relevant, and the engine's ranking is its relevance score. The
 //! fewest requests the same expansion needs follow from what each step asked for, batched to
 //! the API's limits (OR-lists of 100 ids, pages of 200). A keyword baseline, TF-IDF similarity
-//! of the whole pool to the question and the seeds, is measured in the same run.
+//! of the whole pool to the question and the seeds, is measured in the same run, and so is the
+//! pool's recall ceiling: the included studies that searching the question's words and
+//! following the pool's citations can reach at all. Given a language model, each stage asks it
+//! about its works in doubt as a review does.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -272,26 +275,14 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
             history: &history,
             verdicts: &verdicts,
         };
-        let outcome = match &options.llm {
-            None => litrev_snowball::expand_stage(&source, &config, &state, stage, None)?,
-            Some(llm) => {
-                let spent = judged.iter().map(|stage| stage.usage.cost_usd).sum();
-                let (outcome, record) =
-                    crate::llm::with_snowball_scorer(home, llm, spent, &|_| {}, |scorer| {
-                        let outcome = litrev_snowball::expand_stage(
-                            &source,
-                            &config,
-                            &state,
-                            stage,
-                            Some(scorer),
-                        )?;
-                        let scoring = outcome.scoring.clone();
-                        Ok((outcome, scoring))
-                    })?;
-                judged.push(record);
-                outcome
-            }
-        };
+        let spent = judged.iter().map(|stage| stage.usage.cost_usd).sum();
+        let (outcome, llm) =
+            crate::llm::snowball_stage(home, options.llm.as_ref(), spent, &|_| {}, |scorer| {
+                Ok(litrev_snowball::expand_stage(
+                    &source, &config, &state, stage, scorer,
+                )?)
+            })?;
+        judged.extend(llm);
         verdicts.extend(
             outcome
                 .scoring
