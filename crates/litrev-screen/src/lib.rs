@@ -23,9 +23,7 @@ use litrev_text::{Corpus, RelevanceProfile};
 use serde::{Deserialize, Serialize};
 
 pub use judge::{JUDGE_PHASE, JudgeConfig, JudgeReport, judge};
-pub use model::{
-    FeatureSpace, LINK_WEIGHT, LinearModel, SplitMix64, SvmConfig, Trainer, record_links,
-};
+pub use model::{FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer, record_links};
 pub use rules::rule_exclusion;
 pub use simulate::{Metrics, Simulation, SimulationConfig, SimulationError, metrics, simulate};
 

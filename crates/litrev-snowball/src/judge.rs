@@ -7,6 +7,9 @@
 //! is scaled by its median over that core before mixing, so neither dominates because its
 //! numbers run larger. The threshold is a share of the core's median score, so it follows the
 //! question rather than a fixed number.
+//!
+//! Scoring ([`score`]) is the costly part; deciding ([`Scored::decide`]) is cheap, so a stage
+//! that asks a language model about the works in doubt decides again without scoring again.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -53,20 +56,24 @@ impl Judgement {
     }
 }
 
-/// Judges `records` (every corpus work with a record, keyed by primary id).
+/// Every record's score and the threshold: the costly part of a judgement, which verdicts do
+/// not change, so a stage scores once and decides again after asking a model.
+pub(crate) struct Scored<'a> {
+    links: Links<'a>,
+    scores: Vec<f32>,
+    threshold: f32,
+}
+
+/// Scores `records` (every corpus work with a record, keyed by primary id).
 ///
 /// `profile` are the works relevance is measured against besides the question: the seeds, or
-/// failing them the best discovered works. Only the seeds among them are relevant by right.
-/// `verdicts` (a language model's, on works their score left in doubt) replace the score's
-/// judgement of those works; links to relevant works still make any work relevant.
-pub fn judge(
+/// failing them the best discovered works.
+pub(crate) fn score<'a>(
     config: &SnowballConfig,
     question: &str,
-    seeds: &[WorkId],
     profile: &[WorkId],
-    records: &BTreeMap<WorkId, &Work>,
-    verdicts: &BTreeMap<WorkId, bool>,
-) -> Judgement {
+    records: &BTreeMap<WorkId, &'a Work>,
+) -> Scored<'a> {
     let links = Links::new(records);
     let positions: BTreeMap<&WorkId, usize> = links
         .keys
@@ -141,37 +148,65 @@ pub fn judge(
         .collect();
     let threshold =
         config.relevance_threshold * median(core.iter().map(|&position| scores[position]));
-
-    let seed_set: BTreeSet<&WorkId> = seeds.iter().collect();
-    let mut relevant: BTreeMap<WorkId, Basis> = BTreeMap::new();
-    let mut relevant_positions: BTreeSet<usize> = BTreeSet::new();
-    for (position, id) in links.keys.iter().enumerate() {
-        let basis = if seed_set.contains(id) {
-            Some(Basis::Seed)
-        } else if let Some(&relevant) = verdicts.get(id) {
-            relevant.then_some(Basis::Llm)
-        } else if scores[position] >= threshold {
-            Some(Basis::Semantic)
-        } else {
-            None
-        };
-        if let Some(basis) = basis {
-            relevant.insert(id.clone(), basis);
-            relevant_positions.insert(position);
-        }
+    Scored {
+        links,
+        scores,
+        threshold,
     }
-    if config.structural_links > 0 {
-        let counts = links.linked_counts(&relevant_positions, config.link_strength);
-        for (position, count) in counts.into_iter().enumerate() {
-            if count >= config.structural_links {
-                relevant.insert(links.keys[position].clone(), Basis::Structural);
+}
+
+impl Scored<'_> {
+    /// Which works are relevant: the seeds by right, then those a model's `verdicts` (on works
+    /// their score left in doubt) find relevant, else those scoring at the threshold; then any
+    /// work linked to enough relevant works.
+    pub(crate) fn decide(
+        &self,
+        config: &SnowballConfig,
+        seeds: &[WorkId],
+        verdicts: &BTreeMap<WorkId, bool>,
+    ) -> Judgement {
+        let Scored {
+            links,
+            scores,
+            threshold,
+        } = self;
+        let threshold = *threshold;
+        let seed_set: BTreeSet<&WorkId> = seeds.iter().collect();
+        let mut relevant: BTreeMap<WorkId, Basis> = BTreeMap::new();
+        let mut relevant_positions: BTreeSet<usize> = BTreeSet::new();
+        for (position, id) in links.keys.iter().enumerate() {
+            let basis = if seed_set.contains(id) {
+                Some(Basis::Seed)
+            } else if let Some(&relevant) = verdicts.get(id) {
+                relevant.then_some(Basis::Llm)
+            } else if scores[position] >= threshold {
+                Some(Basis::Semantic)
+            } else {
+                None
+            };
+            if let Some(basis) = basis {
+                relevant.insert(id.clone(), basis);
+                relevant_positions.insert(position);
             }
         }
-    }
-    Judgement {
-        scores: links.keys.iter().cloned().zip(scores).collect(),
-        relevant,
-        threshold,
+        if config.structural_links > 0 {
+            let counts = links.linked_counts(&relevant_positions, config.link_strength);
+            for (position, count) in counts.into_iter().enumerate() {
+                if count >= config.structural_links {
+                    relevant.insert(links.keys[position].clone(), Basis::Structural);
+                }
+            }
+        }
+        Judgement {
+            scores: links
+                .keys
+                .iter()
+                .cloned()
+                .zip(scores.iter().copied())
+                .collect(),
+            relevant,
+            threshold,
+        }
     }
 }
 
@@ -211,14 +246,9 @@ mod tests {
             feedback_works: 1,
             ..SnowballConfig::default()
         };
-        let judgement = judge(
-            &config,
-            "emicizumab in haemophilia",
-            std::slice::from_ref(&seed),
-            std::slice::from_ref(&seed),
-            &records,
-            &BTreeMap::new(),
-        );
+        let seeds = std::slice::from_ref(&seed);
+        let scored = score(&config, "emicizumab in haemophilia", seeds, &records);
+        let judgement = scored.decide(&config, seeds, &BTreeMap::new());
         let score = |id: &str| judgement.scores[&id.parse::<WorkId>().expect("id")];
         assert!(score("W2") > score("W4"));
         assert!(
@@ -236,14 +266,7 @@ mod tests {
             (seed.clone(), false),
         ]
         .into();
-        let judged = judge(
-            &config,
-            "emicizumab in haemophilia",
-            std::slice::from_ref(&seed),
-            std::slice::from_ref(&seed),
-            &records,
-            &verdicts,
-        );
+        let judged = scored.decide(&config, seeds, &verdicts);
         let basis = |id: &str| judged.relevant.get(&id.parse::<WorkId>().expect("id"));
         assert_eq!(basis("W2"), None, "judged not relevant");
         assert_eq!(basis("W4"), Some(&Basis::Llm));

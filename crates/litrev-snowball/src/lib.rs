@@ -261,7 +261,11 @@ pub fn expand_stage(
     known.extend(aliases.iter());
     let records: BTreeMap<WorkId, &Work> = records_of(state.works.values());
     let profile = profile_works(config, state);
-    let before = judge_records(config, state, &profile, &records, state.verdicts);
+    let before = judge::score(config, state.question, &profile, &records).decide(
+        config,
+        state.seeds,
+        state.verdicts,
+    );
 
     let all: Vec<&Work> = state.works.values().collect();
     let ids: BTreeSet<&WorkId> = state.works.keys().collect();
@@ -403,7 +407,8 @@ pub fn expand_stage(
     // Judge the new works with the corpus they join.
     let mut all_records = records;
     all_records.extend(records_of(new_records.values().map(|(work, _)| work)));
-    let mut after = judge_records(config, state, &profile, &all_records, state.verdicts);
+    let scored = judge::score(config, state.question, &profile, &all_records);
+    let mut after = scored.decide(config, state.seeds, state.verdicts);
     let mut scoring = ScorerReport::default();
     if let Some(scorer) = scorer {
         let doubtful: Vec<&Work> = scorer::in_doubt(&after, state.verdicts)
@@ -419,7 +424,7 @@ pub fn expand_stage(
                     .iter()
                     .map(|verdict| (verdict.work.clone(), verdict.relevant)),
             );
-            after = judge_records(config, state, &profile, &all_records, &verdicts);
+            after = scored.decide(config, state.seeds, &verdicts);
         }
     }
     let mut new_entries = Vec::new();
@@ -495,7 +500,11 @@ pub fn expand_stage(
 pub fn judge_corpus(config: &SnowballConfig, state: &SnowballState<'_>) -> Judgement {
     let records = records_of(state.works.values());
     let profile = profile_works(config, state);
-    judge_records(config, state, &profile, &records, state.verdicts)
+    judge::score(config, state.question, &profile, &records).decide(
+        config,
+        state.seeds,
+        state.verdicts,
+    )
 }
 
 /// The coverage delta of a stage: its new relevant works as a share of the relevant works it
@@ -506,24 +515,6 @@ pub fn coverage_delta(report: &StageReport) -> f32 {
         .saturating_sub(report.new_relevant)
         .max(1);
     report.new_relevant as f32 / before as f32
-}
-
-/// Judges `records` against the state's question and seeds and `profile`, with `verdicts`.
-fn judge_records(
-    config: &SnowballConfig,
-    state: &SnowballState<'_>,
-    profile: &[WorkId],
-    records: &BTreeMap<WorkId, &Work>,
-    verdicts: &BTreeMap<WorkId, bool>,
-) -> Judgement {
-    judge::judge(
-        config,
-        state.question,
-        state.seeds,
-        profile,
-        records,
-        verdicts,
-    )
 }
 
 /// Records (not stubs) by primary id.
@@ -603,6 +594,131 @@ mod tests {
         }
     }
 
+    /// A corpus before its first stage, for the question "insulin pumps for children".
+    struct Start {
+        entries: Vec<CorpusEntry>,
+        works: BTreeMap<WorkId, Work>,
+        seeds: Vec<WorkId>,
+        expanded: BTreeSet<WorkId>,
+        verdicts: BTreeMap<WorkId, bool>,
+    }
+
+    impl Start {
+        /// `known` works, found the way each says (the seeds are those of origin `Seed`).
+        fn new(known: &[(&Work, Origin)]) -> Start {
+            Start {
+                entries: known
+                    .iter()
+                    .map(|(work, origin)| CorpusEntry {
+                        work: work.id(),
+                        stage: 0,
+                        origin: *origin,
+                        score: 1.0,
+                        queries: Vec::new(),
+                    })
+                    .collect(),
+                works: known
+                    .iter()
+                    .map(|(work, _)| (work.id(), (*work).clone()))
+                    .collect(),
+                seeds: known
+                    .iter()
+                    .filter(|(_, origin)| *origin == Origin::Seed)
+                    .map(|(work, _)| work.id())
+                    .collect(),
+                expanded: BTreeSet::new(),
+                verdicts: BTreeMap::new(),
+            }
+        }
+
+        fn state(&self) -> SnowballState<'_> {
+            SnowballState {
+                question: "insulin pumps for children",
+                seeds: &self.seeds,
+                entries: &self.entries,
+                works: &self.works,
+                expanded: &self.expanded,
+                history: &[],
+                verdicts: &self.verdicts,
+            }
+        }
+    }
+
+    /// A model giving the same decision about every work.
+    struct Always(&'static str);
+
+    impl litrev_llm::LlmProvider for Always {
+        fn id(&self) -> String {
+            format!("always {}", self.0)
+        }
+
+        fn complete(
+            &self,
+            _request: &litrev_llm::LlmRequest,
+        ) -> litrev_llm::Result<litrev_llm::LlmResponse> {
+            Ok(litrev_llm::LlmResponse {
+                text: format!(r#"{{"decision": "{}", "rationale": "Always."}}"#, self.0),
+                input_tokens: 1,
+                output_tokens: 1,
+                estimated_usage: false,
+                truncated: false,
+                batched: false,
+                cached: false,
+            })
+        }
+    }
+
+    #[test]
+    fn the_models_verdicts_decide_the_works_in_doubt() {
+        let seed = work("W1", "insulin pumps for children with type 1 diabetes", &[]);
+        let citers = [
+            work("W2", "insulin pumps for children at school", &["W1"]),
+            work("W3", "insulin pumps and diabetes care costs", &["W1"]),
+            work("W4", "school meals for children", &["W1"]),
+            work("W5", "diabetes in adults", &["W1"]),
+            work("W6", "knee surgery outcomes", &["W1"]),
+        ];
+        let source = CitationIndex {
+            works: citers.to_vec(),
+            asked_citing: Mutex::new(Vec::new()),
+        };
+        let start = Start::new(&[(&seed, Origin::Seed)]);
+        let state = start.state();
+        // A threshold that puts the citers' scores in the band of doubt around it, and no
+        // structural rule to make them relevant whatever the model says.
+        let config = SnowballConfig {
+            relevance_threshold: 0.7,
+            structural_links: 0,
+            ..SnowballConfig::default()
+        };
+        let run = |decision: &'static str| {
+            let model = Always(decision);
+            let scorer = LlmScorer {
+                llm: &model,
+                model: "m",
+            };
+            expand_stage(&source, &config, &state, 1, Some(scorer)).expect("stage")
+        };
+        let (yes, no) = (run("relevant"), run("not_relevant"));
+        let asked = |outcome: &StageOutcome| -> Vec<String> {
+            outcome
+                .scoring
+                .verdicts
+                .iter()
+                .map(|verdict| verdict.work.to_string())
+                .collect()
+        };
+        assert!(!asked(&yes).is_empty(), "no work was in doubt");
+        assert_eq!(asked(&yes), asked(&no), "the same works are in doubt");
+        let relevant =
+            |outcome: &StageOutcome| outcome.report.as_ref().expect("report").new_relevant;
+        assert_eq!(
+            relevant(&yes) - relevant(&no),
+            asked(&yes).len(),
+            "each work in doubt is relevant exactly when the model says so"
+        );
+    }
+
     #[test]
     fn citers_are_asked_for_only_where_the_corpus_does_not_know_them_all() {
         let counted = |mut work: Work, citers: u32| {
@@ -617,30 +733,8 @@ mod tests {
             works: vec![seed.clone(), known.clone(), unknown_citer],
             asked_citing: Mutex::new(Vec::new()),
         };
-        let entries: Vec<CorpusEntry> = [(&seed, Origin::Seed), (&known, Origin::Search)]
-            .into_iter()
-            .map(|(work, origin)| CorpusEntry {
-                work: work.id(),
-                stage: 0,
-                origin,
-                score: 1.0,
-                queries: Vec::new(),
-            })
-            .collect();
-        let works: BTreeMap<WorkId, Work> = [seed.clone(), known.clone()]
-            .into_iter()
-            .map(|work| (work.id(), work))
-            .collect();
-        let seeds = [seed.id()];
-        let state = SnowballState {
-            question: "insulin pumps for children",
-            seeds: &seeds,
-            entries: &entries,
-            works: &works,
-            expanded: &BTreeSet::new(),
-            history: &[],
-            verdicts: &BTreeMap::new(),
-        };
+        let start = Start::new(&[(&seed, Origin::Seed), (&known, Origin::Search)]);
+        let state = start.state();
         let outcome =
             expand_stage(&source, &SnowballConfig::default(), &state, 1, None).expect("stage");
 

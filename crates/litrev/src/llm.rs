@@ -14,7 +14,9 @@ use litrev_llm::{
     OPENAI_URL, OpenAiCompatible, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE, ResponseCache,
     SCREEN_JUDGE, SNOWBALL_RELEVANCE,
 };
-use litrev_model::Review;
+use std::collections::BTreeMap;
+
+use litrev_model::{Review, WorkId};
 use litrev_snowball::{LlmScorer, SCORER_PHASE, ScorerReport, StageOutcome};
 use litrev_write::{LlmWriteConfig, LlmWriteReport, WriteInput};
 use serde::{Deserialize, Serialize};
@@ -161,6 +163,24 @@ pub struct StageLlmRecord {
     pub usage: PhaseUsage,
     /// The verdicts, and the works left to their score.
     pub scoring: ScorerReport,
+}
+
+impl StageLlmRecord {
+    /// The verdicts of `stages` by work: what later stages' judgements reuse.
+    pub(crate) fn verdicts<'a>(
+        stages: impl IntoIterator<Item = &'a StageLlmRecord>,
+    ) -> BTreeMap<WorkId, bool> {
+        stages
+            .into_iter()
+            .flat_map(|stage| &stage.scoring.verdicts)
+            .map(|verdict| (verdict.work.clone(), verdict.relevant))
+            .collect()
+    }
+
+    /// Dollars the model cost over `stages`.
+    pub(crate) fn spent<'a>(stages: impl IntoIterator<Item = &'a StageLlmRecord>) -> f64 {
+        stages.into_iter().map(|stage| stage.usage.cost_usd).sum()
+    }
 }
 
 /// What the model said of the works snowballing left in doubt, over every stage (the

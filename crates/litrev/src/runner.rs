@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
+use crate::llm::{SnowballLlmRecord, StageLlmRecord};
 use crate::options::{RunOptions, SourceSpec};
 use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
@@ -122,16 +123,12 @@ struct StageRecord {
     calls: Vec<SourceCalls>,
     /// What the run's language model said of the works the stage left in doubt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    llm: Option<crate::llm::StageLlmRecord>,
+    llm: Option<StageLlmRecord>,
 }
 
-/// Dollars the run's model spent on snowballing's works in doubt, over `stages`.
-fn snowball_spent(stages: &[StageRecord]) -> f64 {
-    stages
-        .iter()
-        .filter_map(|stage| stage.llm.as_ref())
-        .map(|llm| llm.usage.cost_usd)
-        .sum()
+/// What the run's model said and cost at each of `stages` that asked it.
+fn stage_llm(stages: &[StageRecord]) -> impl Iterator<Item = &StageLlmRecord> {
+    stages.iter().filter_map(|stage| stage.llm.as_ref())
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -383,12 +380,7 @@ impl Runner {
                     .iter()
                     .filter_map(|stage| stage.report.clone())
                     .collect();
-                let verdicts: BTreeMap<WorkId, bool> = stages
-                    .iter()
-                    .filter_map(|stage| stage.llm.as_ref())
-                    .flat_map(|llm| &llm.scoring.verdicts)
-                    .map(|verdict| (verdict.work.clone(), verdict.relevant))
-                    .collect();
+                let verdicts = StageLlmRecord::verdicts(stage_llm(&stages));
                 let state = SnowballState {
                     question: &plan.question,
                     seeds: &plan.seeds,
@@ -402,7 +394,7 @@ impl Runner {
                 let (outcome, llm) = crate::llm::snowball_stage(
                     &self.home,
                     options.llm.as_ref(),
-                    snowball_spent(&stages),
+                    StageLlmRecord::spent(stage_llm(&stages)),
                     events,
                     |scorer| {
                         Ok(litrev_snowball::expand_stage(
@@ -466,7 +458,7 @@ impl Runner {
                 Some(llm) => crate::llm::judge_screening(
                     &self.home,
                     llm,
-                    snowball_spent(&stages),
+                    StageLlmRecord::spent(stage_llm(&stages)),
                     &plan,
                     &works,
                     decisions,
@@ -613,9 +605,7 @@ impl Runner {
                 None => (litrev_write::write(&input), None),
                 Some(llm) => {
                     let screening = self.output::<ScreenRecord>(run, "screen")?.judge;
-                    let snowballing = crate::llm::SnowballLlmRecord::of_stages(
-                        stages.iter().filter_map(|stage| stage.llm.as_ref()),
-                    );
+                    let snowballing = SnowballLlmRecord::of_stages(stage_llm(&stages));
                     let (review, record) = crate::llm::write_review(
                         &self.home,
                         llm,

@@ -138,7 +138,7 @@ pub struct SnowballBench {
     /// The fewest requests the whole run needs.
     pub minimum: u64,
     /// What the language model said of the works in doubt, and what it cost.
-    pub llm: Option<crate::llm::SnowballLlmRecord>,
+    pub llm: Option<SnowballLlmRecord>,
 }
 
 impl SnowballBench {
@@ -261,11 +261,11 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
     let mut expanded: BTreeSet<WorkId> = BTreeSet::new();
     let mut history: Vec<StageReport> = Vec::new();
     let mut stages: Vec<StageNumbers> = Vec::new();
-    let mut verdicts: BTreeMap<WorkId, bool> = BTreeMap::new();
     let mut judged: Vec<StageLlmRecord> = Vec::new();
     let mut stop = None;
     for stage in 1..=config.max_stages {
         let before = server.requests();
+        let verdicts = StageLlmRecord::verdicts(&judged);
         let state = SnowballState {
             question: &plan.question,
             seeds: &plan.seeds,
@@ -275,7 +275,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
             history: &history,
             verdicts: &verdicts,
         };
-        let spent = judged.iter().map(|stage| stage.usage.cost_usd).sum();
+        let spent = StageLlmRecord::spent(&judged);
         let (outcome, llm) =
             crate::llm::snowball_stage(home, options.llm.as_ref(), spent, &|_| {}, |scorer| {
                 Ok(litrev_snowball::expand_stage(
@@ -283,13 +283,6 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
                 )?)
             })?;
         judged.extend(llm);
-        verdicts.extend(
-            outcome
-                .scoring
-                .verdicts
-                .iter()
-                .map(|verdict| (verdict.work.clone(), verdict.relevant)),
-        );
         stages.push(StageNumbers {
             coverage_delta: outcome
                 .report
@@ -321,7 +314,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
         works: &works,
         expanded: &expanded,
         history: &history,
-        verdicts: &verdicts,
+        verdicts: &StageLlmRecord::verdicts(&judged),
     };
     let judgement = litrev_snowball::judge_corpus(&config, &state);
     let gathered: BTreeSet<&WorkId> = judgement
