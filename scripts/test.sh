@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
 export LITREV_TESTDATA="${LITREV_TESTDATA:-$(cd .. && pwd)/shared/data}"
+# A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
