@@ -18,10 +18,10 @@
 //! return references the corpus knows), whichever takes fewer requests; only works with a
 //! reference the corpus does not know are listed. The citing works are asked for only for
 //! works the corpus does not already know every citer of (fewer known citers than the
-//! source's `cited_by_count`, or no count). The frontier is packed into lists that answer with
-//! few duplicates. Each outcome
-//! says what it asked the source for ([`Expansion`]), from which the fewest requests the stage
-//! needed follow ([`Expansion::minimum_requests`]).
+//! source's `cited_by_count`, or no count), counting the references the stage just found.
+//! The frontier is packed into lists that answer with few duplicates. Each outcome says what
+//! it asked the source for ([`Expansion`]), from which the fewest requests the stage needed
+//! follow ([`Expansion::minimum_requests`]).
 //!
 //! The runner calls [`expand_stage`] once per stage and stores each outcome before the next,
 //! so a stopped run resumes at the stage it was in; [`judge_corpus`] gives the final
@@ -337,8 +337,15 @@ pub fn expand_stage(
         source.lookup(&backward_list)?
     };
     // Forward: works citing the frontier, grouped by the citers the corpus knows.
+    // The references just found count among the known citers: a frontier work they cite may
+    // now have all its citers known.
+    let found_backward_ids: Vec<WorkId> = found_backward.iter().map(Work::id).collect();
     let mut citers: BTreeMap<&WorkId, BTreeSet<&WorkId>> = BTreeMap::new();
-    for (citer, work) in state.works {
+    for (citer, work) in state
+        .works
+        .iter()
+        .chain(found_backward_ids.iter().zip(&found_backward))
+    {
         for reference in &work.references {
             citers.entry(reference).or_default().insert(citer);
         }
@@ -755,5 +762,39 @@ mod tests {
                 .iter()
                 .any(|entry| entry.work.to_string() == "W3" && entry.origin == Origin::Forward)
         );
+    }
+
+    #[test]
+    fn citers_found_among_the_references_are_not_asked_for() {
+        let counted = |mut work: Work, citers: u32| {
+            work.cited_by_count = Some(citers);
+            work
+        };
+        // The seed has two citers: W2, known, and W5, which W2 cites and the stage looks up.
+        let seed = counted(work("W1", "insulin pumps for children", &[]), 2);
+        let known = counted(work("W2", "insulin pumps in children", &["W1", "W5"]), 0);
+        let referenced = counted(work("W5", "insulin pumps at school", &["W1"]), 1);
+        let source = CitationIndex {
+            works: vec![seed.clone(), known.clone(), referenced.clone()],
+            asked_citing: Mutex::new(Vec::new()),
+        };
+        let start = Start::new(&[(&seed, Origin::Seed), (&known, Origin::Search)]);
+        let outcome = expand_stage(&source, &SnowballConfig::default(), &start.state(), 1, None)
+            .expect("stage");
+
+        assert!(
+            outcome
+                .new_entries
+                .iter()
+                .any(|entry| entry.work == referenced.id() && entry.origin == Origin::Backward),
+            "{:?}",
+            outcome.new_entries
+        );
+        assert_eq!(
+            *source.asked_citing.lock().expect("lock"),
+            Vec::<WorkId>::new(),
+            "both of the seed's citers are known once the references are in"
+        );
+        assert_eq!(outcome.expansion.cited, 0);
     }
 }
