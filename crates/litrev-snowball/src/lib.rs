@@ -13,10 +13,11 @@
 //!
 //! Requests are batched and spent once. An expanded work is never expanded again. The
 //! references the corpus does not know are looked up by id (100 a request, known ids never
-//! asked for again) or, when the source batches them ([`SnowballConfig::reference_lists`]),
-//! listed by the works citing them (`cited_by:` lists of 100 works, pages of 200, which also
-//! return references the corpus knows), whichever takes fewer requests; only works with a
-//! reference the corpus does not know are listed. The citing works are asked for only for
+//! asked for again) or, when the source batches them
+//! ([`litrev_sources::Capabilities::reference_lists`]), listed by the works citing them
+//! (`cited_by:` lists of 100 works, pages of 200, which also return references the corpus
+//! knows), whichever takes fewer requests; only works with a reference the corpus does not
+//! know are listed. The citing works are asked for only for
 //! works the corpus does not already know every citer of (fewer known citers than the
 //! source's `cited_by_count`, or no count), counting the references the stage just found.
 //! The frontier is packed into lists that answer with few duplicates. Each outcome says what
@@ -86,12 +87,6 @@ pub struct SnowballConfig {
     /// Weight of citation-link similarity against text similarity (1 = equal).
     #[serde(default = "default_link_weight")]
     pub link_weight: f32,
-    /// Whether unknown references may be fetched as the lists of what the frontier cites (the
-    /// source's `references`) when that takes fewer requests than looking them up by id. Only
-    /// for sources that batch those lists like OpenAlex (`cited_by:` OR-lists of 100, pages of
-    /// 200); Semantic Scholar answers one work per request.
-    #[serde(default)]
-    pub reference_lists: bool,
 }
 
 fn default_link_strength() -> usize {
@@ -126,7 +121,6 @@ impl Default for SnowballConfig {
             profile_works: 5,
             feedback_works: default_feedback_works(),
             link_weight: default_link_weight(),
-            reference_lists: false,
         }
     }
 }
@@ -318,10 +312,8 @@ pub fn expand_stage(
         backward_ids.len() + known_records.len(),
         WORKS_PER_PAGE,
     ));
-    let reference_lists = config.reference_lists
-        && !backward_ids.is_empty()
-        && by_list < by_id
-        && source.capabilities().references;
+    let reference_lists =
+        !backward_ids.is_empty() && by_list < by_id && source.capabilities().reference_lists;
     let found_backward = if backward_ids.is_empty() {
         Vec::new()
     } else if reference_lists {

@@ -169,6 +169,14 @@ impl Source for Federation {
             all.recommendations |= one.recommendations;
             all.fulltext_links |= one.fulltext_links;
         }
+        // Reference lists go to every source that lists references: batched only when each
+        // of them batches.
+        all.reference_lists = all.references
+            && self
+                .sources
+                .iter()
+                .map(|source| source.capabilities())
+                .all(|one| !one.references || one.reference_lists);
         all
     }
 
@@ -309,6 +317,63 @@ mod tests {
         fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
             Ok(Vec::new())
         }
+    }
+
+    /// A source known only by what it can do.
+    struct Able(SourceKind, Capabilities);
+
+    impl Source for Able {
+        fn kind(&self) -> SourceKind {
+            self.0
+        }
+        fn capabilities(&self) -> Capabilities {
+            self.1
+        }
+        fn describe(&self) -> String {
+            self.0.name().to_owned()
+        }
+        fn search(&self, _query: &Query, _limit: usize) -> Result<Vec<Hit>> {
+            Ok(Vec::new())
+        }
+        fn lookup(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+            Ok(Vec::new())
+        }
+        fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+            Ok(Vec::new())
+        }
+    }
+
+    #[test]
+    fn reference_lists_are_batched_only_when_every_source_listing_references_batches() {
+        let lists = Capabilities {
+            references: true,
+            reference_lists: true,
+            ..Capabilities::default()
+        };
+        let one_by_one = Capabilities {
+            references: true,
+            ..Capabilities::default()
+        };
+        let searching = Capabilities {
+            search: true,
+            ..Capabilities::default()
+        };
+        let batches = |sources: Vec<Capabilities>| {
+            Federation::new(
+                sources
+                    .into_iter()
+                    .map(|able| Box::new(Able(SourceKind::OpenAlex, able)) as Box<dyn Source>)
+                    .collect(),
+            )
+            .capabilities()
+            .reference_lists
+        };
+        assert!(batches(vec![lists, searching]), "arXiv lists no references");
+        assert!(
+            !batches(vec![lists, one_by_one]),
+            "Semantic Scholar would be asked once per work"
+        );
+        assert!(!batches(vec![searching]), "nobody lists references");
     }
 
     fn query() -> Query {

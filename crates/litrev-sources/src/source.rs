@@ -61,6 +61,9 @@ pub struct Capabilities {
     pub citing: bool,
     /// Lists the works a work cites.
     pub references: bool,
+    /// Lists the works many works cite in one request (OpenAlex's `cited_by:` OR-lists of
+    /// 100 works, pages of 200), rather than one request per work.
+    pub reference_lists: bool,
     /// Lists an author's works.
     pub author_works: bool,
     /// Recommends works like given ones.

@@ -86,6 +86,12 @@ impl SourceCalls {
             .collect()
     }
 
+    /// Requests the step asked this API for, each once however often it was retried, whether
+    /// the network or the disk cache answered.
+    pub fn asked(&self) -> u64 {
+        self.requests - self.retries.min(self.requests) + self.cache_hits
+    }
+
     /// Sums step records per API, in order of first appearance.
     pub fn total<'a>(steps: impl IntoIterator<Item = &'a [SourceCalls]>) -> Vec<SourceCalls> {
         let mut totals: Vec<SourceCalls> = Vec::new();

@@ -14,7 +14,7 @@ use litrev_organise::OrganiseConfig;
 use litrev_plan::PlanConfig;
 use litrev_publish::{Artifact, CitationStyle, StyleName};
 use litrev_screen::ScreenConfig;
-use litrev_snowball::{SnowballConfig, SnowballState};
+use litrev_snowball::{Expansion, SnowballConfig, SnowballState};
 use litrev_sources::{Federation, SnapshotSource, Source};
 use litrev_store::{NewRun, StepWrites, Store};
 use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
@@ -124,6 +124,34 @@ struct StageRecord {
     /// What the run's language model said of the works the stage left in doubt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     llm: Option<StageLlmRecord>,
+    /// What the stage asked its sources for, from which the fewest requests it needed follow.
+    #[serde(default)]
+    expansion: Expansion,
+}
+
+impl StageRecord {
+    /// Requests the stage asked OpenAlex for: the API whose batching
+    /// [`Expansion::minimum_requests`] counts with.
+    fn openalex_requests(&self) -> u64 {
+        let openalex = litrev_sources::openalex::policy().source;
+        self.calls
+            .iter()
+            .filter(|calls| calls.source == openalex)
+            .map(SourceCalls::asked)
+            .sum()
+    }
+}
+
+/// What snowballing asked OpenAlex for over `stages`, the fewest requests the same expansion
+/// needed, and their ratio (none when OpenAlex was not asked: an offline run).
+fn snowball_requests(stages: &[StageRecord]) -> (u64, u64, Option<f64>) {
+    let requests: u64 = stages.iter().map(StageRecord::openalex_requests).sum();
+    let minimum: u64 = stages
+        .iter()
+        .map(|stage| stage.expansion.minimum_requests())
+        .sum();
+    let ratio = (requests > 0).then(|| requests as f64 / minimum.max(1) as f64);
+    (requests, minimum, ratio)
 }
 
 /// What the run's model said and cost at each of `stages` that asked it.
@@ -411,6 +439,7 @@ impl Runner {
                     threshold: outcome.threshold,
                     calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
                     llm,
+                    expansion: outcome.expansion,
                 };
                 self.commit(
                     run,
@@ -423,13 +452,20 @@ impl Runner {
                         ..StepWrites::default()
                     },
                 )?;
-                let summary = match &outcome.report {
+                let mut summary = match &outcome.report {
                     Some(report) => format!(
                         "expanded {}, {} new works, {} relevant",
                         report.expanded, report.new_works, report.new_relevant
                     ),
                     None => "nothing left to expand".to_owned(),
                 };
+                let requests = record.openalex_requests();
+                if requests > 0 {
+                    summary.push_str(&format!(
+                        "; {requests} OpenAlex requests, {} at the fewest",
+                        outcome.expansion.minimum_requests()
+                    ));
+                }
                 finished(events, &key, summary);
                 source = Some(opened);
                 record
@@ -441,6 +477,14 @@ impl Runner {
             }
         }
         drop(source);
+        if let (requests, minimum, Some(ratio)) = snowball_requests(&stages) {
+            events(&Event::Notice {
+                message: format!(
+                    "snowballing asked OpenAlex {requests} times where the same expansion needs \
+                     {minimum} at the fewest (ratio {ratio:.2})"
+                ),
+            });
+        }
 
         // Screen.
         let entries = self.store.corpus(run)?;
@@ -695,6 +739,7 @@ impl Runner {
                 bytes: artifact.bytes.len() as u64,
             })
             .collect();
+        let (asked, minimum, ratio) = snowball_requests(&stages);
         let counts = serde_json::json!({
             "discover": {
                 "queries": discovery.hits.iter().map(|hits| serde_json::json!({
@@ -704,8 +749,13 @@ impl Runner {
                 "works": discovery.discovered,
             },
             "snowball": stages.iter().map(|stage| serde_json::json!({
-                "report": stage.report, "stop": stage.stop, "threshold": stage.threshold
+                "report": stage.report, "stop": stage.stop, "threshold": stage.threshold,
+                "openalex_requests": stage.openalex_requests(),
+                "minimum_requests": stage.expansion.minimum_requests(),
             })).collect::<Vec<_>>(),
+            "snowball_requests": {
+                "openalex": asked, "minimum": minimum, "ratio": ratio,
+            },
             "screen": screen,
             "organise": {
                 "themes": organisation.themes.iter().map(|theme| serde_json::json!({

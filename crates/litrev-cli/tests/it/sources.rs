@@ -131,26 +131,37 @@ fn a_source_down_for_good_is_left_out_and_named() {
     );
 }
 
-/// Runs a review on the live OpenAlex path up to the screening gate.
+/// Runs a review at the exhaustive tier on the live OpenAlex path up to the screening gate.
 fn review_to_gate(home: &Path, out: &Path, question: &str, url: &str) -> Output {
     let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
     env.push(("LITREV_OPENALEX_URL", url));
     let out = out.display().to_string();
     litrev(
         home,
-        &["review", question, "--source", "openalex", "--out", &out],
+        &[
+            "review",
+            question,
+            "--source",
+            "openalex",
+            "--tier",
+            "exhaustive",
+            "--out",
+            &out,
+        ],
         &env,
     )
 }
 
+/// Jeyaraman_2020 at the exhaustive tier takes about 30 requests, so that one in five failing
+/// hits several (a smaller review now snowballs in a handful).
 #[test]
 fn discovery_and_snowballing_give_the_same_corpus_under_twenty_percent_faults() {
     let Some(data) = testdata() else { return };
-    let question = question(&data, "Nelson_2002");
+    let question = question(&data, "Jeyaraman_2020");
     let mut corpora = Vec::new();
     let mut retries = Vec::new();
     for faults in [FaultPlan::none(), FaultPlan::mixed(0.2, 11)] {
-        let server = openalex_server(&data, "Nelson_2002", faults);
+        let server = openalex_server(&data, "Jeyaraman_2020", faults);
         let home = tempfile::tempdir().expect("home");
         let out = home.path().join("review");
         let output = review_to_gate(home.path(), &out, &question, &server.url());
@@ -264,4 +275,34 @@ fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
     assert_eq!(calls[0]["source"], "openalex");
     assert_eq!(calls[0]["requests"], server.requests());
     assert!(calls[0]["cost_usd"].as_f64().expect("cost") > 0.0);
+
+    // Snowballing's requests against the fewest the same expansion needs, stage by stage.
+    let stages = record["counts"]["snowball"].as_array().expect("stages");
+    let sum = |field: &str| -> u64 {
+        stages
+            .iter()
+            .map(|stage| stage[field].as_u64().expect("a count"))
+            .sum()
+    };
+    let totals = &record["counts"]["snowball_requests"];
+    assert_eq!(totals["openalex"], sum("openalex_requests"), "{totals}");
+    assert_eq!(totals["minimum"], sum("minimum_requests"), "{totals}");
+    let (asked, minimum) = (sum("openalex_requests"), sum("minimum_requests"));
+    assert!(
+        0 < minimum && minimum <= asked && asked < server.requests(),
+        "the minimum bounds the requests, which exclude discovery's: {totals}, {} in all",
+        server.requests()
+    );
+    let ratio = totals["ratio"].as_f64().expect("a ratio");
+    assert!(
+        (ratio - asked as f64 / minimum as f64).abs() < 1e-9,
+        "{totals}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "snowballing asked OpenAlex {asked} times where the same expansion needs {minimum} at the fewest (ratio {ratio:.2})"
+        )),
+        "{stderr}"
+    );
 }

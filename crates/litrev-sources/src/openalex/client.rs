@@ -167,6 +167,7 @@ impl Source for OpenAlexSource {
             batch_lookup: true,
             citing: true,
             references: true,
+            reference_lists: true,
             ..Capabilities::default()
         }
     }

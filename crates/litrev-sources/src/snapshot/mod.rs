@@ -91,6 +91,7 @@ impl Source for SnapshotSource {
             batch_lookup: true,
             citing: true,
             references: true,
+            reference_lists: true,
             ..Capabilities::default()
         }
     }

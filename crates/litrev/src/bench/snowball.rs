@@ -246,8 +246,6 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
         .clone()
         .unwrap_or_else(|| SnowballConfig::from_plan(&plan));
     config.expand_per_stage = usize::MAX;
-    // The source is OpenAlex alone, whose reference lists come 100 works to a request.
-    config.reference_lists = true;
     if let Some(max_stages) = options.max_stages {
         config.max_stages = max_stages;
     }
