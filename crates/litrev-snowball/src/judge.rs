@@ -276,4 +276,42 @@ mod tests {
             "verdicts leave scores alone"
         );
     }
+
+    /// A work relevant as a seed or by its score keeps that basis however linked it is
+    /// (`Links::linked_counts` counts only works outside the relevant ones).
+    #[test]
+    fn links_keep_only_works_nothing_else_keeps() {
+        let works = [
+            work("W1", "emicizumab prophylaxis in haemophilia", &[]),
+            work("W2", "emicizumab prophylaxis in children", &["W1"]),
+            work("W3", "emicizumab prophylaxis and bleeding", &["W1"]),
+            work("W4", "emicizumab prophylaxis at home", &["W1"]),
+            work("W5", "knee surgery outcomes", &["W2", "W3", "W4"]),
+            work("W6", "hip replacement costs", &["W9"]),
+        ];
+        let records: BTreeMap<WorkId, &Work> = works.iter().map(|work| (work.id(), work)).collect();
+        let seed: WorkId = "W1".parse().expect("id");
+        let config = SnowballConfig {
+            feedback_works: 3,
+            link_strength: 1,
+            relevance_threshold: 0.3,
+            ..SnowballConfig::default()
+        };
+        let seeds = std::slice::from_ref(&seed);
+        let judgement = score(&config, "emicizumab prophylaxis", seeds, &records).decide(
+            &config,
+            seeds,
+            &BTreeMap::new(),
+        );
+        let basis = |id: &str| judgement.relevant.get(&id.parse::<WorkId>().expect("id"));
+        assert_eq!(basis("W1"), Some(&Basis::Seed), "cited by three relevant works");
+        assert_eq!(basis("W2"), Some(&Basis::Semantic), "{judgement:?}");
+        assert_eq!(basis("W5"), Some(&Basis::Structural), "{judgement:?}");
+        assert_eq!(basis("W6"), None, "{judgement:?}");
+        for (id, basis) in &judgement.relevant {
+            if *basis == Basis::Structural {
+                assert!(judgement.scores[id] < judgement.threshold, "{id} kept by its score");
+            }
+        }
+    }
 }
