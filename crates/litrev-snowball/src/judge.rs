@@ -304,13 +304,20 @@ mod tests {
             &BTreeMap::new(),
         );
         let basis = |id: &str| judgement.relevant.get(&id.parse::<WorkId>().expect("id"));
-        assert_eq!(basis("W1"), Some(&Basis::Seed), "cited by three relevant works");
+        assert_eq!(
+            basis("W1"),
+            Some(&Basis::Seed),
+            "cited by three relevant works"
+        );
         assert_eq!(basis("W2"), Some(&Basis::Semantic), "{judgement:?}");
         assert_eq!(basis("W5"), Some(&Basis::Structural), "{judgement:?}");
         assert_eq!(basis("W6"), None, "{judgement:?}");
         for (id, basis) in &judgement.relevant {
             if *basis == Basis::Structural {
-                assert!(judgement.scores[id] < judgement.threshold, "{id} kept by its score");
+                assert!(
+                    judgement.scores[id] < judgement.threshold,
+                    "{id} kept by its score"
+                );
             }
         }
     }

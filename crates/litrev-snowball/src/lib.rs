@@ -718,12 +718,14 @@ mod tests {
         );
     }
 
+    /// `work` as the source counts its citers.
+    fn counted(mut work: Work, citers: u32) -> Work {
+        work.cited_by_count = Some(citers);
+        work
+    }
+
     #[test]
     fn citers_are_asked_for_only_where_the_corpus_does_not_know_them_all() {
-        let counted = |mut work: Work, citers: u32| {
-            work.cited_by_count = Some(citers);
-            work
-        };
         // The seed's one citer is in the corpus; the other work's citer is not.
         let seed = counted(work("W1", "insulin pumps for children", &[]), 1);
         let known = counted(work("W2", "insulin pumps in children", &["W1"]), 1);
@@ -758,10 +760,6 @@ mod tests {
 
     #[test]
     fn citers_found_among_the_references_are_not_asked_for() {
-        let counted = |mut work: Work, citers: u32| {
-            work.cited_by_count = Some(citers);
-            work
-        };
         // The seed has two citers: W2, known, and W5, which W2 cites and the stage looks up.
         let seed = counted(work("W1", "insulin pumps for children", &[]), 2);
         let known = counted(work("W2", "insulin pumps in children", &["W1", "W5"]), 0);
