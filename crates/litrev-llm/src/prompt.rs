@@ -41,7 +41,7 @@ pub const SCREEN_JUDGE: Prompt = Prompt {
 };
 
 /// Whether one work reached by snowballing is about the review's question (JSON:
-/// `{"relevant", "rationale"}`).
+/// `{"decision", "rationale"}`, the decision `relevant` or `not_relevant`).
 pub const SNOWBALL_RELEVANCE: Prompt = Prompt {
     name: "snowball_relevance",
     version: 1,

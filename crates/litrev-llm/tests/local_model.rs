@@ -14,13 +14,7 @@ use litrev_http::{Client, HttpConfig};
 use litrev_llm::{
     Anthropic, BatchSettings, JsonSchema, LlmProvider, LlmRequest, Message, OpenAiCompatible,
 };
-
-fn local_url() -> String {
-    std::env::var("LITREV_LOCAL_LLM_URL")
-        .ok()
-        .filter(|url| !url.trim().is_empty())
-        .expect("LITREV_LOCAL_LLM_URL is not set: run these tests through scripts/llm-smoke.sh")
-}
+use litrev_testkit::llm::local_llm_url;
 
 fn client() -> Client {
     Client::new(HttpConfig {
@@ -50,7 +44,7 @@ fn request(schema: Option<JsonSchema>) -> LlmRequest {
 #[test]
 #[ignore = "needs the local LLM server: bash scripts/llm-smoke.sh"]
 fn a_real_model_answers_json_per_schema_with_usage() {
-    let url = local_url();
+    let url = local_llm_url();
     let provider = OpenAiCompatible::new(&client(), &url, None);
     let schema = JsonSchema {
         name: "greeting".into(),
@@ -79,7 +73,7 @@ fn a_real_model_answers_json_per_schema_with_usage() {
 #[test]
 #[ignore = "needs the local LLM server: bash scripts/llm-smoke.sh"]
 fn a_real_model_answers_the_anthropic_messages_api_with_usage() {
-    let url = local_url();
+    let url = local_llm_url();
     let base = url.trim_end_matches('/').trim_end_matches("/v1");
     let provider = Anthropic::new(&client(), base, None, BatchSettings::default());
     let answer = provider.complete(&request(None)).expect("answer");

@@ -17,9 +17,9 @@
 //! ([`litrev_sources::Capabilities::reference_lists`]), listed by the works citing them
 //! (`cited_by:` lists of 100 works, pages of 200, which also return references the corpus
 //! knows), whichever takes fewer requests; only works with a reference the corpus does not
-//! know are listed. The citing works are asked for only for
-//! works the corpus does not already know every citer of (fewer known citers than the
-//! source's `cited_by_count`, or no count), counting the references the stage just found.
+//! know are listed. The citing works are asked for only for works the corpus does not already
+//! know every citer of (fewer known citers than the source's `cited_by_count`, or no count),
+//! counting the references the stage just found.
 //! The frontier is packed into lists that answer with few duplicates. Each outcome says what
 //! it asked the source for ([`Expansion`]), from which the fewest requests the stage needed
 //! follow ([`Expansion::minimum_requests`]).
@@ -255,11 +255,7 @@ pub fn expand_stage(
     known.extend(aliases.iter());
     let records: BTreeMap<WorkId, &Work> = records_of(state.works.values());
     let profile = profile_works(config, state);
-    let before = judge::score(config, state.question, &profile, &records).decide(
-        config,
-        state.seeds,
-        state.verdicts,
-    );
+    let before = judge_records(config, state, &profile, &records);
 
     let all: Vec<&Work> = state.works.values().collect();
     let ids: BTreeSet<&WorkId> = state.works.keys().collect();
@@ -498,8 +494,17 @@ pub fn expand_stage(
 /// stage this is the gathered corpus and the engine's relevance ranking.
 pub fn judge_corpus(config: &SnowballConfig, state: &SnowballState<'_>) -> Judgement {
     let records = records_of(state.works.values());
-    let profile = profile_works(config, state);
-    judge::score(config, state.question, &profile, &records).decide(
+    judge_records(config, state, &profile_works(config, state), &records)
+}
+
+/// Judges `records` against the question and `profile`, with the state's seeds and verdicts.
+fn judge_records(
+    config: &SnowballConfig,
+    state: &SnowballState<'_>,
+    profile: &[WorkId],
+    records: &BTreeMap<WorkId, &Work>,
+) -> Judgement {
+    judge::score(config, state.question, profile, records).decide(
         config,
         state.seeds,
         state.verdicts,

@@ -68,29 +68,13 @@ pub(crate) fn frontier(
             ]
         })
         .collect();
-    let percentiles: Vec<[f64; SIGNALS]> = {
-        let mut out = vec![[0.0; SIGNALS]; candidates.len()];
-        for signal in 0..SIGNALS {
-            let mut order: Vec<usize> = (0..candidates.len()).collect();
-            order.sort_by(|&a, &b| signals[a][signal].total_cmp(&signals[b][signal]));
-            let last = (candidates.len() - 1) as f64;
-            // Equal values share the mean of their ranks, so a tie lifts no work over another.
-            let mut start = 0;
-            while start < order.len() {
-                let value = signals[order[start]][signal];
-                let end = order[start..]
-                    .iter()
-                    .position(|&position| signals[position][signal] != value)
-                    .map_or(order.len(), |offset| start + offset);
-                let mean_rank = (start + end - 1) as f64 / 2.0;
-                for &position in &order[start..end] {
-                    out[position][signal] = mean_rank / last;
-                }
-                start = end;
-            }
+    let mut percentiles: Vec<[f64; SIGNALS]> = vec![[0.0; SIGNALS]; candidates.len()];
+    for signal in 0..SIGNALS {
+        let values: Vec<f64> = signals.iter().map(|lifts| lifts[signal]).collect();
+        for (lifts, percentile) in percentiles.iter_mut().zip(percentiles_of(&values)) {
+            lifts[signal] = percentile;
         }
-        out
-    };
+    }
     let mut ranked: Vec<(f64, &WorkId)> = candidates
         .iter()
         .zip(&percentiles)
@@ -108,6 +92,24 @@ pub(crate) fn frontier(
         .take(limit)
         .map(|(_, id)| id.clone())
         .collect()
+}
+
+/// Each value's percentile among `values` (at least two), 0 for the least and 1 for the
+/// greatest; equal values share the mean of their ranks, so a tie lifts no work over another.
+fn percentiles_of(values: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let last = (values.len() - 1) as f64;
+    let mut out = vec![0.0; values.len()];
+    let mut start = 0;
+    for tied in order.chunk_by(|&a, &b| values[a] == values[b]) {
+        let mean_rank = (2 * start + tied.len() - 1) as f64 / 2.0;
+        for &position in tied {
+            out[position] = mean_rank / last;
+        }
+        start += tied.len();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -144,5 +146,13 @@ mod tests {
         let citations = litrev_graph::edges_within(&all, &known);
         let order = frontier(&judgement, &works, &known, &citations, &BTreeSet::new(), 1);
         assert_eq!(order, [id("W9")]);
+    }
+
+    #[test]
+    fn tied_values_share_their_percentile() {
+        assert_eq!(
+            percentiles_of(&[3.0, 1.0, 3.0, 0.0]),
+            [5.0 / 6.0, 1.0 / 3.0, 5.0 / 6.0, 0.0]
+        );
     }
 }

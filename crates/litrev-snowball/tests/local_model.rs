@@ -8,14 +8,12 @@ use litrev_http::{Client, HttpConfig};
 use litrev_llm::OpenAiCompatible;
 use litrev_model::Work;
 use litrev_snowball::LlmScorer;
+use litrev_testkit::llm::local_llm_url;
 
 #[test]
 #[ignore = "needs the local LLM server: bash scripts/llm-smoke.sh"]
 fn a_real_model_gives_a_verdict_per_work() {
-    let url = std::env::var("LITREV_LOCAL_LLM_URL")
-        .ok()
-        .filter(|url| !url.trim().is_empty())
-        .expect("LITREV_LOCAL_LLM_URL is not set: run this test through scripts/llm-smoke.sh");
+    let url = local_llm_url();
     let client = Client::new(HttpConfig {
         max_retries: 0,
         timeout: Duration::from_secs(600),

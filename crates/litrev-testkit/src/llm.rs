@@ -39,6 +39,18 @@ impl ChatCall {
     }
 }
 
+/// The OpenAI base URL of the real local model that `bash scripts/llm-smoke.sh` starts
+/// (llama.cpp's server with SmolLM2-135M), from `LITREV_LOCAL_LLM_URL`.
+///
+/// # Panics
+/// When the variable is unset: the ignored tests that need the model were run by hand.
+pub fn local_llm_url() -> String {
+    std::env::var("LITREV_LOCAL_LLM_URL")
+        .ok()
+        .filter(|url| !url.trim().is_empty())
+        .expect("LITREV_LOCAL_LLM_URL is not set: run these tests through scripts/llm-smoke.sh")
+}
+
 /// A running scripted model; stops when dropped.
 pub struct ScriptedLlm {
     server: Server,

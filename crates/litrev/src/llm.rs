@@ -4,6 +4,7 @@
 //! the `llm` section of `run.json` ([`LlmRecord`]: tokens and dollars per phase, what each
 //! phase's model did).
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -14,9 +15,7 @@ use litrev_llm::{
     OPENAI_URL, OpenAiCompatible, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE, ResponseCache,
     SCREEN_JUDGE, SNOWBALL_RELEVANCE,
 };
-use std::collections::BTreeMap;
-
-use litrev_model::{Review, WorkId};
+use litrev_model::{Plan, Review, ScreeningDecision, Work, WorkId};
 use litrev_snowball::{LlmScorer, SCORER_PHASE, ScorerReport, StageOutcome};
 use litrev_write::{LlmWriteConfig, LlmWriteReport, WriteInput};
 use serde::{Deserialize, Serialize};
@@ -412,9 +411,9 @@ pub(crate) fn judge_screening(
     home: &Home,
     options: &LlmOptions,
     spent_usd: f64,
-    plan: &litrev_model::Plan,
-    works: &std::collections::BTreeMap<litrev_model::WorkId, litrev_model::Work>,
-    decisions: Vec<litrev_model::ScreeningDecision>,
+    plan: &Plan,
+    works: &BTreeMap<WorkId, Work>,
+    decisions: Vec<ScreeningDecision>,
     events: &dyn Fn(&Event),
 ) -> Result<(Vec<litrev_model::ScreeningDecision>, Option<JudgeRecord>)> {
     let Some(criteria) = options.criteria.as_deref() else {

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use litrev_testkit::llm::ScriptedLlm;
 
-use crate::support::{describe, litrev, testdata};
+use crate::support::{describe, is_snowballing, litrev, scripted_llm_args, testdata};
 
 #[test]
 fn the_screening_simulation_orders_every_record_and_saves_work() {
@@ -368,27 +368,12 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
         };
         serde_json::json!({"decision": decision, "rationale": "By the title."}).to_string()
     });
-    let url = llm.openai_url();
-    let stdout = bench_snowball_with(
-        home.path(),
-        &data,
-        "Donners_2021",
-        &[
-            "--llm",
-            "openai",
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "scripted",
-        ],
-    );
+    let llm_args = scripted_llm_args(&llm);
+    let llm_args: Vec<&str> = llm_args.iter().map(String::as_str).collect();
+    let stdout = bench_snowball_with(home.path(), &data, "Donners_2021", &llm_args);
     let calls = llm.calls();
     assert!(!calls.is_empty(), "no work was left in doubt:\n{stdout}");
-    assert!(
-        calls
-            .iter()
-            .all(|call| call.system.contains("gather the literature"))
-    );
+    assert!(calls.iter().all(is_snowballing));
     let relevant = calls
         .iter()
         .filter(|call| call.title().contains("emicizumab"))

@@ -10,7 +10,8 @@ use std::process::Output;
 use litrev_testkit::llm::{ChatCall, ScriptedLlm, evidence_lines, faithful_paraphrase, words};
 
 use crate::support::{
-    cited_keys, describe, litrev, newest_run, question, review_of, testdata, works_file,
+    cited_keys, describe, is_snowballing, litrev, newest_run, question, review_of,
+    scripted_llm_args, testdata, works_file,
 };
 
 const DATASET: &str = "Donners_2021";
@@ -77,11 +78,6 @@ fn script(call: &ChatCall) -> String {
     serde_json::json!({ "sentences": sentences }).to_string()
 }
 
-/// Whether `call` asks about a work snowballing left in doubt.
-fn is_snowballing(call: &ChatCall) -> bool {
-    call.system.contains("gather the literature")
-}
-
 fn llm_review(home: &Path, data: &Path, out: &Path, llm: &ScriptedLlm, extra: &[&str]) -> Output {
     llm_review_with(home, data, out, llm, extra, &[])
 }
@@ -95,19 +91,9 @@ fn llm_review_with(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> Output {
-    let url = llm.openai_url();
-    let mut args = vec![
-        "--yes",
-        "--json",
-        "--llm",
-        "openai",
-        "--llm-url",
-        &url,
-        "--llm-model",
-        "scripted",
-        "--llm-price",
-        "1,2",
-    ];
+    let llm_args = scripted_llm_args(llm);
+    let mut args = vec!["--yes", "--json", "--llm-price", "1,2"];
+    args.extend(llm_args.iter().map(String::as_str));
     args.extend_from_slice(extra);
     review_of(
         home,

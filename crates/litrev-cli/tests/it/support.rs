@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use litrev_testkit::llm::{ChatCall, ScriptedLlm};
+
 /// The datasets of `shared/data/synergy/works`.
 pub const DATASETS: [&str; 7] = [
     "Chou_2004",
@@ -79,6 +81,26 @@ pub fn review_of(
     let mut args = vec!["review", question, "--source", &source, "--out", &out_text];
     args.extend_from_slice(extra);
     litrev(home, &args, env)
+}
+
+/// The arguments that point a run or a benchmark at `llm` (OpenAI's API, model `scripted`).
+pub fn scripted_llm_args(llm: &ScriptedLlm) -> Vec<String> {
+    [
+        "--llm",
+        "openai",
+        "--llm-url",
+        &llm.openai_url(),
+        "--llm-model",
+        "scripted",
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
+/// Whether `call` asks about a work snowballing left in doubt (the `snowball_relevance`
+/// prompt).
+pub fn is_snowballing(call: &ChatCall) -> bool {
+    call.system.contains("gather the literature")
 }
 
 /// The id of the newest run in `home`.
