@@ -12,4 +12,4 @@ export LOCAL_LLM_EXTRA_ARGS="${LOCAL_LLM_EXTRA_ARGS:---no-repack}"
 url=$(bash "$tool" start)
 trap 'bash "$tool" stop >/dev/null 2>&1 || true' EXIT
 LITREV_LOCAL_LLM_URL="$url" cargo test -p litrev-llm --test local_model -- --ignored
-LITREV_LOCAL_LLM_URL="$url" cargo test -p litrev-snowball --test local_model -- --ignored
+LITREV_LOCAL_LLM_URL="$url" cargo test -p litrev --test local_model -- --ignored

@@ -7,8 +7,8 @@
 //!   `POST {base}/chat/completions`. [`Anthropic`]: the Messages API, and the Message Batches
 //!   API for bulk calls at half price.
 //! - [`parse_json`]: the JSON a model meant, through Markdown fences and prose around it.
-//! - [`Prompt`]: versioned prompt files compiled in ([`DRAFT_SECTION`], [`REPAIR_SENTENCE`],
-//!   [`SCREEN_JUDGE`], [`SNOWBALL_RELEVANCE`]).
+//! - [`Prompt`]: versioned prompt files compiled in ([`PLAN_QUERIES`], [`SNOWBALL_RELEVANCE`],
+//!   [`SCREEN_JUDGE`], [`DRAFT_SECTION`], [`REPAIR_SENTENCE`]).
 //! - [`Metered`]: a provider behind the [`ResponseCache`] (keyed by provider, model, prompt
 //!   version and input hash), the [`Ledger`] of tokens and dollars per phase, and a budget that
 //!   refuses a call before it could overspend.
@@ -59,7 +59,8 @@ pub use ledger::{Ledger, PhaseUsage, Price, PriceTable};
 pub use metered::Metered;
 pub use openai::{OPENAI_URL, OpenAiCompatible};
 pub use prompt::{
-    DRAFT_SECTION, Prompt, REPAIR_SENTENCE, RequestSettings, SCREEN_JUDGE, SNOWBALL_RELEVANCE,
+    DRAFT_SECTION, PLAN_QUERIES, Prompt, REPAIR_SENTENCE, RequestSettings, SCREEN_JUDGE,
+    SNOWBALL_RELEVANCE,
 };
 pub use provider::{DEFAULT_PARALLEL_CALLS, LlmProvider, in_parallel};
 pub use request::{JsonSchema, LlmRequest, LlmResponse, Message, Role, estimate_tokens};

@@ -48,6 +48,14 @@ pub const SNOWBALL_RELEVANCE: Prompt = Prompt {
     text: include_str!("../prompts/snowball_relevance.v1.md"),
 };
 
+/// Searches that reach what the question's own words miss (JSON: `{"searches": [{"terms",
+/// "aim"}]}`).
+pub const PLAN_QUERIES: Prompt = Prompt {
+    name: "plan_queries",
+    version: 1,
+    text: include_str!("../prompts/plan_queries.v1.md"),
+};
+
 impl Prompt {
     /// The versioned id, `name.vN`, that requests and cache keys carry.
     pub fn id(&self) -> String {
@@ -146,6 +154,7 @@ mod tests {
     #[test]
     fn prompts_have_both_parts_and_versioned_ids() {
         for prompt in [
+            PLAN_QUERIES,
             DRAFT_SECTION,
             REPAIR_SENTENCE,
             SCREEN_JUDGE,
@@ -153,6 +162,7 @@ mod tests {
         ] {
             assert!(prompt.parts().is_some(), "{}", prompt.id());
         }
+        assert_eq!(PLAN_QUERIES.id(), "plan_queries.v1");
         assert_eq!(SNOWBALL_RELEVANCE.id(), "snowball_relevance.v1");
         assert_eq!(DRAFT_SECTION.id(), "draft_section.v1");
         assert_eq!(REPAIR_SENTENCE.id(), "repair_sentence.v1");

@@ -1,8 +1,9 @@
 //! Question and options → [`Plan`]: the searches to run and the limits to run them within.
 //!
-//! Without an LLM the plan is built from the question's own words: its content terms (minus
-//! the words that name the review type, like "systematic review"), the main clause before a
-//! colon, and adjacent term pairs as phrases.
+//! The plan is built from the question's own words: its content terms (minus the words that
+//! name the review type, like "systematic review"), the main clause before a colon, and
+//! adjacent term pairs as phrases. With a language model, [`QueryPlanner`] adds up to five
+//! variants that reach what those words miss.
 //!
 //! ```
 //! use litrev_model::Tier;
@@ -12,8 +13,12 @@
 //! assert_eq!(plan.limits.max_stages, 2);
 //! ```
 
+mod variants;
+
 use litrev_model::{Filters, Plan, Query, Tier, WorkId};
 use litrev_text::content_words;
+
+pub use variants::{PLANNER_PHASE, PlannerReport, QueryPlanner};
 
 /// Words that name the kind of review rather than its topic.
 const REVIEW_WORDS: &[&str] = &[
@@ -69,16 +74,7 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
     let limits = config.tier.limits();
     let key_terms = topic_words(question);
     let mut queries = Vec::new();
-    let mut push = |purpose: &str, text: String| {
-        let text = text.trim().to_owned();
-        if !text.is_empty() && !queries.iter().any(|query: &Query| query.text == text) {
-            queries.push(Query {
-                label: format!("q{}", queries.len() + 1),
-                purpose: purpose.to_owned(),
-                text,
-            });
-        }
-    };
+    let mut push = |purpose: &str, text: String| push_query(&mut queries, purpose, text);
     push("all topic terms of the question", key_terms.join(" "));
     if let Some((main_clause, _)) = question.split_once(':') {
         let main_terms = topic_words(main_clause);
@@ -105,6 +101,21 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         relevance_threshold: config.relevance_threshold,
         filters: config.filters.clone(),
     }
+}
+
+/// Adds a query labelled after the last (`q1`, `q2`…) unless its text is empty or already
+/// planned; whether it was added.
+fn push_query(queries: &mut Vec<Query>, purpose: &str, text: String) -> bool {
+    let text = text.trim().to_owned();
+    if text.is_empty() || queries.iter().any(|query| query.text == text) {
+        return false;
+    }
+    queries.push(Query {
+        label: format!("q{}", queries.len() + 1),
+        purpose: purpose.to_owned(),
+        text,
+    });
+    true
 }
 
 /// Hits read per query: the tier's corpus cap, except that an exhaustive review reads the first

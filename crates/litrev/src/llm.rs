@@ -1,6 +1,7 @@
 //! The LLM option of a run: which API, model and budget ([`LlmOptions`], stored with the run;
-//! keys never are), the metered provider built from it for snowballing (works in doubt),
-//! screening (eligibility criteria) and the write step, one budget shared in that order, and
+//! keys never are), the metered provider built from it for planning (query variants),
+//! snowballing (works in doubt), screening (eligibility criteria) and the write step, one budget
+//! shared in that order, and
 //! the `llm` section of `run.json` ([`LlmRecord`]: tokens and dollars per phase, what each
 //! phase's model did).
 
@@ -12,10 +13,11 @@ use std::time::Duration;
 use litrev_http::{Client, HttpConfig};
 use litrev_llm::{
     ANTHROPIC_URL, Anthropic, BatchSettings, DRAFT_SECTION, Ledger, LlmProvider, Metered,
-    OPENAI_URL, OpenAiCompatible, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE, ResponseCache,
-    SCREEN_JUDGE, SNOWBALL_RELEVANCE,
+    OPENAI_URL, OpenAiCompatible, PLAN_QUERIES, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE,
+    ResponseCache, SCREEN_JUDGE, SNOWBALL_RELEVANCE,
 };
 use litrev_model::{Plan, Review, ScreeningDecision, Work, WorkId};
+use litrev_plan::{PLANNER_PHASE, PlannerReport, QueryPlanner};
 use litrev_snowball::{LlmScorer, SCORER_PHASE, ScorerReport, StageOutcome};
 use litrev_write::{LlmWriteConfig, LlmWriteReport, WriteInput};
 use serde::{Deserialize, Serialize};
@@ -152,6 +154,30 @@ pub struct LlmRecord {
     /// What the model said of the works snowballing left in doubt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snowballing: Option<SnowballLlmRecord>,
+    /// The searches the model added to the plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planning: Option<PlanLlmRecord>,
+}
+
+/// The searches the model added to the plan and what the call cost (kept with the plan, so a
+/// resumed run neither asks again nor forgets the cost; the `planning` part of `run.json`'s
+/// `llm` section).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanLlmRecord {
+    /// The versioned prompt.
+    pub prompt: String,
+    /// Tokens and dollars of the `plan` phase.
+    pub usage: PhaseUsage,
+    /// What was proposed, added and left out.
+    #[serde(flatten)]
+    pub report: PlannerReport,
+}
+
+impl PlanLlmRecord {
+    /// Dollars the call cost (none without a record).
+    pub(crate) fn spent(record: Option<&PlanLlmRecord>) -> f64 {
+        record.map_or(0.0, |record| record.usage.cost_usd)
+    }
 }
 
 /// What the model said of one snowball stage's works in doubt, and what it cost (kept with the
@@ -328,6 +354,56 @@ fn left_of_budget(options: &LlmOptions, spent_usd: f64) -> Option<f64> {
         .map(|budget| (budget - spent_usd).max(0.0))
 }
 
+/// Asks the run's model for query variants and adds the usable ones to `plan`; tells the user
+/// what it added and cost. A failed call or answer, or a refusal by the budget, leaves the plan
+/// as it was and says so.
+///
+/// # Errors
+/// `Llm` when the key is missing or the prompt cannot be filled; `Http` when the HTTP client
+/// cannot be built.
+pub(crate) fn plan_queries(
+    home: &Home,
+    options: &LlmOptions,
+    plan: &mut Plan,
+    events: &dyn Fn(&Event),
+) -> Result<PlanLlmRecord> {
+    let (llm, priced) = open_metered(home, options, options.budget_usd)?;
+    let planner = QueryPlanner {
+        llm: &llm,
+        model: &options.model,
+    };
+    let report = planner.extend(plan).map_err(llm_error)?;
+    report_usage(&llm, options, priced, events);
+    let message = if report.over_budget {
+        "the budget refused the call; the question's own queries run".to_owned()
+    } else if let Some(failure) = &report.failure {
+        format!("no variants ({failure}); the question's own queries run")
+    } else {
+        format!(
+            "{} searches proposed, {} added{}, {} left out (no new topic word, a repeat, or past the fifth)",
+            report.proposed,
+            report.added.len(),
+            if report.added.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", report.added.join(", "))
+            },
+            report.skipped
+        )
+    };
+    events(&Event::Notice {
+        message: format!("LLM planning: {message}"),
+    });
+    Ok(PlanLlmRecord {
+        prompt: PLAN_QUERIES.id(),
+        usage: PhaseUsage {
+            phase: PLANNER_PHASE.to_owned(),
+            ..llm.ledger().total()
+        },
+        report,
+    })
+}
+
 /// Runs a snowball stage (`expand`), with the run's model scoring the works it leaves in
 /// doubt when there is one, within what is left of the budget after `spent_usd`; tells the user
 /// what the model said and cost.
@@ -462,13 +538,18 @@ pub(crate) fn write_review(
     home: &Home,
     options: &LlmOptions,
     input: &WriteInput<'_>,
-    snowballing: Option<SnowballLlmRecord>,
-    screening: Option<JudgeRecord>,
+    earlier: EarlierCalls,
     events: &dyn Fn(&Event),
 ) -> Result<(Review, LlmRecord)> {
-    let spent_usd = snowballing
-        .as_ref()
-        .map_or(0.0, |snowballing| snowballing.usage.cost_usd)
+    let EarlierCalls {
+        planning,
+        snowballing,
+        screening,
+    } = earlier;
+    let spent_usd = PlanLlmRecord::spent(planning.as_ref())
+        + snowballing
+            .as_ref()
+            .map_or(0.0, |snowballing| snowballing.usage.cost_usd)
         + screening
             .as_ref()
             .map_or(0.0, |screening| screening.usage.cost_usd);
@@ -511,6 +592,10 @@ pub(crate) fn write_review(
         prompts.insert(0, snowballing.prompt.clone());
         phases.insert(0, snowballing.usage.clone());
     }
+    if let Some(planning) = &planning {
+        prompts.insert(0, planning.prompt.clone());
+        phases.insert(0, planning.usage.clone());
+    }
     let run_ledger = Ledger { phases };
     Ok((
         written.review,
@@ -525,8 +610,20 @@ pub(crate) fn write_review(
             writing: report,
             screening,
             snowballing,
+            planning,
         },
     ))
+}
+
+/// What the model did before the write step, in run order: its records go into the run's
+/// ledger, and their cost comes off the budget the writer may spend.
+pub(crate) struct EarlierCalls {
+    /// The query variants of the plan step.
+    pub planning: Option<PlanLlmRecord>,
+    /// The verdicts of the snowball stages.
+    pub snowballing: Option<SnowballLlmRecord>,
+    /// The eligibility judge of the screen step.
+    pub screening: Option<JudgeRecord>,
 }
 
 /// Tells the user what the model's calls so far cost, when there were any.

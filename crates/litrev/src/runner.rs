@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
-use crate::llm::{SnowballLlmRecord, StageLlmRecord};
+use crate::llm::{EarlierCalls, PlanLlmRecord, SnowballLlmRecord, StageLlmRecord};
 use crate::options::{RunOptions, SourceSpec};
 use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
@@ -95,6 +95,16 @@ pub struct RunSummary {
     pub last_step: Option<String>,
     /// Output folder.
     pub out_dir: Option<PathBuf>,
+}
+
+/// The plan step's output: the plan, and what the run's model added to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct PlanRecord {
+    #[serde(flatten)]
+    plan: Plan,
+    /// The query variants the model proposed and what they cost, when the run has a model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    llm: Option<PlanLlmRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -308,7 +318,7 @@ impl Runner {
         let mut source: Option<Federation> = None;
 
         // Plan.
-        let plan: Plan = if done.contains("plan") {
+        let planned: PlanRecord = if done.contains("plan") {
             events(&Event::StepSkipped {
                 step: "plan".into(),
             });
@@ -318,15 +328,31 @@ impl Runner {
             let mut config = PlanConfig::for_tier(options.tier);
             config.seeds = options.seeds.clone();
             config.filters = options.filters.clone();
-            let plan = litrev_plan::plan(&options.question, &config);
-            self.commit(run, "plan", &plan, &StepWrites::default())?;
+            let mut plan = litrev_plan::plan(&options.question, &config);
+            let llm = match &options.llm {
+                Some(llm) => Some(crate::llm::plan_queries(
+                    &self.home, llm, &mut plan, events,
+                )?),
+                None => None,
+            };
+            let planned = PlanRecord { plan, llm };
+            self.commit(run, "plan", &planned, &StepWrites::default())?;
             finished(
                 events,
                 "plan",
-                format!("{} queries, {} seeds", plan.queries.len(), plan.seeds.len()),
+                format!(
+                    "{} queries, {} seeds",
+                    planned.plan.queries.len(),
+                    planned.plan.seeds.len()
+                ),
             );
-            plan
+            planned
         };
+        let PlanRecord {
+            plan,
+            llm: planning,
+        } = planned;
+        let planning_spent = PlanLlmRecord::spent(planning.as_ref());
 
         // Discover.
         let discovery: DiscoverRecord = if done.contains("discover") {
@@ -422,7 +448,7 @@ impl Runner {
                 let (outcome, llm) = crate::llm::snowball_stage(
                     &self.home,
                     options.llm.as_ref(),
-                    StageLlmRecord::spent(stage_llm(&stages)),
+                    planning_spent + StageLlmRecord::spent(stage_llm(&stages)),
                     events,
                     |scorer| {
                         Ok(litrev_snowball::expand_stage(
@@ -502,7 +528,7 @@ impl Runner {
                 Some(llm) => crate::llm::judge_screening(
                     &self.home,
                     llm,
-                    StageLlmRecord::spent(stage_llm(&stages)),
+                    planning_spent + StageLlmRecord::spent(stage_llm(&stages)),
                     &plan,
                     &works,
                     decisions,
@@ -648,16 +674,13 @@ impl Runner {
             let (review, llm) = match &options.llm {
                 None => (litrev_write::write(&input), None),
                 Some(llm) => {
-                    let screening = self.output::<ScreenRecord>(run, "screen")?.judge;
-                    let snowballing = SnowballLlmRecord::of_stages(stage_llm(&stages));
-                    let (review, record) = crate::llm::write_review(
-                        &self.home,
-                        llm,
-                        &input,
-                        snowballing,
-                        screening,
-                        events,
-                    )?;
+                    let earlier = EarlierCalls {
+                        planning: planning.clone(),
+                        snowballing: SnowballLlmRecord::of_stages(stage_llm(&stages)),
+                        screening: self.output::<ScreenRecord>(run, "screen")?.judge,
+                    };
+                    let (review, record) =
+                        crate::llm::write_review(&self.home, llm, &input, earlier, events)?;
                     (review, Some(record))
                 }
             };

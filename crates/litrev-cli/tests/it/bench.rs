@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use litrev_testkit::llm::ScriptedLlm;
+use litrev_testkit::llm::{ChatCall, ScriptedLlm};
 
-use crate::support::{describe, is_snowballing, litrev, scripted_llm_args, testdata};
+use crate::support::{describe, is_planning, is_snowballing, litrev, scripted_llm_args, testdata};
 
 #[test]
 fn the_screening_simulation_orders_every_record_and_saves_work() {
@@ -361,6 +361,9 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
     let llm = ScriptedLlm::start(|call| {
+        if is_planning(call) {
+            return r#"{"searches": [{"terms": ["ACE910", "bispecific antibody"], "aim": "its code name"}]}"#.to_owned();
+        }
         let decision = if call.title().contains("emicizumab") {
             "relevant"
         } else {
@@ -371,7 +374,13 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
     let llm_args = scripted_llm_args(&llm);
     let llm_args: Vec<&str> = llm_args.iter().map(String::as_str).collect();
     let stdout = bench_snowball_with(home.path(), &data, "Donners_2021", &llm_args);
-    let calls = llm.calls();
+    let (planning, calls): (Vec<ChatCall>, Vec<ChatCall>) =
+        llm.calls().into_iter().partition(is_planning);
+    assert_eq!(planning.len(), 1, "the plan's variants are asked for once");
+    assert!(
+        stdout.contains("LLM (plan_queries.v1): 1 searches proposed, 1 added, 0 left out; 1 calls"),
+        "{stdout}"
+    );
     assert!(!calls.is_empty(), "no work was left in doubt:\n{stdout}");
     assert!(calls.iter().all(is_snowballing));
     let relevant = calls

@@ -10,7 +10,7 @@ use std::process::Output;
 use litrev_testkit::llm::{ChatCall, ScriptedLlm, evidence_lines, faithful_paraphrase, words};
 
 use crate::support::{
-    cited_keys, describe, is_snowballing, litrev, newest_run, question, review_of,
+    cited_keys, describe, is_planning, is_snowballing, litrev, newest_run, question, review_of,
     scripted_llm_args, testdata, works_file,
 };
 
@@ -21,10 +21,22 @@ const DATASET: &str = "Donners_2021";
 const INVENTED: &str =
     "This treatment eliminated every adverse outcome in 1234 patients worldwide.";
 
-/// Snowballing's works in doubt: relevant when the title names emicizumab. Drafts: a faithful
-/// sentence per span (the first with an inline placeholder) and the invented claim; repairs: a
-/// cautious sentence from the span the claim cited.
+/// The searches the script proposes to the planner: two new, one the question's own words
+/// (left out).
+const VARIANTS: &str = r#"{"searches": [
+    {"terms": ["ACE910", "bispecific antibody"], "aim": "the drug's code name and class"},
+    {"terms": ["factor VIII mimetic", "inhibitors"], "aim": "how it works"},
+    {"terms": ["emicizumab", "efficacy"], "aim": "the question again"}
+]}"#;
+
+/// The plan's variants: [`VARIANTS`]. Snowballing's works in doubt: relevant when the title
+/// names emicizumab. Drafts: a faithful sentence per span (the first with an inline
+/// placeholder) and the invented claim; repairs: a cautious sentence from the span the claim
+/// cited.
 fn script(call: &ChatCall) -> String {
+    if is_planning(call) {
+        return VARIANTS.to_owned();
+    }
     if is_snowballing(call) {
         let decision = if call.title().contains("emicizumab") {
             "relevant"
@@ -186,8 +198,10 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
     let record = json(&out.join("run.json"));
     let llm_record = &record["llm"];
     assert_eq!(llm_record["model"], "scripted");
-    assert_eq!(llm_record["prompts"][0], "snowball_relevance.v1");
-    assert_eq!(llm_record["prompts"][1], "draft_section.v1");
+    assert_eq!(llm_record["prompts"][0], "plan_queries.v1");
+    assert_eq!(llm_record["prompts"][1], "snowball_relevance.v1");
+    assert_eq!(llm_record["prompts"][2], "draft_section.v1");
+    check_planning(&record);
     let themes = record["counts"]["organise"]["themes"]
         .as_array()
         .expect("themes")
@@ -197,8 +211,10 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
     assert_eq!(writing["repaired"], themes, "{writing}");
     assert_eq!(writing["dropped"], 0, "{writing}");
     let calls = llm.calls();
-    let (snowballing, writing_calls): (Vec<&ChatCall>, Vec<&ChatCall>) =
-        calls.iter().partition(|call| is_snowballing(call));
+    let (snowballing, writing_calls): (Vec<&ChatCall>, Vec<&ChatCall>) = calls
+        .iter()
+        .filter(|call| !is_planning(call))
+        .partition(|call| is_snowballing(call));
     assert_eq!(writing_calls.len() as u64, 2 * themes);
     check_snowballing(llm_record, &snowballing);
     let total = &llm_record["total"];
@@ -230,6 +246,60 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
     );
 }
 
+/// The plan of `run.json` against [`VARIANTS`]: the two new searches added after the question's
+/// own, in the plan's syntax, searched at discovery; the repeat left out; one call, counted
+/// under `plan`.
+fn check_planning(record: &serde_json::Value) {
+    let planning = &record["llm"]["planning"];
+    assert_eq!(planning["prompt"], "plan_queries.v1");
+    assert_eq!(planning["proposed"], 3, "{planning}");
+    assert_eq!(planning["skipped"], 1, "{planning}");
+    assert_eq!(planning["usage"]["calls"], 1);
+    assert_eq!(record["llm"]["phases"][0]["phase"], "plan");
+    let queries = record["plan"]["queries"].as_array().expect("queries");
+    let added: Vec<&str> = planning["added"]
+        .as_array()
+        .expect("added")
+        .iter()
+        .map(|label| label.as_str().expect("label"))
+        .collect();
+    let variants: Vec<(&str, &str)> = queries
+        .iter()
+        .filter(|query| added.contains(&query["label"].as_str().expect("label")))
+        .map(|query| {
+            (
+                query["text"].as_str().expect("text"),
+                query["purpose"].as_str().expect("purpose"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            (
+                "ace910 \"bispecific antibody\"~3",
+                "a language model's variant: the drug's code name and class"
+            ),
+            (
+                "\"factor viii mimetic\"~3 inhibitors",
+                "a language model's variant: how it works"
+            ),
+        ]
+    );
+    let last = &queries[queries.len() - 1]["label"];
+    assert_eq!(added.last().copied(), last.as_str(), "variants come last");
+    let searched = record["counts"]["discover"]["queries"]
+        .as_array()
+        .expect("discovery's queries");
+    for label in &added {
+        let hits = searched
+            .iter()
+            .find(|query| query["label"] == *label)
+            .unwrap_or_else(|| panic!("{label} was not searched: {searched:?}"));
+        assert!(hits["hits"].as_u64().is_some_and(|hits| hits > 0), "{hits}");
+    }
+}
+
 /// The snowball phase of `run.json`'s `llm` section against the calls the model received: a
 /// verdict per work asked about, the relevant ones those whose title names emicizumab.
 fn check_snowballing(llm_record: &serde_json::Value, calls: &[&ChatCall]) {
@@ -244,7 +314,7 @@ fn check_snowballing(llm_record: &serde_json::Value, calls: &[&ChatCall]) {
     assert_eq!(record["relevant"], relevant as u64, "{record}");
     assert_eq!(record["failed"], 0);
     assert_eq!(record["usage"]["calls"], calls.len() as u64);
-    assert_eq!(llm_record["phases"][0]["phase"], "snowball");
+    assert_eq!(llm_record["phases"][1]["phase"], "snowball");
     for call in calls {
         assert_eq!(
             call.body["response_format"]["type"], "json_schema",
@@ -367,14 +437,14 @@ fn eligibility_criteria_are_applied_by_the_model_at_screening() {
     // run.json: the judge's calls are counted under `screen` and within the budget.
     let record = json(&out.join("run.json"));
     let llm_record = &record["llm"];
-    assert_eq!(llm_record["prompts"][1], "screen_judge.v1");
-    assert_eq!(llm_record["phases"][1]["phase"], "screen");
-    assert_eq!(llm_record["phases"][1]["calls"], judged.len() as u64);
+    assert_eq!(llm_record["prompts"][2], "screen_judge.v1");
+    assert_eq!(llm_record["phases"][2]["phase"], "screen");
+    assert_eq!(llm_record["phases"][2]["calls"], judged.len() as u64);
     assert_eq!(llm_record["screening"]["judged"], judged.len() as u64);
     assert_eq!(
         llm_record["total"]["calls"],
         llm.calls().len() as u64,
-        "the total counts snowballing, the judge and the writer"
+        "the total counts planning, snowballing, the judge and the writer"
     );
 }
 
@@ -457,4 +527,10 @@ fn snowball_verdicts_are_kept_with_their_stage_through_a_kill() {
         asked.len() as u64,
         "the verdicts of the stage before the kill are counted once"
     );
+    let planned = llm.calls().iter().filter(|call| is_planning(call)).count();
+    assert_eq!(
+        planned, 1,
+        "the variants stored with the plan were asked for again"
+    );
+    assert_eq!(record["llm"]["planning"]["usage"]["calls"], 1);
 }

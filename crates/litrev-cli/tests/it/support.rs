@@ -97,6 +97,11 @@ pub fn scripted_llm_args(llm: &ScriptedLlm) -> Vec<String> {
     .to_vec()
 }
 
+/// Whether `call` asks for the plan's query variants (the `plan_queries` prompt).
+pub fn is_planning(call: &ChatCall) -> bool {
+    call.system.contains("You plan the searches")
+}
+
 /// Whether `call` asks about a work snowballing left in doubt (the `snowball_relevance`
 /// prompt).
 pub fn is_snowballing(call: &ChatCall) -> bool {

@@ -33,7 +33,7 @@ use litrev_text::{Corpus, RelevanceProfile};
 use super::read_labels;
 use crate::Home;
 use crate::error::{Error, Result};
-use crate::llm::{SnowballLlmRecord, StageLlmRecord};
+use crate::llm::{PlanLlmRecord, SnowballLlmRecord, StageLlmRecord};
 
 /// The ranks at which recall is reported: the tiers' corpus caps.
 pub const TOP_K: [usize; 3] = [100, 200, 300];
@@ -139,6 +139,8 @@ pub struct SnowballBench {
     pub minimum: u64,
     /// What the language model said of the works in doubt, and what it cost.
     pub llm: Option<SnowballLlmRecord>,
+    /// The searches the language model added to the plan, and what they cost.
+    pub planning: Option<PlanLlmRecord>,
 }
 
 impl SnowballBench {
@@ -199,7 +201,11 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
 
     let mut plan_config = PlanConfig::for_tier(options.tier);
     plan_config.seeds = seeds.clone();
-    let plan = litrev_plan::plan(&question, &plan_config);
+    let mut plan = litrev_plan::plan(&question, &plan_config);
+    let planning = match &options.llm {
+        Some(llm) => Some(crate::llm::plan_queries(home, llm, &mut plan, &|_| {})?),
+        None => None,
+    };
     // The pool behind a local OpenAlex, reached through the live client.
     let served = OpenAlexWorks::load(std::slice::from_ref(&options.works)).map_err(|source| {
         Error::Write {
@@ -273,7 +279,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
             history: &history,
             verdicts: &verdicts,
         };
-        let spent = StageLlmRecord::spent(&judged);
+        let spent = PlanLlmRecord::spent(planning.as_ref()) + StageLlmRecord::spent(&judged);
         let (outcome, llm) =
             crate::llm::snowball_stage(home, options.llm.as_ref(), spent, &|_| {}, |scorer| {
                 Ok(litrev_snowball::expand_stage(
@@ -361,6 +367,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
         requests,
         minimum,
         llm: SnowballLlmRecord::of_stages(&judged),
+        planning,
     })
 }
 
