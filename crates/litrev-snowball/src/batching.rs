@@ -6,13 +6,16 @@
 //! frontier works in two lists comes back twice (in a densely cited field that nearly doubles
 //! the requests), and an answer just over a page boundary costs a page for a few works. So the
 //! frontier is packed into as few lists as the limit allows: works that share links the corpus
-//! already knows (citers, or references) share a list, and otherwise the expected answers
-//! (citation counts, reference counts) are balanced across the lists. The source cuts the
+//! already knows (citers, or references it holds records of) share a list, and otherwise the
+//! expected answers (citation counts, counts of held references) are balanced across the lists. The source cuts the
 //! order it is given into lists of 100, so every list but the last is filled to 100 and the
 //! order is the packing.
 //!
 //! Measured with `litrev bench snowball`, packing takes two to five requests off a densely
 //! cited pool's run compared with the priority order, and keeps sparse pools at the minimum.
+//! Grouping and weighing reference lists by the held references rather than every reference
+//! took Jeyaraman_2020 from 36 to 34 requests (minimum 27); the other six datasets stayed at
+//! their minimum.
 
 use std::collections::BTreeSet;
 

@@ -313,10 +313,20 @@ pub fn expand_stage(
     let found_backward = if backward_ids.is_empty() {
         Vec::new()
     } else if reference_lists {
+        // The references the corpus holds records of are the part of each answer certain to
+        // come back; one never seen may be outside the source's coverage (a snapshot, a pool),
+        // so only the held ones group the lists and weigh their answers.
+        let held = |id: &WorkId| -> BTreeSet<&WorkId> {
+            state.works[id]
+                .references
+                .iter()
+                .filter(|reference| records.contains_key(*reference))
+                .collect()
+        };
         let order = batching::packed(
             &referencing,
-            |id| state.works[id].references.iter().collect(),
-            |id| state.works[id].references.len() as u64,
+            held,
+            |id| held(id).len() as u64,
             IDS_PER_REQUEST,
         );
         source.references(&order)?
