@@ -82,25 +82,29 @@ impl QueryPlanner<'_> {
     /// returned.
     pub fn extend(&self, plan: &mut Plan) -> Result<PlannerReport, litrev_llm::Error> {
         let request = self.request(&plan.question)?;
-        let mut report = PlannerReport::default();
-        let answer = match self.llm.complete(&request) {
+        let answer = self
+            .llm
+            .complete(&request)
+            .and_then(|response| response.json::<Answer>());
+        let answer = match answer {
+            Ok(answer) => answer,
             Err(litrev_llm::Error::OverBudget { .. }) => {
-                report.over_budget = true;
-                return Ok(report);
+                return Ok(PlannerReport {
+                    over_budget: true,
+                    ..PlannerReport::default()
+                });
             }
             Err(error) => {
-                report.failure = Some(error.to_string());
-                return Ok(report);
+                return Ok(PlannerReport {
+                    failure: Some(error.to_string()),
+                    ..PlannerReport::default()
+                });
             }
-            Ok(response) => match response.json::<Answer>() {
-                Ok(answer) => answer,
-                Err(error) => {
-                    report.failure = Some(error.to_string());
-                    return Ok(report);
-                }
-            },
         };
-        report.proposed = answer.searches.len();
+        let mut report = PlannerReport {
+            proposed: answer.searches.len(),
+            ..PlannerReport::default()
+        };
         for search in &answer.searches {
             let added = report.added.len() < MAX_VARIANTS
                 && variant_text(&search.terms, &plan.key_terms).is_some_and(|text| {
@@ -192,9 +196,7 @@ fn variant_text(terms: &[String], key_terms: &[String]) -> Option<String> {
     for term in terms {
         let words = topic_words(term);
         let rendered: Vec<String> = match words.len() {
-            0 => Vec::new(),
-            1 => words.clone(),
-            count if count <= MAX_PHRASE_WORDS => vec![format!("\"{}\"~3", words.join(" "))],
+            2..=MAX_PHRASE_WORDS => vec![format!("\"{}\"~3", words.join(" "))],
             _ => words.clone(),
         };
         for part in rendered {

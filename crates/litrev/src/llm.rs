@@ -1,9 +1,8 @@
 //! The LLM option of a run: which API, model and budget ([`LlmOptions`], stored with the run;
 //! keys never are), the metered provider built from it for planning (query variants),
 //! snowballing (works in doubt), screening (eligibility criteria) and the write step, one budget
-//! shared in that order, and
-//! the `llm` section of `run.json` ([`LlmRecord`]: tokens and dollars per phase, what each
-//! phase's model did).
+//! shared in that order, and the `llm` section of `run.json` ([`LlmRecord`]: tokens and dollars
+//! per phase, what each phase's model did).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -367,7 +366,8 @@ pub(crate) fn plan_queries(
     plan: &mut Plan,
     events: &dyn Fn(&Event),
 ) -> Result<PlanLlmRecord> {
-    let (llm, priced) = open_metered(home, options, options.budget_usd)?;
+    // The plan is the first step to ask the model: the whole budget is left.
+    let (llm, priced) = open_metered(home, options, left_of_budget(options, 0.0))?;
     let planner = QueryPlanner {
         llm: &llm,
         model: &options.model,
@@ -491,7 +491,7 @@ pub(crate) fn judge_screening(
     works: &BTreeMap<WorkId, Work>,
     decisions: Vec<ScreeningDecision>,
     events: &dyn Fn(&Event),
-) -> Result<(Vec<litrev_model::ScreeningDecision>, Option<JudgeRecord>)> {
+) -> Result<(Vec<ScreeningDecision>, Option<JudgeRecord>)> {
     let Some(criteria) = options.criteria.as_deref() else {
         return Ok((decisions, None));
     };
@@ -541,19 +541,12 @@ pub(crate) fn write_review(
     earlier: EarlierCalls,
     events: &dyn Fn(&Event),
 ) -> Result<(Review, LlmRecord)> {
+    let (llm, priced) = open_metered(home, options, left_of_budget(options, earlier.spent()))?;
     let EarlierCalls {
         planning,
         snowballing,
         screening,
     } = earlier;
-    let spent_usd = PlanLlmRecord::spent(planning.as_ref())
-        + snowballing
-            .as_ref()
-            .map_or(0.0, |snowballing| snowballing.usage.cost_usd)
-        + screening
-            .as_ref()
-            .map_or(0.0, |screening| screening.usage.cost_usd);
-    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
     let written =
         litrev_write::write_with_llm(input, &llm, &LlmWriteConfig::for_model(&options.model));
     report_usage(&llm, options, priced, events);
@@ -626,6 +619,23 @@ pub(crate) struct EarlierCalls {
     pub screening: Option<JudgeRecord>,
 }
 
+impl EarlierCalls {
+    /// Dollars these calls cost: what the writer may no longer spend.
+    fn spent(&self) -> f64 {
+        [
+            self.planning.as_ref().map(|planning| &planning.usage),
+            self.snowballing
+                .as_ref()
+                .map(|snowballing| &snowballing.usage),
+            self.screening.as_ref().map(|screening| &screening.usage),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|usage| usage.cost_usd)
+        .sum()
+    }
+}
+
 /// Tells the user what the model's calls so far cost, when there were any.
 fn report_usage(llm: &Metered, options: &LlmOptions, priced: bool, events: &dyn Fn(&Event)) {
     let total = llm.ledger().total();
@@ -676,6 +686,31 @@ fn ledger_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_writer_is_left_what_planning_snowballing_and_screening_did_not_spend() {
+        let usage = |phase: &str, cost_usd: f64| PhaseUsage {
+            phase: phase.to_owned(),
+            cost_usd,
+            ..PhaseUsage::default()
+        };
+        let earlier = EarlierCalls {
+            planning: Some(PlanLlmRecord {
+                prompt: PLAN_QUERIES.id(),
+                usage: usage(PLANNER_PHASE, 0.125),
+                report: PlannerReport::default(),
+            }),
+            snowballing: SnowballLlmRecord::of_stages(&[StageLlmRecord {
+                usage: usage(SCORER_PHASE, 0.5),
+                scoring: ScorerReport::default(),
+            }]),
+            screening: None,
+        };
+        assert_eq!(earlier.spent(), 0.625);
+        let mut options = LlmOptions::new(LlmKind::OpenAi);
+        options.budget_usd = Some(1.0);
+        assert_eq!(left_of_budget(&options, earlier.spent()), Some(0.375));
+    }
 
     #[test]
     fn providers_parse_and_options_round_trip() {
