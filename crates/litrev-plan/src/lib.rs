@@ -1,8 +1,8 @@
 //! Question and options → [`Plan`]: the searches to run and the limits to run them within.
 //!
 //! The plan is built from the question's own words: its content terms (minus the words that
-//! name the review type, like "systematic review"), the main clause before a colon, and
-//! adjacent term pairs as phrases. With a language model, [`QueryPlanner`] adds up to five
+//! name the review type, like "systematic review", where they open or close a clause), the
+//! main clause before a colon, and adjacent term pairs as phrases. With a language model, [`QueryPlanner`] adds up to five
 //! variants that reach what those words miss.
 //!
 //! ```
@@ -121,8 +121,7 @@ fn push_query(queries: &mut Vec<Query>, purpose: &str, text: String) -> bool {
 /// Hits read per query: the tier's corpus cap, except that an exhaustive review reads the first
 /// 1,000 (five of OpenAlex's pages of 200). On a broad topic the included studies the question's
 /// words reach sit deeper than 300 hits: measured with `litrev bench snowball`, recall on
-/// Menon_2022 rises from 0.458 to 0.500 (all the question's words can reach there) and on
-/// Chou_2004 from 0.571 to 0.714, for a request or two more.
+/// Chou_2004 rises from 0.571 to 0.714, for a request or two more.
 fn search_depth(tier: Tier) -> usize {
     match tier {
         Tier::Exhaustive => 1_000,
@@ -131,10 +130,48 @@ fn search_depth(tier: Tier) -> usize {
 }
 
 /// Content words of a text that are about the topic, in order, without repeats.
+///
+/// Words naming the kind of review are left out where they name the review itself: in a run
+/// that opens or closes a clause ("A systematic review of …", "…: a meta-analysis"). Inside a
+/// clause they are the topic ("the methodological rigour of systematic reviews in
+/// environmental health") and stay.
 fn topic_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    for word in content_words(text) {
-        if !REVIEW_WORDS.contains(&word.as_str()) && !words.contains(&word) {
+    for clause in text.split([':', '?', '!', ';', '\u{2013}', '\u{2014}']) {
+        let clause_words = content_words(clause);
+        let is_review_word = |word: &String| REVIEW_WORDS.contains(&word.as_str());
+        let start = clause_words
+            .iter()
+            .position(|word| !is_review_word(word))
+            .unwrap_or(clause_words.len());
+        let end = clause_words
+            .iter()
+            .rposition(|word| !is_review_word(word))
+            .map_or(start, |last| last + 1);
+        for word in &clause_words[start..end] {
+            if !words.contains(word) {
+                words.push(word.clone());
+            }
+        }
+    }
+    words
+}
+
+/// Whether the question's topic is itself reviews (a review word among its `key_terms`), so
+/// that a variant's review words are topic too.
+fn reviews_are_topic(key_terms: &[String]) -> bool {
+    key_terms
+        .iter()
+        .any(|word| REVIEW_WORDS.contains(&word.as_str()))
+}
+
+/// Content words of a variant's term, without repeats, and without the words naming the kind
+/// of review unless the question is about reviews.
+fn term_words(term: &str, key_terms: &[String]) -> Vec<String> {
+    let keep_review_words = reviews_are_topic(key_terms);
+    let mut words: Vec<String> = Vec::new();
+    for word in content_words(term) {
+        if (keep_review_words || !REVIEW_WORDS.contains(&word.as_str())) && !words.contains(&word) {
             words.push(word);
         }
     }
@@ -181,5 +218,62 @@ mod tests {
     #[test]
     fn a_question_of_review_words_only_has_no_queries() {
         check("A systematic review", &[]);
+    }
+
+    #[test]
+    fn review_words_are_left_out_only_where_they_name_the_review() {
+        let key_terms =
+            |question: &str| plan(question, &PlanConfig::for_tier(Tier::Quick)).key_terms;
+        assert_eq!(
+            key_terms("A systematic review and meta-analysis of emicizumab in haemophilia"),
+            ["emicizumab", "haemophilia"]
+        );
+        assert_eq!(
+            key_terms(
+                "Wilson disease therapies: a systematic review and meta-analysis of controlled studies"
+            ),
+            ["wilson", "disease", "therapies", "controlled", "studies"]
+        );
+        assert_eq!(
+            key_terms(
+                "Does MSC source matter in knee osteoarthritis? Meta-Analysis of Randomized Trials"
+            ),
+            [
+                "msc",
+                "source",
+                "matter",
+                "knee",
+                "osteoarthritis",
+                "randomized",
+                "trials"
+            ]
+        );
+        assert_eq!(
+            key_terms("Dementia risk: a systematic review of population-based evidence"),
+            ["dementia", "risk", "population", "based"]
+        );
+        // Inside a clause they are the topic.
+        assert_eq!(
+            key_terms("The methodological rigour of systematic reviews in environmental health"),
+            [
+                "methodological",
+                "rigour",
+                "systematic",
+                "reviews",
+                "environmental",
+                "health"
+            ]
+        );
+        assert_eq!(
+            key_terms("Fragility analysis of significant outcomes in spine surgery"),
+            [
+                "fragility",
+                "analysis",
+                "significant",
+                "outcomes",
+                "spine",
+                "surgery"
+            ]
+        );
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! The model answers terms, never query syntax: each term becomes a bare word or a proximity
 //! phrase of the plan's own syntax, so a variant searches every source the way the question's
-//! queries do. Words naming the kind of review are dropped, a variant whose words the
+//! queries do. Words naming the kind of review are dropped (unless the question is about
+//! reviews), a variant whose words the
 //! question's first query already holds is skipped, and at most [`MAX_VARIANTS`] are added, each
 //! labelled and with its aim in the plan (and so in the review's method section). A call that
 //! fails, an answer that does not parse, or a call the budget refuses leaves the plan as it
@@ -14,7 +15,7 @@ use litrev_llm::{JsonSchema, LlmProvider, LlmRequest, PLAN_QUERIES, RequestSetti
 use litrev_model::Plan;
 use serde::{Deserialize, Serialize};
 
-use crate::{push_query, topic_words};
+use crate::{push_query, term_words};
 
 /// The ledger line the planner's call is counted under.
 pub const PLANNER_PHASE: &str = "plan";
@@ -188,13 +189,13 @@ fn short_aim(aim: &str) -> Option<String> {
 }
 
 /// A variant's query in the plan's syntax: each term a bare word or a `"…"~3` phrase, without
-/// words naming the kind of review; `None` when no term is left or every word is one of the
+/// words naming the kind of review unless the question is about reviews; `None` when no term is left or every word is one of the
 /// question's `key_terms` (its first query searches them already).
 fn variant_text(terms: &[String], key_terms: &[String]) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     let mut words_seen: Vec<String> = Vec::new();
     for term in terms {
-        let words = topic_words(term);
+        let words = term_words(term, key_terms);
         let rendered: Vec<String> = match words.len() {
             2..=MAX_PHRASE_WORDS => vec![format!("\"{}\"~3", words.join(" "))],
             _ => words.clone(),
@@ -294,6 +295,23 @@ mod tests {
         let labels: Vec<String> = (before + 1..=before + 2).map(|n| format!("q{n}")).collect();
         assert_eq!(report.added, labels);
         assert_eq!(report.failure, None);
+    }
+
+    #[test]
+    fn review_words_stay_in_the_variants_of_a_question_about_reviews() {
+        let term = ["Systematic reviews of air pollution".to_owned()];
+        let about_reviews = plan(
+            "The methodological rigour of systematic reviews in environmental health",
+            &PlanConfig::for_tier(Tier::Standard),
+        );
+        assert_eq!(
+            variant_text(&term, &about_reviews.key_terms).as_deref(),
+            Some("\"systematic reviews air pollution\"~3")
+        );
+        assert_eq!(
+            variant_text(&term, &question_plan().key_terms).as_deref(),
+            Some("\"air pollution\"~3")
+        );
     }
 
     #[test]
