@@ -5,6 +5,8 @@
 //! key: changing a prompt's wording means adding `NAME.v(N+1).md` and pointing the constant at
 //! it, and answers to the old version are never reused for the new one.
 
+use litrev_model::Work;
+
 use crate::{Error, LlmRequest, Message, Result};
 
 /// A prompt template compiled into the binary.
@@ -123,6 +125,42 @@ pub struct RequestSettings {
     pub temperature: f32,
 }
 
+/// The slots of a prompt about one work (`year`, `kind`, `title`, `abstract`), each saying so
+/// when the record lacks it, so that every such prompt shows a work the same way.
+#[derive(Debug, Clone)]
+pub struct WorkSlots<'a> {
+    year: String,
+    kind: &'static str,
+    title: &'a str,
+    abstract_text: &'a str,
+}
+
+impl<'a> WorkSlots<'a> {
+    /// The slots of `work`.
+    pub fn of(work: &'a Work) -> WorkSlots<'a> {
+        WorkSlots {
+            year: work
+                .year
+                .map_or_else(|| "year unknown".to_owned(), |year| year.to_string()),
+            kind: work.kind.name(),
+            title: work.title.as_deref().unwrap_or("(no title)"),
+            abstract_text: work.abstract_text.as_deref().unwrap_or("(no abstract)"),
+        }
+    }
+
+    /// `values` for [`Prompt::request`]: the work's slots after `others`.
+    pub fn with<'b>(&'b self, others: &[(&'b str, &'b str)]) -> Vec<(&'b str, &'b str)> {
+        let mut values = others.to_vec();
+        values.extend([
+            ("year", self.year.as_str()),
+            ("kind", self.kind),
+            ("title", self.title),
+            ("abstract", self.abstract_text),
+        ]);
+        values
+    }
+}
+
 /// Fills the `{{slots}}` of `template`, crossing used names off `unused`.
 fn fill(template: &str, values: &[(&str, &str)], unused: &mut Vec<&str>) -> Result<String, String> {
     let mut out = String::with_capacity(template.len());
@@ -166,6 +204,25 @@ mod tests {
         assert_eq!(SNOWBALL_RELEVANCE.id(), "snowball_relevance.v1");
         assert_eq!(DRAFT_SECTION.id(), "draft_section.v1");
         assert_eq!(REPAIR_SENTENCE.id(), "repair_sentence.v1");
+    }
+
+    #[test]
+    fn a_work_fills_its_slots_and_says_what_its_record_lacks() {
+        let mut work = Work::stub("W1".parse().expect("an OpenAlex id"));
+        let stub = WorkSlots::of(&work);
+        let messages = SNOWBALL_RELEVANCE
+            .messages(&stub.with(&[("question", "Q?")]))
+            .expect("every slot filled");
+        for missing in ["year unknown", "(no title)", "(no abstract)"] {
+            assert!(messages[1].content.contains(missing), "{messages:?}");
+        }
+        work.year = Some(2004);
+        work.title = Some("Baclofen in spasticity".to_owned());
+        let described = WorkSlots::of(&work);
+        let values = described.with(&[("question", "Q?"), ("criteria", "RCTs")]);
+        let messages = SCREEN_JUDGE.messages(&values).expect("every slot filled");
+        assert!(messages[1].content.contains("Baclofen in spasticity"));
+        assert!(messages[1].content.contains("2004"));
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_llm::{JsonSchema, LlmProvider, LlmRequest, RequestSettings, SCREEN_JUDGE};
+use litrev_llm::{JsonSchema, LlmProvider, LlmRequest, RequestSettings, SCREEN_JUDGE, WorkSlots};
 use litrev_model::{Decision, ReasonCode, Reviewer, ScreeningDecision, Work, WorkId};
 use serde::Deserialize;
 
@@ -171,27 +171,14 @@ fn request(
     criteria: &str,
     work: &Work,
 ) -> Result<LlmRequest, litrev_llm::Error> {
-    let year = work
-        .year
-        .map_or_else(|| "year unknown".to_owned(), |year| year.to_string());
-    let kind = work.kind.name();
     let settings = RequestSettings {
         model: config.model.clone(),
         max_tokens: config.max_tokens,
         temperature: 0.0,
     };
+    let slots = WorkSlots::of(work);
     let mut request = SCREEN_JUDGE.request(
-        &[
-            ("question", question.trim()),
-            ("criteria", criteria.trim()),
-            ("year", &year),
-            ("kind", kind),
-            ("title", work.title.as_deref().unwrap_or("(no title)")),
-            (
-                "abstract",
-                work.abstract_text.as_deref().unwrap_or("(no abstract)"),
-            ),
-        ],
+        &slots.with(&[("question", question.trim()), ("criteria", criteria.trim())]),
         &settings,
         JUDGE_PHASE,
     )?;

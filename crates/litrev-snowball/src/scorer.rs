@@ -11,7 +11,9 @@
 
 use std::collections::BTreeMap;
 
-use litrev_llm::{JsonSchema, LlmProvider, LlmRequest, RequestSettings, SNOWBALL_RELEVANCE};
+use litrev_llm::{
+    JsonSchema, LlmProvider, LlmRequest, RequestSettings, SNOWBALL_RELEVANCE, WorkSlots,
+};
 use litrev_model::{Work, WorkId};
 use serde::{Deserialize, Serialize};
 
@@ -139,25 +141,14 @@ impl LlmScorer<'_> {
     }
 
     fn request(&self, question: &str, work: &Work) -> Result<LlmRequest, litrev_llm::Error> {
-        let year = work
-            .year
-            .map_or_else(|| "year unknown".to_owned(), |year| year.to_string());
         let settings = RequestSettings {
             model: self.model.to_owned(),
             max_tokens: MAX_TOKENS,
             temperature: 0.0,
         };
+        let slots = WorkSlots::of(work);
         let mut request = SNOWBALL_RELEVANCE.request(
-            &[
-                ("question", question.trim()),
-                ("year", &year),
-                ("kind", work.kind.name()),
-                ("title", work.title.as_deref().unwrap_or("(no title)")),
-                (
-                    "abstract",
-                    work.abstract_text.as_deref().unwrap_or("(no abstract)"),
-                ),
-            ],
+            &slots.with(&[("question", question.trim())]),
             &settings,
             SCORER_PHASE,
         )?;
