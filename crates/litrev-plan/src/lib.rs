@@ -139,7 +139,6 @@ fn topic_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for clause in text.split([':', '?', '!', ';', '\u{2013}', '\u{2014}']) {
         let clause_words = content_words(clause);
-        let is_review_word = |word: &String| REVIEW_WORDS.contains(&word.as_str());
         let start = clause_words
             .iter()
             .position(|word| !is_review_word(word))
@@ -148,34 +147,36 @@ fn topic_words(text: &str) -> Vec<String> {
             .iter()
             .rposition(|word| !is_review_word(word))
             .map_or(start, |last| last + 1);
-        for word in &clause_words[start..end] {
-            if !words.contains(word) {
-                words.push(word.clone());
-            }
-        }
+        add_new(&mut words, clause_words[start..end].iter().cloned());
     }
     words
 }
 
-/// Whether the question's topic is itself reviews (a review word among its `key_terms`), so
-/// that a variant's review words are topic too.
-fn reviews_are_topic(key_terms: &[String]) -> bool {
-    key_terms
-        .iter()
-        .any(|word| REVIEW_WORDS.contains(&word.as_str()))
+/// Content words of a variant's term, in order, without repeats: without the words naming the
+/// kind of review, unless the question is about reviews (one among its `key_terms`).
+fn term_words(term: &str, key_terms: &[String]) -> Vec<String> {
+    let reviews_are_topic = key_terms.iter().any(|word| is_review_word(word));
+    let mut words: Vec<String> = Vec::new();
+    add_new(
+        &mut words,
+        content_words(term)
+            .into_iter()
+            .filter(|word| reviews_are_topic || !is_review_word(word)),
+    );
+    words
 }
 
-/// Content words of a variant's term, without repeats, and without the words naming the kind
-/// of review unless the question is about reviews.
-fn term_words(term: &str, key_terms: &[String]) -> Vec<String> {
-    let keep_review_words = reviews_are_topic(key_terms);
-    let mut words: Vec<String> = Vec::new();
-    for word in content_words(term) {
-        if (keep_review_words || !REVIEW_WORDS.contains(&word.as_str())) && !words.contains(&word) {
+fn is_review_word(word: &str) -> bool {
+    REVIEW_WORDS.contains(&word)
+}
+
+/// Appends the `new` words `words` does not hold yet.
+fn add_new(words: &mut Vec<String>, new: impl IntoIterator<Item = String>) {
+    for word in new {
+        if !words.contains(&word) {
             words.push(word);
         }
     }
-    words
 }
 
 #[cfg(test)]
