@@ -172,13 +172,6 @@ pub struct PlanLlmRecord {
     pub report: PlannerReport,
 }
 
-impl PlanLlmRecord {
-    /// Dollars the call cost (none without a record).
-    pub(crate) fn spent(record: Option<&PlanLlmRecord>) -> f64 {
-        record.map_or(0.0, |record| record.usage.cost_usd)
-    }
-}
-
 /// What the model said of one snowball stage's works in doubt, and what it cost (kept with the
 /// stage, so a resumed run reuses the verdicts).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -199,11 +192,6 @@ impl StageLlmRecord {
             .flat_map(|stage| &stage.scoring.verdicts)
             .map(|verdict| (verdict.work.clone(), verdict.relevant))
             .collect()
-    }
-
-    /// Dollars the model cost over `stages`.
-    pub(crate) fn spent<'a>(stages: impl IntoIterator<Item = &'a StageLlmRecord>) -> f64 {
-        stages.into_iter().map(|stage| stage.usage.cost_usd).sum()
     }
 }
 
@@ -608,8 +596,8 @@ pub(crate) fn write_review(
     ))
 }
 
-/// What the model did before the write step, in run order: its records go into the run's
-/// ledger, and their cost comes off the budget the writer may spend.
+/// What the model did before a step, in run order: their cost comes off the budget the step
+/// may spend, and before the write step their records go into the run's ledger.
 pub(crate) struct EarlierCalls {
     /// The query variants of the plan step.
     pub planning: Option<PlanLlmRecord>,
@@ -620,8 +608,21 @@ pub(crate) struct EarlierCalls {
 }
 
 impl EarlierCalls {
-    /// Dollars these calls cost: what the writer may no longer spend.
-    fn spent(&self) -> f64 {
+    /// The calls of the plan step and of the snowball `stages` so far: what came before a
+    /// snowball stage or the screen step.
+    pub(crate) fn before_screening<'a>(
+        planning: Option<&PlanLlmRecord>,
+        stages: impl IntoIterator<Item = &'a StageLlmRecord>,
+    ) -> EarlierCalls {
+        EarlierCalls {
+            planning: planning.cloned(),
+            snowballing: SnowballLlmRecord::of_stages(stages),
+            screening: None,
+        }
+    }
+
+    /// Dollars these calls cost: what the next step may no longer spend.
+    pub(crate) fn spent(&self) -> f64 {
         [
             self.planning.as_ref().map(|planning| &planning.usage),
             self.snowballing
@@ -688,28 +689,51 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_writer_is_left_what_planning_snowballing_and_screening_did_not_spend() {
+    fn each_step_is_left_what_the_steps_before_it_did_not_spend() {
         let usage = |phase: &str, cost_usd: f64| PhaseUsage {
             phase: phase.to_owned(),
             cost_usd,
             ..PhaseUsage::default()
         };
-        let earlier = EarlierCalls {
-            planning: Some(PlanLlmRecord {
-                prompt: PLAN_QUERIES.id(),
-                usage: usage(PLANNER_PHASE, 0.125),
-                report: PlannerReport::default(),
-            }),
-            snowballing: SnowballLlmRecord::of_stages(&[StageLlmRecord {
-                usage: usage(SCORER_PHASE, 0.5),
-                scoring: ScorerReport::default(),
-            }]),
-            screening: None,
+        let planning = PlanLlmRecord {
+            prompt: PLAN_QUERIES.id(),
+            usage: usage(PLANNER_PHASE, 0.125),
+            report: PlannerReport::default(),
         };
-        assert_eq!(earlier.spent(), 0.625);
+        let stage = StageLlmRecord {
+            usage: usage(SCORER_PHASE, 0.25),
+            scoring: ScorerReport::default(),
+        };
+        let stages = [stage.clone(), stage];
         let mut options = LlmOptions::new(LlmKind::OpenAi);
         options.budget_usd = Some(1.0);
-        assert_eq!(left_of_budget(&options, earlier.spent()), Some(0.375));
+        let left = |earlier: &EarlierCalls| left_of_budget(&options, earlier.spent());
+
+        // The second snowball stage: planning and the first stage came before it.
+        let second_stage = EarlierCalls::before_screening(Some(&planning), &stages[..1]);
+        assert_eq!(left(&second_stage), Some(0.625));
+        // Screening: planning and every stage.
+        let screening = EarlierCalls::before_screening(Some(&planning), &stages);
+        assert_eq!(left(&screening), Some(0.375));
+        // Writing: the screening judge too.
+        let writing = EarlierCalls {
+            screening: Some(JudgeRecord {
+                provider: "scripted".to_owned(),
+                model: "scripted".to_owned(),
+                prompt: SCREEN_JUDGE.id(),
+                criteria_sha256: String::new(),
+                usage: usage(litrev_screen::JUDGE_PHASE, 0.25),
+                judged: 0,
+                included: 0,
+                excluded: 0,
+                rescued: 0,
+                kept_model: 0,
+            }),
+            ..screening
+        };
+        assert_eq!(left(&writing), Some(0.125));
+        // Without planning or stages nothing came off.
+        assert_eq!(left(&EarlierCalls::before_screening(None, &[])), Some(1.0));
     }
 
     #[test]

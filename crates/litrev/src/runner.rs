@@ -352,7 +352,6 @@ impl Runner {
             plan,
             llm: planning,
         } = planned;
-        let planning_spent = PlanLlmRecord::spent(planning.as_ref());
 
         // Discover.
         let discovery: DiscoverRecord = if done.contains("discover") {
@@ -448,7 +447,7 @@ impl Runner {
                 let (outcome, llm) = crate::llm::snowball_stage(
                     &self.home,
                     options.llm.as_ref(),
-                    planning_spent + StageLlmRecord::spent(stage_llm(&stages)),
+                    EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages)).spent(),
                     events,
                     |scorer| {
                         Ok(litrev_snowball::expand_stage(
@@ -528,7 +527,7 @@ impl Runner {
                 Some(llm) => crate::llm::judge_screening(
                     &self.home,
                     llm,
-                    planning_spent + StageLlmRecord::spent(stage_llm(&stages)),
+                    EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages)).spent(),
                     &plan,
                     &works,
                     decisions,

@@ -33,7 +33,7 @@ use litrev_text::{Corpus, RelevanceProfile};
 use super::read_labels;
 use crate::Home;
 use crate::error::{Error, Result};
-use crate::llm::{PlanLlmRecord, SnowballLlmRecord, StageLlmRecord};
+use crate::llm::{EarlierCalls, PlanLlmRecord, SnowballLlmRecord, StageLlmRecord};
 
 /// The ranks at which recall is reported: the tiers' corpus caps.
 pub const TOP_K: [usize; 3] = [100, 200, 300];
@@ -279,7 +279,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
             history: &history,
             verdicts: &verdicts,
         };
-        let spent = PlanLlmRecord::spent(planning.as_ref()) + StageLlmRecord::spent(&judged);
+        let spent = EarlierCalls::before_screening(planning.as_ref(), &judged).spent();
         let (outcome, llm) =
             crate::llm::snowball_stage(home, options.llm.as_ref(), spent, &|_| {}, |scorer| {
                 Ok(litrev_snowball::expand_stage(
