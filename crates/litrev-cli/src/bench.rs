@@ -122,18 +122,10 @@ fn snowball(home: &Home, args: &SnowballBenchArgs) -> anyhow::Result<u8> {
         engine.structural
     );
     if let Some(planning) = &result.planning {
-        let report = &planning.report;
         println!(
-            "LLM ({}): {} searches proposed, {} added, {} left out{}; {} calls, {} from cache, ${:.4}",
+            "LLM ({}): {}; {} calls, {} from cache, ${:.4}",
             planning.prompt,
-            report.proposed,
-            report.added.len(),
-            report.skipped,
-            match (&report.failure, report.over_budget) {
-                (Some(failure), _) => format!(" (failed: {failure})"),
-                (None, true) => " (the budget refused the call)".to_owned(),
-                (None, false) => String::new(),
-            },
+            planning.report,
             planning.usage.calls,
             planning.usage.cache_hits,
             planning.usage.cost_usd

@@ -11,6 +11,8 @@
 //! fails, an answer that does not parse, or a call the budget refuses leaves the plan as it
 //! was: the question's own queries always run.
 
+use std::fmt;
+
 use litrev_llm::{JsonSchema, LlmProvider, LlmRequest, PLAN_QUERIES, RequestSettings};
 use litrev_model::Plan;
 use serde::{Deserialize, Serialize};
@@ -60,6 +62,36 @@ pub struct PlannerReport {
     /// Whether the budget refused the call.
     #[serde(default)]
     pub over_budget: bool,
+}
+
+/// One line for the user: what came of the call, the labels added, and why proposals were left
+/// out.
+impl fmt::Display for PlannerReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.over_budget {
+            return write!(
+                f,
+                "the budget refused the call; the question's own queries run"
+            );
+        }
+        if let Some(failure) = &self.failure {
+            return write!(f, "no variants ({failure}); the question's own queries run");
+        }
+        write!(
+            f,
+            "{} searches proposed, {} added",
+            self.proposed,
+            self.added.len()
+        )?;
+        if !self.added.is_empty() {
+            write!(f, " ({})", self.added.join(", "))?;
+        }
+        write!(f, ", {} left out", self.skipped)?;
+        if self.skipped > 0 {
+            write!(f, " (no new topic word, a repeat, or past the fifth)")?;
+        }
+        Ok(())
+    }
 }
 
 /// The answer's shape.
@@ -311,6 +343,34 @@ mod tests {
         assert_eq!(
             variant_text(&term, &question_plan().key_terms).as_deref(),
             Some("\"air pollution\"~3")
+        );
+    }
+
+    #[test]
+    fn the_report_reads_as_one_line() {
+        let (_, report) = extend(Ok(r#"{"searches": [
+            {"terms": ["ace910"], "aim": "a"}, {"terms": ["emicizumab"], "aim": "the question"}
+        ]}"#));
+        assert_eq!(
+            report.to_string(),
+            "2 searches proposed, 1 added (q3), 1 left out (no new topic word, a repeat, or past the fifth)"
+        );
+        let failed = PlannerReport {
+            failure: Some("no JSON".to_owned()),
+            ..PlannerReport::default()
+        };
+        assert_eq!(
+            failed.to_string(),
+            "no variants (no JSON); the question's own queries run"
+        );
+        let refused = PlannerReport {
+            over_budget: true,
+            ..PlannerReport::default()
+        };
+        assert!(
+            refused
+                .to_string()
+                .starts_with("the budget refused the call")
         );
     }
 

@@ -362,25 +362,8 @@ pub(crate) fn plan_queries(
     };
     let report = planner.extend(plan).map_err(llm_error)?;
     report_usage(&llm, options, priced, events);
-    let message = if report.over_budget {
-        "the budget refused the call; the question's own queries run".to_owned()
-    } else if let Some(failure) = &report.failure {
-        format!("no variants ({failure}); the question's own queries run")
-    } else {
-        format!(
-            "{} searches proposed, {} added{}, {} left out (no new topic word, a repeat, or past the fifth)",
-            report.proposed,
-            report.added.len(),
-            if report.added.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", report.added.join(", "))
-            },
-            report.skipped
-        )
-    };
     events(&Event::Notice {
-        message: format!("LLM planning: {message}"),
+        message: format!("LLM planning: {report}"),
     });
     Ok(PlanLlmRecord {
         prompt: PLAN_QUERIES.id(),

@@ -384,7 +384,9 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
         llm.calls().into_iter().partition(is_planning);
     assert_eq!(planning.len(), 1, "the plan's variants are asked for once");
     assert!(
-        stdout.contains("LLM (plan_queries.v1): 1 searches proposed, 1 added, 0 left out; 1 calls"),
+        stdout.contains(
+            "LLM (plan_queries.v1): 1 searches proposed, 1 added (q3), 0 left out; 1 calls"
+        ),
         "{stdout}"
     );
     assert!(!calls.is_empty(), "no work was left in doubt:\n{stdout}");
