@@ -253,6 +253,15 @@ mod tests {
             key_terms("Dementia risk: a systematic review of population-based evidence"),
             ["dementia", "risk", "population", "based"]
         );
+        // A dash or a semicolon ends a clause as a colon does.
+        assert_eq!(
+            key_terms("Exercise for depression \u{2014} meta-analysis of trials"),
+            ["exercise", "depression", "trials"]
+        );
+        assert_eq!(
+            key_terms("Exercise for depression; meta-analysis of trials"),
+            ["exercise", "depression", "trials"]
+        );
         // Inside a clause they are the topic.
         assert_eq!(
             key_terms("The methodological rigour of systematic reviews in environmental health"),

@@ -221,8 +221,9 @@ fn short_aim(aim: &str) -> Option<String> {
 }
 
 /// A variant's query in the plan's syntax: each term a bare word or a `"…"~3` phrase, without
-/// words naming the kind of review unless the question is about reviews; `None` when no term is left or every word is one of the
-/// question's `key_terms` (its first query searches them already).
+/// words naming the kind of review unless the question is about reviews; `None` when no term
+/// is left or every word is one of the question's `key_terms` (its first query searches them
+/// already).
 fn variant_text(terms: &[String], key_terms: &[String]) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     let mut words_seen: Vec<String> = Vec::new();

@@ -7,9 +7,9 @@
 //! the requests), and an answer just over a page boundary costs a page for a few works. So the
 //! frontier is packed into as few lists as the limit allows: works that share links the corpus
 //! already knows (citers, or references it holds records of) share a list, and otherwise the
-//! expected answers (citation counts, counts of held references) are balanced across the lists. The source cuts the
-//! order it is given into lists of 100, so every list but the last is filled to 100 and the
-//! order is the packing.
+//! expected answers (citation counts, counts of held references) are balanced across the
+//! lists. The source cuts the order it is given into lists of 100, so every list but the last
+//! is filled to 100 and the order is the packing.
 //!
 //! Measured with `litrev bench snowball`, packing takes two to five requests off a densely
 //! cited pool's run compared with the priority order, and keeps sparse pools at the minimum.
@@ -22,20 +22,25 @@ use std::collections::BTreeSet;
 use litrev_model::WorkId;
 
 /// `ids` packed into the fewest lists of `size` (the last holding the rest), in list order.
-/// Works go heaviest first (`weight`: how large its answer is expected to be); each joins the
+/// Works go heaviest first (`weight`, given the work and its `links`: how large its answer is
+/// expected to be); each joins the
 /// list with room it adds the fewest new known `links` to, the lightest among equals, so that
 /// overlapping works share a list and the answers stay of similar size.
 pub(crate) fn packed<'a>(
     ids: &[WorkId],
     links: impl Fn(&WorkId) -> BTreeSet<&'a WorkId>,
-    weight: impl Fn(&WorkId) -> u64,
+    weight: impl Fn(&WorkId, &BTreeSet<&'a WorkId>) -> u64,
     size: usize,
 ) -> Vec<WorkId> {
     let size = size.max(1);
     let count = ids.len().div_ceil(size).max(1);
     let mut works: Vec<(WorkId, BTreeSet<&'a WorkId>, u64)> = ids
         .iter()
-        .map(|id| (id.clone(), links(id), weight(id)))
+        .map(|id| {
+            let own = links(id);
+            let load = weight(id, &own);
+            (id.clone(), own, load)
+        })
         .collect();
     works.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
     let mut lists: Vec<(Vec<WorkId>, BTreeSet<&'a WorkId>, u64)> =
@@ -75,11 +80,11 @@ mod tests {
                 _ => [&b].into(),
             }
         };
-        let order = packed(&ids, links, |_| 1, 2);
+        let order = packed(&ids, links, |_, _| 1, 2);
         assert_eq!(order, [id("W1"), id("W3"), id("W2"), id("W4")]);
 
         let unlinked = |_: &WorkId| BTreeSet::new();
-        let weight = |work: &WorkId| match work.to_string().as_str() {
+        let weight = |work: &WorkId, _: &BTreeSet<&WorkId>| match work.to_string().as_str() {
             "W1" => 300,
             "W2" => 200,
             "W3" => 100,
@@ -95,7 +100,8 @@ mod tests {
         // The source cuts the order into lists of 2, so every list but the last is full: the
         // light W2 and W3 cannot both join the list that is not W1's.
         let three = [id("W1"), id("W2"), id("W3")];
-        let heavy_first = |work: &WorkId| if *work == id("W1") { 5 } else { 1 };
+        let heavy_first =
+            |work: &WorkId, _: &BTreeSet<&WorkId>| if *work == id("W1") { 5 } else { 1 };
         assert_eq!(
             packed(&three, unlinked, heavy_first, 2),
             [id("W1"), id("W3"), id("W2")]

@@ -326,7 +326,7 @@ pub fn expand_stage(
         let order = batching::packed(
             &referencing,
             held,
-            |id| held(id).len() as u64,
+            |_, held| held.len() as u64,
             IDS_PER_REQUEST,
         );
         source.references(&order)?
@@ -363,7 +363,7 @@ pub fn expand_stage(
     let order = batching::packed(
         &cited,
         |id| citers.get(id).cloned().unwrap_or_default(),
-        |id| u64::from(state.works[id].cited_by_count.unwrap_or(0)),
+        |id, _| u64::from(state.works[id].cited_by_count.unwrap_or(0)),
         IDS_PER_REQUEST,
     );
     let found_forward = if order.is_empty() {

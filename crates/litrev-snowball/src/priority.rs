@@ -94,12 +94,13 @@ pub(crate) fn frontier(
         .collect()
 }
 
-/// Each value's percentile among `values` (at least two), 0 for the least and 1 for the
-/// greatest; equal values share the mean of their ranks, so a tie lifts no work over another.
+/// Each value's percentile among `values`, 0 for the least and 1 for the greatest (0 for a
+/// lone value); equal values share the mean of their ranks, so a tie lifts no work over
+/// another.
 fn percentiles_of(values: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
-    let last = (values.len() - 1) as f64;
+    let last = (values.len().max(2) - 1) as f64;
     let mut out = vec![0.0; values.len()];
     let mut start = 0;
     for tied in order.chunk_by(|&a, &b| values[a] == values[b]) {
@@ -154,5 +155,6 @@ mod tests {
             percentiles_of(&[3.0, 1.0, 3.0, 0.0]),
             [5.0 / 6.0, 1.0 / 3.0, 5.0 / 6.0, 0.0]
         );
+        assert_eq!(percentiles_of(&[7.0]), [0.0]);
     }
 }

@@ -513,11 +513,11 @@ pub(crate) fn write_review(
     events: &dyn Fn(&Event),
 ) -> Result<(Review, LlmRecord)> {
     let (llm, priced) = open_metered(home, options, left_of_budget(options, earlier.spent()))?;
-    let EarlierCalls {
-        planning,
-        snowballing,
-        screening,
-    } = earlier;
+    let (mut prompts, mut phases): (Vec<String>, Vec<PhaseUsage>) = earlier
+        .steps()
+        .into_iter()
+        .map(|(prompt, usage)| (prompt.to_owned(), usage.clone()))
+        .unzip();
     let written =
         litrev_write::write_with_llm(input, &llm, &LlmWriteConfig::for_model(&options.model));
     report_usage(&llm, options, priced, events);
@@ -546,21 +546,14 @@ pub(crate) fn write_review(
             message: format!("LLM writing: kept the extractive text of theme {kept}"),
         });
     }
-    let mut prompts = vec![DRAFT_SECTION.id(), REPAIR_SENTENCE.id()];
-    let mut phases = ledger.phases;
-    if let Some(screening) = &screening {
-        prompts.insert(0, screening.prompt.clone());
-        phases.insert(0, screening.usage.clone());
-    }
-    if let Some(snowballing) = &snowballing {
-        prompts.insert(0, snowballing.prompt.clone());
-        phases.insert(0, snowballing.usage.clone());
-    }
-    if let Some(planning) = &planning {
-        prompts.insert(0, planning.prompt.clone());
-        phases.insert(0, planning.usage.clone());
-    }
+    prompts.extend([DRAFT_SECTION.id(), REPAIR_SENTENCE.id()]);
+    phases.extend(ledger.phases);
     let run_ledger = Ledger { phases };
+    let EarlierCalls {
+        planning,
+        snowballing,
+        screening,
+    } = earlier;
     Ok((
         written.review,
         LlmRecord {
@@ -604,19 +597,27 @@ impl EarlierCalls {
         }
     }
 
-    /// Dollars these calls cost: what the next step may no longer spend.
-    pub(crate) fn spent(&self) -> f64 {
+    /// Each earlier step's prompt and usage, in run order: the first lines of the run's ledger.
+    fn steps(&self) -> Vec<(&str, &PhaseUsage)> {
         [
-            self.planning.as_ref().map(|planning| &planning.usage),
+            self.planning
+                .as_ref()
+                .map(|planning| (planning.prompt.as_str(), &planning.usage)),
             self.snowballing
                 .as_ref()
-                .map(|snowballing| &snowballing.usage),
-            self.screening.as_ref().map(|screening| &screening.usage),
+                .map(|snowballing| (snowballing.prompt.as_str(), &snowballing.usage)),
+            self.screening
+                .as_ref()
+                .map(|screening| (screening.prompt.as_str(), &screening.usage)),
         ]
         .into_iter()
         .flatten()
-        .map(|usage| usage.cost_usd)
-        .sum()
+        .collect()
+    }
+
+    /// Dollars these calls cost: what the next step may no longer spend.
+    pub(crate) fn spent(&self) -> f64 {
+        self.steps().iter().map(|(_, usage)| usage.cost_usd).sum()
     }
 }
 

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
-use crate::llm::{EarlierCalls, PlanLlmRecord, SnowballLlmRecord, StageLlmRecord};
+use crate::llm::{EarlierCalls, PlanLlmRecord, StageLlmRecord};
 use crate::options::{RunOptions, SourceSpec};
 use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
@@ -674,9 +674,8 @@ impl Runner {
                 None => (litrev_write::write(&input), None),
                 Some(llm) => {
                     let earlier = EarlierCalls {
-                        planning: planning.clone(),
-                        snowballing: SnowballLlmRecord::of_stages(stage_llm(&stages)),
                         screening: self.output::<ScreenRecord>(run, "screen")?.judge,
+                        ..EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages))
                     };
                     let (review, record) =
                         crate::llm::write_review(&self.home, llm, &input, earlier, events)?;
