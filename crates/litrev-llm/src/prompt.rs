@@ -7,7 +7,7 @@
 
 use litrev_model::Work;
 
-use crate::{Error, LlmRequest, Message, Result};
+use crate::{Error, JsonSchema, LlmRequest, Message, Result};
 
 /// A prompt template compiled into the binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +86,8 @@ impl Prompt {
         Ok(vec![Message::system(system), Message::user(user)])
     }
 
-    /// A request made from this prompt, counted under `phase` in the ledger.
+    /// A request made from this prompt, counted under `phase` in the ledger, whose answer must
+    /// follow `schema`: every prompt asks for JSON the caller reads back.
     ///
     /// # Errors
     /// As [`Prompt::messages`].
@@ -95,13 +96,14 @@ impl Prompt {
         values: &[(&str, &str)],
         settings: &RequestSettings,
         phase: &str,
+        schema: JsonSchema,
     ) -> Result<LlmRequest> {
         Ok(LlmRequest {
             model: settings.model.clone(),
             messages: self.messages(values)?,
             max_tokens: settings.max_tokens,
             temperature: settings.temperature,
-            schema: None,
+            schema: Some(schema),
             prompt: self.id(),
             phase: phase.to_owned(),
         })

@@ -88,7 +88,10 @@ impl fmt::Display for PlannerReport {
         }
         write!(f, ", {} left out", self.skipped)?;
         if self.skipped > 0 {
-            write!(f, " (no new topic word, a repeat, or past the fifth)")?;
+            write!(
+                f,
+                " (no new topic word, a repeat, or past the first {MAX_VARIANTS})"
+            )?;
         }
         Ok(())
     }
@@ -164,12 +167,7 @@ impl QueryPlanner<'_> {
             temperature: 0.0,
         };
         let count = MAX_VARIANTS.to_string();
-        let mut request = PLAN_QUERIES.request(
-            &[("question", question.trim()), ("count", &count)],
-            &settings,
-            PLANNER_PHASE,
-        )?;
-        request.schema = Some(JsonSchema {
+        let schema = JsonSchema {
             name: "searches".to_owned(),
             schema: serde_json::json!({
                 "type": "object",
@@ -195,8 +193,13 @@ impl QueryPlanner<'_> {
                     },
                 },
             }),
-        });
-        Ok(request)
+        };
+        PLAN_QUERIES.request(
+            &[("question", question.trim()), ("count", &count)],
+            &settings,
+            PLANNER_PHASE,
+            schema,
+        )
     }
 }
 
@@ -354,7 +357,7 @@ mod tests {
         ]}"#));
         assert_eq!(
             report.to_string(),
-            "2 searches proposed, 1 added (q3), 1 left out (no new topic word, a repeat, or past the fifth)"
+            "2 searches proposed, 1 added (q3), 1 left out (no new topic word, a repeat, or past the first 5)"
         );
         let failed = PlannerReport {
             failure: Some("no JSON".to_owned()),

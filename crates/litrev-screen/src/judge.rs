@@ -177,13 +177,12 @@ fn request(
         temperature: 0.0,
     };
     let slots = WorkSlots::of(work);
-    let mut request = SCREEN_JUDGE.request(
+    SCREEN_JUDGE.request(
         &slots.with(&[("question", question.trim()), ("criteria", criteria.trim())]),
         &settings,
         JUDGE_PHASE,
-    )?;
-    request.schema = Some(verdict_schema());
-    Ok(request)
+        verdict_schema(),
+    )
 }
 
 /// The decision, the reason code and the rationale of a well-formed verdict.

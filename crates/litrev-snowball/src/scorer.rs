@@ -192,12 +192,7 @@ impl LlmScorer<'_> {
             temperature: 0.0,
         };
         let slots = WorkSlots::of(work);
-        let mut request = SNOWBALL_RELEVANCE.request(
-            &slots.with(&[("question", question.trim())]),
-            &settings,
-            SCORER_PHASE,
-        )?;
-        request.schema = Some(JsonSchema {
+        let schema = JsonSchema {
             name: "relevance".to_owned(),
             schema: serde_json::json!({
                 "type": "object",
@@ -210,8 +205,13 @@ impl LlmScorer<'_> {
                     "rationale": {"type": "string"},
                 },
             }),
-        });
-        Ok(request)
+        };
+        SNOWBALL_RELEVANCE.request(
+            &slots.with(&[("question", question.trim())]),
+            &settings,
+            SCORER_PHASE,
+            schema,
+        )
     }
 }
 

@@ -602,7 +602,7 @@ fn draft_request(
         max_tokens: config.draft_max_tokens,
         temperature: config.temperature,
     };
-    let mut request = DRAFT_SECTION.request(
+    Ok(DRAFT_SECTION.request(
         &[
             ("question", input.plan.question.trim()),
             ("theme", &plan.heading),
@@ -611,9 +611,8 @@ fn draft_request(
         ],
         &settings,
         DRAFT_PHASE,
-    )?;
-    request.schema = Some(sentences_schema());
-    Ok(request)
+        sentences_schema(),
+    )?)
 }
 
 fn repair_request(
@@ -656,7 +655,7 @@ fn repair_request(
         max_tokens: config.repair_max_tokens,
         temperature: config.temperature,
     };
-    let mut request = REPAIR_SENTENCE.request(
+    Ok(REPAIR_SENTENCE.request(
         &[
             ("part", Part::parse(item.sentence.part.as_deref()).name()),
             ("sentence", &text),
@@ -666,9 +665,8 @@ fn repair_request(
         ],
         &settings,
         REPAIR_PHASE,
-    )?;
-    request.schema = Some(sentences_schema());
-    Ok(request)
+        sentences_schema(),
+    )?)
 }
 
 /// The sentences of an answer, or why there are none to use.
