@@ -10,6 +10,7 @@ pub mod crossref;
 mod error;
 mod federation;
 pub mod library;
+mod markup;
 pub mod openalex;
 pub mod pubmed;
 mod query_words;

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::Error;
 use super::wire::{WireDate, WireEnvelope, WireList, WireWork};
+use crate::markup::decode_entities;
 
 /// One page of a `/works` list.
 #[derive(Debug, Clone, PartialEq)]
@@ -383,46 +384,6 @@ pub fn jats_to_text(markup: &str) -> Option<String> {
         .collect::<Vec<_>>()
         .join(" ");
     (!text.is_empty()).then_some(text)
-}
-
-/// Decodes the XML entities and numeric character references.
-fn decode_entities(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find('&') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let entity = after
-            .find(';')
-            .filter(|end| *end <= 10)
-            .map(|end| &after[..end]);
-        let decoded = entity.and_then(|entity| match entity {
-            "amp" => Some('&'),
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            "nbsp" => Some(' '),
-            _ => entity
-                .strip_prefix("#x")
-                .or_else(|| entity.strip_prefix("#X"))
-                .and_then(|hex| u32::from_str_radix(hex, 16).ok())
-                .or_else(|| entity.strip_prefix('#').and_then(|dec| dec.parse().ok()))
-                .and_then(char::from_u32),
-        });
-        match (entity, decoded) {
-            (Some(entity), Some(c)) => {
-                out.push(c);
-                rest = &after[entity.len() + 1..];
-            }
-            _ => {
-                out.push('&');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 fn short(text: &str) -> String {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use litrev_model::{Author, Biblio, Work, WorkId, WorkIds, WorkKind};
 
 use super::wire::{WireKeyword, WireWork};
+use crate::markup::inline_to_text;
 
 /// Parses one OpenAlex Work JSON object.
 ///
@@ -43,7 +44,7 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
     let title = wire
         .title
         .or(wire.display_name)
-        .map(|title| clean_markup(&title))
+        .map(|title| inline_to_text(&title))
         .filter(|title| !title.is_empty());
     let authors = wire
         .authorships
@@ -165,38 +166,8 @@ pub fn rebuild_abstract(index: &BTreeMap<String, Vec<usize>>) -> Option<String> 
         })
         .collect();
     let text = words.join(" ");
-    let text = clean_markup(&text);
+    let text = inline_to_text(&text);
     (!text.is_empty()).then_some(text)
-}
-
-/// Drops inline HTML tags (`<i>`, `<sub>`…) and squeezes white space.
-fn clean_markup(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find('<') {
-        let tag_end = rest[open..].find('>').map(|end| open + end);
-        let is_tag = tag_end.is_some_and(|end| {
-            let inner = rest[open + 1..end].trim_start_matches('/');
-            !inner.is_empty()
-                && inner.len() <= 12
-                && inner
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '/')
-                && inner.starts_with(|c: char| c.is_ascii_alphabetic())
-        });
-        match (is_tag, tag_end) {
-            (true, Some(end)) => {
-                out.push_str(&rest[..open]);
-                rest = &rest[end + 1..];
-            }
-            _ => {
-                out.push_str(&rest[..=open]);
-                rest = &rest[open + 1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn keywords(
@@ -258,16 +229,6 @@ mod tests {
             Some("We reviewed twelve trials and cohort trials.")
         );
         assert_eq!(rebuild_abstract(&BTreeMap::new()), None);
-    }
-
-    #[test]
-    fn strips_inline_markup_but_not_comparisons() {
-        assert_eq!(clean_markup("CO<sub>2</sub> uptake"), "CO2 uptake");
-        assert_eq!(
-            clean_markup("<i>E. coli</i>  in  water"),
-            "E. coli in water"
-        );
-        assert_eq!(clean_markup("p < 0.05 and n > 3"), "p < 0.05 and n > 3");
     }
 
     #[test]
