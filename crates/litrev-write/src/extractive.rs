@@ -25,6 +25,9 @@ pub(crate) const MIN_SPAN_WORDS: usize = 8;
 pub(crate) const MAX_SPAN_WORDS: usize = 70;
 /// Two sentences more similar than this say the same thing.
 const REDUNDANCY: f32 = 0.6;
+/// Least TF-IDF cosine between two findings set against each other as a debate: below it they
+/// are about different things.
+const DEBATE_SIMILARITY: f32 = 0.15;
 /// Most sentences taken from one work in one theme.
 const MAX_SPANS_PER_WORK: usize = 4;
 
@@ -703,29 +706,45 @@ impl<'a> Writer<'a> {
         vec![self.quoted_paragraph(opener, &spans)]
     }
 
-    /// Findings that point in opposite directions, set side by side: a positive result of one
-    /// work and an absence of effect reported by another.
+    /// Findings that point in opposite directions, set side by side: an effect one work reports
+    /// and an absence of effect another reports, about the same thing (the pair of the two
+    /// kinds whose words are closest, and close enough: [`DEBATE_SIMILARITY`]). No pair, no
+    /// section: two unrelated sentences joined by "By contrast" would invent a disagreement.
     fn debates(&mut self, theme: &Theme) -> Vec<Paragraph> {
-        let negative = theme.works.iter().find_map(|id| {
-            self.candidate_spans(id, &[Role::Result, Role::Conclusion])
-                .into_iter()
-                .find(|span| is_negative(&span.text))
-        });
-        let Some(negative) = negative else {
-            return Vec::new();
-        };
-        let positive = theme
+        let findings: Vec<Span> = theme
             .works
             .iter()
-            .filter(|id| **id != negative.locator.work)
-            .find_map(|id| {
-                self.candidate_spans(id, &[Role::Result, Role::Conclusion])
-                    .into_iter()
-                    .find(|span| !is_negative(&span.text))
-            });
-        let Some(positive) = positive else {
+            .flat_map(|id| self.candidate_spans(id, &[Role::Result, Role::Conclusion]))
+            .filter(|span| !is_about_harms(&span.text))
+            .collect();
+        let (negatives, positives): (Vec<&Span>, Vec<&Span>) =
+            findings.iter().partition(|span| is_negative(&span.text));
+        let vector =
+            |span: &Span| &self.vectors[&(span.locator.work.clone(), span.locator.sentence)];
+        let closest = negatives
+            .iter()
+            .flat_map(|negative| {
+                positives
+                    .iter()
+                    .filter(|positive| {
+                        positive.locator.work != negative.locator.work
+                            && reports_effect(&positive.text)
+                    })
+                    .map(move |positive| (*positive, *negative))
+            })
+            .map(|(positive, negative)| {
+                (
+                    vector(positive).cosine(vector(negative)),
+                    positive,
+                    negative,
+                )
+            })
+            .filter(|(similarity, _, _)| *similarity >= DEBATE_SIMILARITY)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((_, positive, negative)) = closest else {
             return Vec::new();
         };
+        let (positive, negative) = (positive.clone(), negative.clone());
         self.mark_used(&positive);
         self.mark_used(&negative);
         let opener = match self.next_frame(4) {
@@ -1352,7 +1371,7 @@ impl<'a> Writer<'a> {
         if let Some(lead) = lead {
             segments.push(Segment::Text(lead.to_owned()));
         }
-        let subject_rewrites: [(&str, Option<&str>); 9] = [
+        let subject_rewrites: [(&str, Option<&str>); 12] = [
             ("In this study, we ", None),
             ("In this paper, we ", None),
             ("In this study we ", None),
@@ -1362,6 +1381,9 @@ impl<'a> Writer<'a> {
             ("This study ", Some("The study by ")),
             ("This paper ", Some("The paper by ")),
             ("Our results ", Some("The results of ")),
+            ("Our study ", Some("The study by ")),
+            ("Our findings ", Some("The findings of ")),
+            ("Our data ", Some("The data of ")),
         ];
         for (prefix, replacement) in subject_rewrites {
             if let Some(rest) = text.strip_prefix(prefix) {
@@ -1479,18 +1501,59 @@ fn role_weight(role: Role) -> f32 {
     }
 }
 
-/// Whether a result sentence reports an absence of effect.
+/// Whether a result sentence reports an effect: a change, a difference or a benefit.
+fn reports_effect(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    [
+        "improv",
+        "significant",
+        "effective",
+        "reduc",
+        "increas",
+        "decreas",
+        "better",
+        "superior",
+        "benefit",
+        "associated with",
+    ]
+    .iter()
+    .any(|cue| lower.contains(cue))
+}
+
+/// Whether a result sentence reports an absence of effect. "Did not" counts only with a verb
+/// of effect ("the participants who did not report…" is no finding).
 fn is_negative(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
     [
         "no significant",
         "not significant",
-        "did not",
+        "did not differ",
+        "did not improve",
+        "did not reduce",
+        "did not increase",
+        "did not change",
+        "did not affect",
         "no difference",
         "no effect",
         "not associated",
         "failed to",
         "no evidence",
+        "neither",
+    ]
+    .iter()
+    .any(|cue| lower.contains(cue))
+}
+
+/// Whether a sentence is about harms: there an absence of effect ("no serious adverse
+/// events") is a finding in favour, which sets it against nothing.
+fn is_about_harms(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    [
+        "adverse",
+        "complication",
+        "side effect",
+        "safety",
+        "toxicity",
     ]
     .iter()
     .any(|cue| lower.contains(cue))
@@ -1520,12 +1583,16 @@ fn in_sentence(label: &str) -> String {
     lower_first_word(label)
 }
 
-/// The review's title: the question, framed as a review when it is not one already.
+/// The review's title: the question, framed as a review when it is not one already. A question
+/// keeps its question mark and the frame follows as a sentence ("Does X help? A literature
+/// review"), as journals title such reviews.
 fn title_of(question: &str) -> String {
     let question = question.trim().trim_end_matches('.');
     let lower = question.to_lowercase();
     if lower.contains("review") {
         question.to_owned()
+    } else if question.ends_with(['?', '!']) {
+        format!("{question} A literature review")
     } else {
         format!("{question}: a literature review")
     }
@@ -1533,7 +1600,10 @@ fn title_of(question: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use litrev_model::{Organisation, Plan, Work};
+
     use super::*;
+    use crate::MethodFacts;
 
     #[test]
     fn groups_are_even() {
@@ -1551,13 +1621,147 @@ mod tests {
         assert!(sizes(0).is_empty());
     }
 
+    /// A theme of four works: two findings on the same outcome pointing opposite ways, and two
+    /// on other things.
+    fn debate_fixture() -> (
+        Plan,
+        MethodFacts,
+        BTreeMap<WorkId, Work>,
+        Organisation,
+        BTreeMap<WorkId, usize>,
+    ) {
+        let work = |id: &str, text: &str| {
+            let mut work = Work::stub(id.parse().expect("id"));
+            work.title = Some(format!("Study {id}"));
+            work.year = Some(2020);
+            work.abstract_text = Some(text.to_owned());
+            (work.id(), work)
+        };
+        let included: BTreeMap<WorkId, Work> = [
+            work(
+                "W1",
+                "WOMAC pain scores improved significantly after stem cell injection compared with placebo in the knee.",
+            ),
+            work(
+                "W2",
+                "WOMAC pain scores did not differ after stem cell injection compared with hyaluronic acid in the knee.",
+            ),
+            work(
+                "W3",
+                "No significant difference in hospital costs was found between the two payment schemes of the region.",
+            ),
+            work(
+                "W4",
+                "Serum cholesterol levels increased markedly in the treated rats during the twelve week feeding period.",
+            ),
+        ]
+        .into();
+        let organisation: Organisation = serde_json::from_value(serde_json::json!({
+            "themes": [{
+                "id": 1, "label": "Knee", "description": "Works on the knee.",
+                "top_words": ["knee"], "works": ["W3", "W4", "W1", "W2"],
+                "key_works": ["W1"], "years": [2020, 2020],
+            }],
+            "key_works": [],
+            "outliers": [],
+        }))
+        .expect("organisation");
+        let plan: Plan = serde_json::from_value(serde_json::json!({
+            "question": "Do stem cells help knee osteoarthritis?",
+            "key_terms": ["stem", "knee"], "queries": [], "seeds": [], "tier": "quick",
+            "limits": litrev_model::Tier::Quick.limits(), "hits_per_query": 100,
+            "relevance_threshold": 0.2,
+        }))
+        .expect("plan");
+        (
+            plan,
+            MethodFacts::default(),
+            included,
+            organisation,
+            BTreeMap::new(),
+        )
+    }
+
+    #[test]
+    fn a_debate_sets_against_each_other_findings_on_the_same_thing() {
+        let (plan, facts, included, organisation, corpus_citations) = debate_fixture();
+        let input = WriteInput {
+            plan: &plan,
+            facts: &facts,
+            included: &included,
+            organisation: &organisation,
+            corpus_citations: &corpus_citations,
+            citations: &[],
+        };
+        let theme = &organisation.themes[0];
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let paragraphs = writer.debates(theme);
+        let cited: Vec<Vec<String>> = paragraphs
+            .iter()
+            .flat_map(|paragraph| &paragraph.sentences)
+            .map(|sentence| sentence.cited().map(ToString::to_string).collect())
+            .collect();
+        assert_eq!(
+            cited,
+            [vec![], vec!["W1".to_owned()], vec!["W2".to_owned()]],
+            "the improvement and the absence of one on WOMAC pain, not the costs or the rats"
+        );
+
+        // Without findings about the same thing, there is no debate.
+        let mut unrelated = theme.clone();
+        unrelated
+            .works
+            .retain(|id| ["W1", "W3"].contains(&id.to_string().as_str()));
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        assert!(writer.debates(&unrelated).is_empty());
+    }
+
+    #[test]
+    fn a_first_person_subject_becomes_the_cited_work() {
+        let (plan, facts, mut included, organisation, corpus_citations) = debate_fixture();
+        let id: WorkId = "W1".parse().expect("id");
+        if let Some(work) = included.get_mut(&id) {
+            work.abstract_text =
+                Some("Our study shows that pain scores fell after stem cell injection.".into());
+        }
+        let input = WriteInput {
+            plan: &plan,
+            facts: &facts,
+            included: &included,
+            organisation: &organisation,
+            corpus_citations: &corpus_citations,
+            citations: &[],
+        };
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let sentence = writer.attribute(&writer.spans[&id][0], None);
+        assert_eq!(
+            sentence.segments,
+            [
+                Segment::Text("The study by ".into()),
+                Segment::Cite {
+                    works: vec![id],
+                    form: litrev_model::CiteForm::Narrative,
+                },
+                Segment::Text(" shows that pain scores fell after stem cell injection.".into()),
+            ]
+        );
+    }
+
     #[test]
     fn negative_results_and_titles() {
         assert!(is_negative("There was no significant difference."));
         assert!(!is_negative("Bleeding fell by 80%."));
+        assert!(!is_negative(
+            "All participants continue, including those who did not report favoring it."
+        ));
+        assert!(is_about_harms("There was no significant adverse event."));
         assert_eq!(
             title_of("Sleep and memory"),
             "Sleep and memory: a literature review"
+        );
+        assert_eq!(
+            title_of("Does sleep help memory?"),
+            "Does sleep help memory? A literature review"
         );
         assert_eq!(
             title_of("X: a systematic review."),
