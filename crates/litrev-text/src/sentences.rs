@@ -12,13 +12,24 @@ const SECTION_LABELS: &[&str] = &[
     "findings",
     "importance",
     "interpretation",
+    "interventions",
     "introduction",
+    "limitations",
+    "materials",
+    "measurements",
+    "method",
     "methods",
     "objective",
     "objectives",
+    "outcomes",
+    "participants",
+    "patients",
     "purpose",
+    "rationale",
     "results",
     "setting",
+    "significance",
+    "subjects",
     "summary",
 ];
 
@@ -151,33 +162,40 @@ fn ends_sentence(text: &str, at: usize) -> bool {
         .unwrap_or("");
     let is_initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
     let is_abbreviation = ABBREVIATIONS.contains(&word.to_lowercase().as_str());
-    !(is_initial || is_abbreviation)
+    // Letters between stops: `i.m.`, `i.v.`, `s.c.`, `U.S.`.
+    let is_dotted = word.contains('.')
+        && word
+            .split('.')
+            .all(|part| part.chars().count() == 1 && part.chars().all(char::is_alphabetic));
+    !(is_initial || is_abbreviation || is_dotted)
 }
 
-/// A stop glued to the next sentence ("inhibitors.Emicizumab"), as rebuilt abstracts often have:
-/// a lower-case word (not a URL part), the stop, then a capitalised word.
+/// A stop glued to the next sentence ("inhibitors.Emicizumab", "(P = 0.03).Our"), as rebuilt
+/// abstracts often have: a lower-case word (not a URL part), a closing bracket, a number or a
+/// percentage, the stop, then a capitalised word.
 fn runs_into_next(text: &str, at: usize) -> bool {
     if text.as_bytes()[at] != b'.' {
         return false;
     }
-    let token = text[..at]
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or("")
-        .trim_end_matches(')');
+    let token = text[..at].rsplit(char::is_whitespace).next().unwrap_or("");
+    let word = token.trim_end_matches(')');
+    let ends_a_clause = (word.chars().count() >= 4 && word.chars().all(char::is_lowercase))
+        || token.ends_with([')', ']', '%'])
+        || token.ends_with(|c: char| c.is_ascii_digit());
     let after: Vec<char> = text[at + 1..].chars().take(2).collect();
-    token.chars().count() >= 4
-        && token.chars().all(char::is_lowercase)
-        && after.len() == 2
-        && after[0].is_uppercase()
-        && after[1].is_lowercase()
+    ends_a_clause && after.len() == 2 && after[0].is_uppercase() && after[1].is_lowercase()
 }
 
-/// Whether `text[start..colon]` is a one- or two-word capitalised label like `Conclusions`.
+/// Whether `text[start..colon]` is a capitalised label of one to three words, like
+/// `Conclusions` or `Main outcome measures`. A lone word must be a known label: `MPA: in this
+/// group…` opens a sentence with an acronym.
 fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
     let label = text[start..colon].trim();
     let words: Vec<&str> = label.split_whitespace().collect();
+    let known_if_alone =
+        words.len() != 1 || SECTION_LABELS.contains(&label.to_lowercase().as_str());
     !words.is_empty()
+        && known_if_alone
         && words.len() <= 3
         && label.len() <= 40
         && words[0].starts_with(char::is_uppercase)
@@ -269,6 +287,32 @@ mod tests {
         assert_eq!(
             strip_boilerplate("Bleeding fell. Funded by Roche. It was safe."),
             "Bleeding fell. It was safe."
+        );
+    }
+
+    #[test]
+    fn dotted_abbreviations_glued_stops_and_acronyms_before_a_colon() {
+        // From a SYNERGY abstract (Nelson_2002): the stop of `i.m.` ended the sentence, then
+        // `MPA:` was taken for a label and dropped, leaving "in this group…".
+        check(
+            "It was better with i.m. MPA: in this group, 89% responded (P = 0.03).Our study shows relief.",
+            &[
+                "It was better with i.m. MPA: in this group, 89% responded (P = 0.03).",
+                "Our study shows relief.",
+            ],
+        );
+        check(
+            "Pain fell by 40%.The effect held at 12.Results were stable [3].Costs fell.",
+            &[
+                "Pain fell by 40%.",
+                "The effect held at 12.",
+                "Results were stable [3].",
+                "Costs fell.",
+            ],
+        );
+        check(
+            "Participants: Forty women. PARTICIPANTS: Forty men.",
+            &["Forty women.", "Forty men."],
         );
     }
 
