@@ -280,15 +280,26 @@ pub fn organise(
             .top_words
             .iter()
             .filter(|word| !taken.contains(&word.to_lowercase()))
-            .take(3)
             .cloned()
             .collect();
-        let chosen = if fresh.is_empty() {
+        let candidates = if fresh.is_empty() {
             theme.top_words.clone()
         } else {
             fresh
         };
-        taken.extend(chosen.iter().map(|word| word.to_lowercase()));
+        let theme_texts: Vec<&str> = theme
+            .works
+            .iter()
+            .filter_map(|id| ids.iter().position(|known| *known == id))
+            .map(|index| texts[index].as_str())
+            .collect();
+        let chosen = label_items(&candidates, &theme_texts);
+        taken.extend(
+            chosen
+                .iter()
+                .flat_map(|item| item.split(' '))
+                .map(str::to_lowercase),
+        );
         theme.label = label_of(&chosen);
     }
 
@@ -411,8 +422,12 @@ impl Parts<'_> {
                     .get(part)
                     .map(|words| words.iter().map(|word| cased(self.cases, word)).collect())
                     .unwrap_or_default();
+                let part_texts: Vec<&str> = indexes
+                    .iter()
+                    .map(|&index| self.texts[index].as_str())
+                    .collect();
                 SubTheme {
-                    label: label_of(&top_words),
+                    label: label_of(&label_items(&top_words, &part_texts)),
                     top_words,
                     works: order
                         .iter()
@@ -874,6 +889,63 @@ fn cased(forms: &BTreeMap<String, BTreeMap<String, usize>>, word: &str) -> Strin
     }
 }
 
+/// Up to three items for a label from a theme's distinctive `words`, best first; two of them
+/// that the theme's texts write as one phrase become one item (`hot` and `flashes` →
+/// `hot flashes`), so a label does not list the halves of a term.
+fn label_items(words: &[String], texts: &[&str]) -> Vec<String> {
+    let documents: Vec<Vec<String>> = texts
+        .iter()
+        .map(|text| {
+            text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+                .filter(|token| !token.is_empty())
+                .map(str::to_lowercase)
+                .collect()
+        })
+        .collect();
+    let using = |test: &dyn Fn(&[String]) -> bool| documents.iter().filter(|d| test(d)).count();
+    let is_phrase = |first: &str, second: &str| {
+        let (first, second) = (first.to_lowercase(), second.to_lowercase());
+        let together = using(&|tokens| {
+            tokens
+                .windows(2)
+                .any(|pair| pair[0] == first && pair[1] == second)
+        });
+        let rarer =
+            using(&|tokens| tokens.contains(&first)).min(using(&|tokens| tokens.contains(&second)));
+        together >= 2.min(documents.len()) && together * 2 >= rarer
+    };
+    let candidates: Vec<&String> = words.iter().take(5).collect();
+    let mut used = vec![false; candidates.len()];
+    let mut items = Vec::new();
+    for index in 0..candidates.len() {
+        if used[index] || items.len() == 3 {
+            continue;
+        }
+        used[index] = true;
+        let word = candidates[index];
+        let partner = (0..candidates.len())
+            .filter(|&other| !used[other])
+            .find_map(|other| {
+                let other_word = candidates[other];
+                if is_phrase(word, other_word) {
+                    Some((other, format!("{word} {other_word}")))
+                } else if is_phrase(other_word, word) {
+                    Some((other, format!("{other_word} {word}")))
+                } else {
+                    None
+                }
+            });
+        match partner {
+            Some((other, phrase)) => {
+                used[other] = true;
+                items.push(phrase);
+            }
+            None => items.push(word.clone()),
+        }
+    }
+    items
+}
+
 /// `Prophylaxis, bleeding and inhibitors`.
 fn label_of(words: &[String]) -> String {
     let chosen: Vec<&str> = words.iter().take(3).map(String::as_str).collect();
@@ -973,6 +1045,32 @@ mod tests {
             year: Some(2000 + id as i32),
             ..Work::default()
         }
+    }
+
+    #[test]
+    fn a_label_names_a_phrase_once_instead_of_its_halves() {
+        let words: Vec<String> = ["hot", "flashes", "symptoms", "tamoxifen", "women"]
+            .map(str::to_owned)
+            .into();
+        let texts = [
+            "Hot flashes in breast cancer survivors: symptoms under tamoxifen.",
+            "Megestrol reduced hot flashes; symptoms eased.",
+            "Women on tamoxifen report hot flashes.",
+            "Symptoms of menopause in women.",
+        ];
+        assert_eq!(
+            label_items(&words, &texts),
+            ["hot flashes", "symptoms", "tamoxifen"]
+        );
+        // Words the texts do not write side by side stay apart.
+        assert_eq!(
+            label_items(&words[2..], &texts),
+            ["symptoms", "tamoxifen", "women"]
+        );
+        assert_eq!(
+            label_of(&label_items(&words, &texts)),
+            "Hot flashes, symptoms and tamoxifen"
+        );
     }
 
     #[test]
