@@ -182,8 +182,13 @@ impl<'a> Writer<'a> {
         let mut sentences = vec![
             SentenceBuilder::new()
                 .text(format!(
-                    "This review examines the question “{}”.",
-                    self.input.plan.question.trim_end_matches(['.', '?'])
+                    "This review examines {}“{}”.",
+                    if is_a_question(&self.input.plan.question) {
+                        "the question "
+                    } else {
+                        ""
+                    },
+                    self.input.plan.question.trim().trim_end_matches(['.', '?'])
                 ))
                 .structural(),
             SentenceBuilder::new()
@@ -234,10 +239,11 @@ impl<'a> Writer<'a> {
         let n = input.included.len();
         let mut scope = vec![
             SentenceBuilder::new()
-                .text(format!(
-                    "This review asks: “{}”",
-                    input.plan.question.trim()
-                ))
+                .text(if is_a_question(&input.plan.question) {
+                    format!("This review asks: “{}”", input.plan.question.trim())
+                } else {
+                    format!("This review takes up “{}”", input.plan.question.trim())
+                })
                 .text(if input.plan.question.trim().ends_with(['.', '?', '!']) {
                     ""
                 } else {
@@ -1583,6 +1589,23 @@ fn in_sentence(label: &str) -> String {
     lower_first_word(label)
 }
 
+/// Whether the research question is put as a question ("Does X help?", "How do…") rather than
+/// named as a topic ("The rodent object-in-context task"), which the review's opening words
+/// follow.
+fn is_a_question(question: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "what", "how", "does", "do", "did", "is", "are", "was", "were", "can", "could", "which",
+        "why", "when", "where", "who", "should", "will", "would", "has", "have", "to what",
+    ];
+    let lower = question.trim().to_lowercase();
+    lower.ends_with('?')
+        || OPENERS.iter().any(|opener| {
+            lower
+                .strip_prefix(opener)
+                .is_some_and(|rest| rest.starts_with(' '))
+        })
+}
+
 /// The review's title: the question, framed as a review when it is not one already. A question
 /// keeps its question mark and the frame follows as a sentence ("Does X help? A literature
 /// review"), as journals title such reviews.
@@ -1759,6 +1782,11 @@ mod tests {
             title_of("Sleep and memory"),
             "Sleep and memory: a literature review"
         );
+        assert!(is_a_question("Does sleep help memory?"));
+        assert!(is_a_question("How does sleep shape memory"));
+        assert!(is_a_question("To what extent does sleep matter"));
+        assert!(!is_a_question("The rodent object-in-context task"));
+        assert!(!is_a_question("Dosing of emicizumab"));
         assert_eq!(
             title_of("Does sleep help memory?"),
             "Does sleep help memory? A literature review"
