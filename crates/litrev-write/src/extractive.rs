@@ -1507,62 +1507,65 @@ fn role_weight(role: Role) -> f32 {
     }
 }
 
-/// Whether a result sentence reports an effect: a change, a difference or a benefit.
-fn reports_effect(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
-    [
-        "improv",
-        "significant",
-        "effective",
-        "reduc",
-        "increas",
-        "decreas",
-        "better",
-        "superior",
-        "benefit",
-        "associated with",
-    ]
-    .iter()
-    .any(|cue| lower.contains(cue))
-}
+/// Words of a result sentence reporting an effect: a change, a difference or a benefit.
+const EFFECT_CUES: &[&str] = &[
+    "improv",
+    "significant",
+    "effective",
+    "reduc",
+    "increas",
+    "decreas",
+    "better",
+    "superior",
+    "benefit",
+    "associated with",
+];
 
-/// Whether a result sentence reports an absence of effect. "Did not" counts only with a verb
+/// Words of a result sentence reporting an absence of effect. "Did not" counts only with a verb
 /// of effect ("the participants who did not report…" is no finding).
-fn is_negative(sentence: &str) -> bool {
+const NO_EFFECT_CUES: &[&str] = &[
+    "no significant",
+    "not significant",
+    "did not differ",
+    "did not improve",
+    "did not reduce",
+    "did not increase",
+    "did not change",
+    "did not affect",
+    "no difference",
+    "no effect",
+    "not associated",
+    "failed to",
+    "no evidence",
+    "neither",
+];
+
+/// Words of a sentence about harms, where an absence of effect ("no serious adverse events")
+/// is a finding in favour, which sets it against nothing.
+const HARM_CUES: &[&str] = &[
+    "adverse",
+    "complication",
+    "side effect",
+    "safety",
+    "toxicity",
+];
+
+/// Whether `sentence` holds one of `cues`, in any case.
+fn mentions(sentence: &str, cues: &[&str]) -> bool {
     let lower = sentence.to_lowercase();
-    [
-        "no significant",
-        "not significant",
-        "did not differ",
-        "did not improve",
-        "did not reduce",
-        "did not increase",
-        "did not change",
-        "did not affect",
-        "no difference",
-        "no effect",
-        "not associated",
-        "failed to",
-        "no evidence",
-        "neither",
-    ]
-    .iter()
-    .any(|cue| lower.contains(cue))
+    cues.iter().any(|cue| lower.contains(cue))
 }
 
-/// Whether a sentence is about harms: there an absence of effect ("no serious adverse
-/// events") is a finding in favour, which sets it against nothing.
+fn reports_effect(sentence: &str) -> bool {
+    mentions(sentence, EFFECT_CUES)
+}
+
+fn is_negative(sentence: &str) -> bool {
+    mentions(sentence, NO_EFFECT_CUES)
+}
+
 fn is_about_harms(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
-    [
-        "adverse",
-        "complication",
-        "side effect",
-        "safety",
-        "toxicity",
-    ]
-    .iter()
-    .any(|cue| lower.contains(cue))
+    mentions(sentence, HARM_CUES)
 }
 
 /// Lower-cases the first letter of a sentence so a lead-in can precede it, unless the first
@@ -1644,15 +1647,31 @@ mod tests {
         assert!(sizes(0).is_empty());
     }
 
+    /// What a writer reads, owned.
+    struct Fixture {
+        plan: Plan,
+        facts: MethodFacts,
+        included: BTreeMap<WorkId, Work>,
+        organisation: Organisation,
+        corpus_citations: BTreeMap<WorkId, usize>,
+    }
+
+    impl Fixture {
+        fn input(&self) -> WriteInput<'_> {
+            WriteInput {
+                plan: &self.plan,
+                facts: &self.facts,
+                included: &self.included,
+                organisation: &self.organisation,
+                corpus_citations: &self.corpus_citations,
+                citations: &[],
+            }
+        }
+    }
+
     /// A theme of four works: two findings on the same outcome pointing opposite ways, and two
     /// on other things.
-    fn debate_fixture() -> (
-        Plan,
-        MethodFacts,
-        BTreeMap<WorkId, Work>,
-        Organisation,
-        BTreeMap<WorkId, usize>,
-    ) {
+    fn debate_fixture() -> Fixture {
         let work = |id: &str, text: &str| {
             let mut work = Work::stub(id.parse().expect("id"));
             work.title = Some(format!("Study {id}"));
@@ -1696,27 +1715,20 @@ mod tests {
             "relevance_threshold": 0.2,
         }))
         .expect("plan");
-        (
+        Fixture {
             plan,
-            MethodFacts::default(),
+            facts: MethodFacts::default(),
             included,
             organisation,
-            BTreeMap::new(),
-        )
+            corpus_citations: BTreeMap::new(),
+        }
     }
 
     #[test]
     fn a_debate_sets_against_each_other_findings_on_the_same_thing() {
-        let (plan, facts, included, organisation, corpus_citations) = debate_fixture();
-        let input = WriteInput {
-            plan: &plan,
-            facts: &facts,
-            included: &included,
-            organisation: &organisation,
-            corpus_citations: &corpus_citations,
-            citations: &[],
-        };
-        let theme = &organisation.themes[0];
+        let fixture = debate_fixture();
+        let input = fixture.input();
+        let theme = &fixture.organisation.themes[0];
         let mut writer = Writer::new(&input, Drafting::Extractive);
         let paragraphs = writer.debates(theme);
         let cited: Vec<Vec<String>> = paragraphs
@@ -1741,20 +1753,13 @@ mod tests {
 
     #[test]
     fn a_first_person_subject_becomes_the_cited_work() {
-        let (plan, facts, mut included, organisation, corpus_citations) = debate_fixture();
+        let mut fixture = debate_fixture();
         let id: WorkId = "W1".parse().expect("id");
-        if let Some(work) = included.get_mut(&id) {
+        if let Some(work) = fixture.included.get_mut(&id) {
             work.abstract_text =
                 Some("Our study shows that pain scores fell after stem cell injection.".into());
         }
-        let input = WriteInput {
-            plan: &plan,
-            facts: &facts,
-            included: &included,
-            organisation: &organisation,
-            corpus_citations: &corpus_citations,
-            citations: &[],
-        };
+        let input = fixture.input();
         let writer = Writer::new(&input, Drafting::Extractive);
         let sentence = writer.attribute(&writer.spans[&id][0], None);
         assert_eq!(
