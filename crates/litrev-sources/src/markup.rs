@@ -56,11 +56,19 @@ const INLINE_TAGS: &[&str] = &[
     "p", "br", "subtitle", "title",
 ];
 
-/// A title or abstract as plain text: entities decoded, LaTeX comparison signs written as
-/// signs, the inline tags of [`INLINE_TAGS`] dropped (a subtitle set off by `: `), white space
-/// squeezed.
+/// A title or abstract as plain text: entities decoded (twice escaped too), LaTeX comparison
+/// signs written as signs, the inline tags of [`INLINE_TAGS`] dropped (a subtitle set off by
+/// `: `), white space squeezed.
 pub(crate) fn inline_to_text(text: &str) -> String {
+    // Some records are escaped twice (`&amp;lt;40kg`).
     let mut text = decode_entities(text);
+    for _ in 0..2 {
+        let again = decode_entities(&text);
+        if again == text {
+            break;
+        }
+        text = again;
+    }
     for (latex, sign) in [
         ("\\textbackslashtextless", "<"),
         ("\\textbackslashtextgreater", ">"),
@@ -128,6 +136,10 @@ mod tests {
         assert_eq!(
             inline_to_text("improved ( P &lt; 0.05) and (P \\textbackslashtextless 0.001)"),
             "improved ( P < 0.05) and (P < 0.001)"
+        );
+        assert_eq!(
+            inline_to_text("aged ≥12 years and &amp;lt;40kg"),
+            "aged ≥12 years and <40kg"
         );
         assert_eq!(
             inline_to_text("&lt;i&gt;E. coli&lt;/i&gt; in CO<sub>2</sub>"),
