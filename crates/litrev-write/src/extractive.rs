@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use litrev_model::{
     Basis, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason, Theme, WorkId,
 };
-use litrev_text::{Corpus, SparseVector, is_boilerplate};
+use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate};
 
 use crate::WriteInput;
 use crate::evidence::{Role, Span, spans_of};
@@ -670,24 +670,44 @@ impl<'a> Writer<'a> {
             }
         }
 
-        // Paragraphs of up to three works, each opened by a sentence built from structure.
-        let with_findings: Vec<&WorkId> = theme
-            .works
+        // Paragraphs of up to three works of one part of the theme (its sub-themes, then the
+        // works in none), each opened by a sentence built from structure naming what they share.
+        let mut parts: Vec<(Vec<&WorkId>, Vec<String>)> = theme
+            .sub_themes
             .iter()
-            .filter(|id| chosen.contains_key(*id))
+            .map(|part| (part.works.iter().collect(), part.top_words.clone()))
             .collect();
+        let in_parts: BTreeSet<&WorkId> =
+            parts.iter().flat_map(|(works, _)| works.clone()).collect();
+        parts.push((
+            theme
+                .works
+                .iter()
+                .filter(|id| !in_parts.contains(id))
+                .collect(),
+            Vec::new(),
+        ));
+        let mut topics_said: BTreeSet<String> = BTreeSet::new();
         let mut paragraphs = Vec::new();
-        for group in even_groups(&with_findings, 3) {
-            let ids: Vec<WorkId> = group.iter().map(|id| (*id).clone()).collect();
-            let mut sentences = vec![self.group_opener(theme, &ids)];
-            for id in &ids {
-                let mut spans = chosen.remove(id).unwrap_or_default();
-                spans.sort_by_key(|span| span.locator.sentence);
-                for span in spans {
-                    sentences.push(self.attribute(&span, None));
+        for (works, part_words) in &parts {
+            let with_findings: Vec<&WorkId> = works
+                .iter()
+                .copied()
+                .filter(|id| chosen.contains_key(*id))
+                .collect();
+            for group in even_groups(&with_findings, 3) {
+                let ids: Vec<WorkId> = group.iter().map(|id| (*id).clone()).collect();
+                let topic = self.group_topic(theme, part_words, &ids, &mut topics_said);
+                let mut sentences = vec![self.group_opener(&topic, &ids)];
+                for id in &ids {
+                    let mut spans = chosen.remove(id).unwrap_or_default();
+                    spans.sort_by_key(|span| span.locator.sentence);
+                    for span in spans {
+                        sentences.push(self.attribute(&span, None));
+                    }
                 }
+                paragraphs.push(Paragraph { sentences });
             }
-            paragraphs.push(Paragraph { sentences });
         }
         paragraphs
     }
@@ -853,23 +873,44 @@ impl<'a> Writer<'a> {
         Paragraph { sentences }
     }
 
-    fn group_opener(&mut self, theme: &Theme, ids: &[WorkId]) -> Sentence {
-        let shared = theme
-            .top_words
+    /// What a group of a theme's works share, to open their paragraph with: the first of its
+    /// part's distinctive words, then the theme's, that most of the group use (all of a pair)
+    /// and no earlier paragraph of the theme was opened with; failing that, the first they
+    /// share, or the theme's label. Paragraphs opened alike by the theme's first word read as
+    /// one list; the part's words say what sets the group apart.
+    fn group_topic(
+        &self,
+        theme: &Theme,
+        part_words: &[String],
+        ids: &[WorkId],
+        said: &mut BTreeSet<String>,
+    ) -> String {
+        let texts: Vec<String> = ids
             .iter()
-            .find(|word| {
-                ids.iter()
-                    .filter(|id| {
-                        self.input.included[*id]
-                            .title_and_abstract()
-                            .to_lowercase()
-                            .contains(word.as_str())
-                    })
-                    .count()
-                    >= 2.min(ids.len())
-            })
-            .cloned()
-            .unwrap_or_else(|| in_sentence(&theme.label));
+            .map(|id| self.input.included[id].title_and_abstract().to_lowercase())
+            .collect();
+        let shared = |word: &str| {
+            let word = word.to_lowercase();
+            texts.iter().filter(|text| text.contains(&word)).count() >= 2.min(ids.len())
+        };
+        let candidates: Vec<&String> = part_words
+            .iter()
+            .chain(&theme.top_words)
+            .filter(|word| could_be_a_topic(word))
+            .filter(|word| shared(word))
+            .collect();
+        let Some(word) = candidates
+            .iter()
+            .find(|word| !said.contains(&word.to_lowercase()))
+            .or(candidates.first())
+        else {
+            return in_sentence(&theme.label);
+        };
+        said.insert(word.to_lowercase());
+        phrase_of(word, &texts)
+    }
+
+    fn group_opener(&mut self, shared: &str, ids: &[WorkId]) -> Sentence {
         let years: Vec<i32> = ids
             .iter()
             .filter_map(|id| self.input.included[id].year)
@@ -1507,6 +1548,63 @@ fn role_weight(role: Role) -> f32 {
     }
 }
 
+/// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
+/// names nothing, so participles, adverbs and the commonest adjective endings are left out.
+fn could_be_a_topic(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    !["ed", "ly", "ical", "ous", "ive"]
+        .iter()
+        .any(|ending| lower.ends_with(ending))
+}
+
+/// `word` with the word that follows it in most of its uses in `texts` (lower-cased), when
+/// that is a content word: `stem` → `stem cells` (singular and plural counted together, the
+/// commoner written).
+fn phrase_of(word: &str, texts: &[String]) -> String {
+    let lower = word.to_lowercase();
+    let mut uses = 0usize;
+    // Per following word, singular and plural together: how often, and each spelling's count.
+    let mut next_words: BTreeMap<&str, (usize, BTreeMap<&str, usize>)> = BTreeMap::new();
+    for text in texts {
+        let tokens: Vec<&str> = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .filter(|token| !token.is_empty())
+            .collect();
+        for pair in tokens.windows(2) {
+            if pair[0] == lower {
+                uses += 1;
+                let next = pair[1];
+                let key = if next.len() > 3 {
+                    next.trim_end_matches('s')
+                } else {
+                    next
+                };
+                let entry = next_words.entry(key).or_default();
+                entry.0 += 1;
+                *entry.1.entry(next).or_default() += 1;
+            }
+        }
+    }
+    next_words
+        .into_values()
+        .filter(|(count, spellings)| {
+            let next = spellings.keys().next().copied().unwrap_or("");
+            *count >= 2
+                && count * 2 > uses
+                && !content_words(next).is_empty()
+                && could_be_a_topic(next)
+                && !["plus", "versus", "vs"].contains(&next)
+        })
+        .max_by_key(|(count, _)| *count)
+        .and_then(|(_, spellings)| {
+            spellings
+                .into_iter()
+                .max_by_key(|(_, count)| *count)
+                .map(|(next, _)| format!("{word} {next}"))
+        })
+        .unwrap_or_else(|| word.to_owned())
+}
+
 /// Words of a result sentence reporting an effect: a change, a difference or a benefit.
 const EFFECT_CUES: &[&str] = &[
     "improv",
@@ -1772,6 +1870,58 @@ mod tests {
                 },
                 Segment::Text(" shows that pain scores fell after stem cell injection.".into()),
             ]
+        );
+    }
+
+    #[test]
+    fn paragraphs_of_a_theme_open_on_what_their_works_share_each_on_a_new_topic() {
+        assert!(!could_be_a_topic("treated"));
+        assert!(!could_be_a_topic("clinical"));
+        assert!(could_be_a_topic("cartilage"));
+        let texts = |list: &[&str]| {
+            list.iter()
+                .map(|text| text.to_lowercase())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            phrase_of(
+                "stem",
+                &texts(&[
+                    "Stem cells were injected.",
+                    "A stem cell trial.",
+                    "Stem cells again."
+                ])
+            ),
+            "stem cells"
+        );
+        assert_eq!(
+            phrase_of(
+                "estrogen",
+                &texts(&["estrogen plus progestin", "estrogen plus progestin"])
+            ),
+            "estrogen"
+        );
+
+        let fixture = debate_fixture();
+        let input = fixture.input();
+        let mut theme = fixture.organisation.themes[0].clone();
+        theme.top_words = ["WOMAC", "injection", "knee"].map(str::to_owned).into();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let pair: Vec<WorkId> = ["W1", "W2"].map(|id| id.parse().expect("id")).into();
+        let mut said = BTreeSet::new();
+        let topics: Vec<String> = (0..4)
+            .map(|_| writer.group_topic(&theme, &[], &pair, &mut said))
+            .collect();
+        assert_eq!(
+            topics,
+            ["WOMAC pain", "injection", "knee", "WOMAC pain"],
+            "each shared word once, then the first again"
+        );
+        let part: Vec<String> = vec!["knee".into()];
+        assert_eq!(
+            writer.group_topic(&theme, &part, &pair, &mut BTreeSet::new()),
+            "knee",
+            "the part's own words first"
         );
     }
 
