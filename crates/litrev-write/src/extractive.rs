@@ -1449,6 +1449,18 @@ impl<'a> Writer<'a> {
                 };
             }
         }
+        // An objective left without its label ("To review recent progress in …") is no
+        // sentence: the work becomes its subject, "Smith (2014) set out to review …". The
+        // quoted words stay one segment of their own, verbatim.
+        if let Some(purpose) = purpose_clause(text) {
+            segments.extend(SentenceBuilder::new().narrative(work).segments());
+            segments.push(Segment::Text(" set out ".to_owned()));
+            segments.push(Segment::Text(purpose));
+            return Sentence {
+                segments,
+                basis: Basis::Span(span.locator.clone()),
+            };
+        }
         let body = text.trim_end_matches(['.', '!', '?', ';', ':', ',']);
         let body = match lead {
             Some(_) => lower_first_word(body),
@@ -1546,6 +1558,20 @@ fn role_weight(role: Role) -> f32 {
         Role::Objective => 0.4,
         Role::Background => 0.2,
     }
+}
+
+/// A sentence that is only a purpose ("To review recent progress in …."), lower-cased to follow
+/// a subject; `None` for a sentence with its own subject ("To date, …", "To our knowledge, …")
+/// or one that goes on past a comma into a main clause.
+fn purpose_clause(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("To ")?;
+    let verb = rest.split_whitespace().next()?;
+    let is_verb = verb.chars().all(|c| c.is_ascii_lowercase())
+        && ![
+            "date", "our", "this", "the", "that", "these", "those", "a", "an",
+        ]
+        .contains(&verb);
+    (is_verb && !rest.contains(", we ") && !rest.contains(", the ")).then(|| format!("to {rest}"))
 }
 
 /// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
@@ -1922,6 +1948,40 @@ mod tests {
             writer.group_topic(&theme, &part, &pair, &mut BTreeSet::new()),
             "knee",
             "the part's own words first"
+        );
+    }
+
+    #[test]
+    fn a_bare_purpose_becomes_what_the_work_set_out_to_do() {
+        assert_eq!(
+            purpose_clause("To review recent progress in cortisol research."),
+            Some("to review recent progress in cortisol research.".to_owned())
+        );
+        assert_eq!(purpose_clause("To date, no trial has been done."), None);
+        assert_eq!(purpose_clause("To our knowledge, this is new."), None);
+        assert_eq!(
+            purpose_clause("To test this, we ran a trial."),
+            None,
+            "a main clause follows"
+        );
+
+        let mut fixture = debate_fixture();
+        let id: WorkId = "W1".parse().expect("id");
+        if let Some(work) = fixture.included.get_mut(&id) {
+            work.abstract_text =
+                Some("To review recent progress in the field of stem cell injection.".into());
+        }
+        let input = fixture.input();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let sentence = writer.attribute(&writer.spans[&id][0], None);
+        assert_eq!(
+            sentence.segments[1..],
+            [
+                Segment::Text(" set out ".into()),
+                Segment::Text(
+                    "to review recent progress in the field of stem cell injection.".into()
+                ),
+            ]
         );
     }
 
