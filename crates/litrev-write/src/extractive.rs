@@ -1351,8 +1351,14 @@ impl<'a> Writer<'a> {
                 let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
                 let centrality = centre.map_or(0.0, |centre| vector.cosine(centre));
                 let has_number = span.text.chars().any(|c| c.is_ascii_digit());
+                let number_bonus = if has_number { 0.1 } else { 0.0 };
+                let context_penalty = if leans_on_context(&span.text) {
+                    0.3
+                } else {
+                    0.0
+                };
                 let score =
-                    role_weight(span.role) + 0.6 * centrality + if has_number { 0.1 } else { 0.0 };
+                    role_weight(span.role) + 0.6 * centrality + number_bonus - context_penalty;
                 (score, span)
             })
             .collect();
@@ -1572,6 +1578,41 @@ fn purpose_clause(text: &str) -> Option<String> {
         ]
         .contains(&verb);
     (is_verb && !rest.contains(", we ") && !rest.contains(", the ")).then(|| format!("to {rest}"))
+}
+
+/// Whether a sentence leans on the one before it ("This suggests…", "In this group…",
+/// "However, …"): quoted alone it says less, so another of the work's sentences goes first.
+fn leans_on_context(sentence: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "this suggests",
+        "this indicates",
+        "this shows",
+        "this may",
+        "this could",
+        "this is ",
+        "this was ",
+        "these were ",
+        "these are ",
+        "it is ",
+        "it was ",
+        "they ",
+        "in this group",
+        "in these patients",
+        "in this population",
+        "in addition",
+        "however",
+        "moreover",
+        "furthermore",
+        "therefore",
+        "thus",
+        "in contrast",
+        "similarly",
+        "finally",
+        "nevertheless",
+        "consequently",
+    ];
+    let lower = sentence.trim_start().to_lowercase();
+    OPENERS.iter().any(|opener| lower.starts_with(opener))
 }
 
 /// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
@@ -1982,6 +2023,43 @@ mod tests {
                     "to review recent progress in the field of stem cell injection.".into()
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn a_sentence_that_stands_alone_is_quoted_before_one_leaning_on_its_neighbour() {
+        assert!(leans_on_context(
+            "This suggests long-term activation of the axis."
+        ));
+        assert!(leans_on_context("However, the effect faded by week 12."));
+        assert!(!leans_on_context(
+            "This study found lower cortisol in obese children."
+        ));
+        assert!(!leans_on_context("Thrombosis was rare."));
+
+        let mut fixture = debate_fixture();
+        let id: WorkId = "W1".parse().expect("id");
+        if let Some(work) = fixture.included.get_mut(&id) {
+            work.abstract_text = Some(
+                "However, stem cell injection lowered WOMAC stiffness scores in the knee by a quarter. \
+                 Stem cell injection lowered WOMAC pain scores in the knee by a third."
+                    .into(),
+            );
+        }
+        let input = fixture.input();
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let roles = [
+            Role::Result,
+            Role::Conclusion,
+            Role::Objective,
+            Role::Background,
+        ];
+        let picked = writer.best_spans(&id, &roles, 1, None);
+        assert_eq!(picked.len(), 1);
+        assert!(
+            picked[0].text.starts_with("Stem cell"),
+            "{}",
+            picked[0].text
         );
     }
 
