@@ -11,9 +11,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use litrev_model::{
     Basis, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason, Theme, WorkId,
 };
-use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate};
+use litrev_text::{Corpus, SparseVector, is_boilerplate};
 
 use crate::WriteInput;
+use crate::cues::{
+    could_be_a_topic, is_about_harms, is_negative, leans_on_context, phrase_of, purpose_clause,
+    reports_effect,
+};
 use crate::evidence::{Role, Span, spans_of};
 use crate::prose::{
     SentenceBuilder, capitalise, label_list, list, number, number_capitalised, plural, words_of,
@@ -1566,173 +1570,6 @@ fn role_weight(role: Role) -> f32 {
     }
 }
 
-/// A sentence that is only a purpose ("To review recent progress in …."), lower-cased to follow
-/// a subject; `None` for a sentence with its own subject ("To date, …", "To our knowledge, …")
-/// or one that goes on past a comma into a main clause.
-fn purpose_clause(text: &str) -> Option<String> {
-    let rest = text.strip_prefix("To ")?;
-    let verb = rest.split_whitespace().next()?;
-    let is_verb = verb.chars().all(|c| c.is_ascii_lowercase())
-        && ![
-            "date", "our", "this", "the", "that", "these", "those", "a", "an",
-        ]
-        .contains(&verb);
-    (is_verb && !rest.contains(", we ") && !rest.contains(", the ")).then(|| format!("to {rest}"))
-}
-
-/// Whether a sentence leans on the one before it ("This suggests…", "In this group…",
-/// "However, …"): quoted alone it says less, so another of the work's sentences goes first.
-fn leans_on_context(sentence: &str) -> bool {
-    const OPENERS: &[&str] = &[
-        "this suggests",
-        "this indicates",
-        "this shows",
-        "this may",
-        "this could",
-        "this is ",
-        "this was ",
-        "these were ",
-        "these are ",
-        "it is ",
-        "it was ",
-        "they ",
-        "in this group",
-        "in these patients",
-        "in this population",
-        "in addition",
-        "however",
-        "moreover",
-        "furthermore",
-        "therefore",
-        "thus",
-        "in contrast",
-        "similarly",
-        "finally",
-        "nevertheless",
-        "consequently",
-    ];
-    let lower = sentence.trim_start().to_lowercase();
-    OPENERS.iter().any(|opener| lower.starts_with(opener))
-}
-
-/// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
-/// names nothing, so participles, adverbs and the commonest adjective endings are left out.
-fn could_be_a_topic(word: &str) -> bool {
-    let lower = word.to_lowercase();
-    !["ed", "ly", "ical", "ous", "ive"]
-        .iter()
-        .any(|ending| lower.ends_with(ending))
-}
-
-/// `word` with the word that follows it in most of its uses in `texts` (lower-cased), when
-/// that is a content word: `stem` → `stem cells` (singular and plural counted together, the
-/// commoner written).
-fn phrase_of(word: &str, texts: &[String]) -> String {
-    let lower = word.to_lowercase();
-    let mut uses = 0usize;
-    // Per following word, singular and plural together: how often, and each spelling's count.
-    let mut next_words: BTreeMap<&str, (usize, BTreeMap<&str, usize>)> = BTreeMap::new();
-    for text in texts {
-        let tokens: Vec<&str> = text
-            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
-            .filter(|token| !token.is_empty())
-            .collect();
-        for pair in tokens.windows(2) {
-            if pair[0] == lower {
-                uses += 1;
-                let next = pair[1];
-                let key = if next.len() > 3 {
-                    next.trim_end_matches('s')
-                } else {
-                    next
-                };
-                let entry = next_words.entry(key).or_default();
-                entry.0 += 1;
-                *entry.1.entry(next).or_default() += 1;
-            }
-        }
-    }
-    next_words
-        .into_values()
-        .filter(|(count, spellings)| {
-            let next = spellings.keys().next().copied().unwrap_or("");
-            *count >= 2
-                && count * 2 > uses
-                && !content_words(next).is_empty()
-                && could_be_a_topic(next)
-                && !["plus", "versus", "vs"].contains(&next)
-        })
-        .max_by_key(|(count, _)| *count)
-        .and_then(|(_, spellings)| {
-            spellings
-                .into_iter()
-                .max_by_key(|(_, count)| *count)
-                .map(|(next, _)| format!("{word} {next}"))
-        })
-        .unwrap_or_else(|| word.to_owned())
-}
-
-/// Words of a result sentence reporting an effect: a change, a difference or a benefit.
-const EFFECT_CUES: &[&str] = &[
-    "improv",
-    "significant",
-    "effective",
-    "reduc",
-    "increas",
-    "decreas",
-    "better",
-    "superior",
-    "benefit",
-    "associated with",
-];
-
-/// Words of a result sentence reporting an absence of effect. "Did not" counts only with a verb
-/// of effect ("the participants who did not report…" is no finding).
-const NO_EFFECT_CUES: &[&str] = &[
-    "no significant",
-    "not significant",
-    "did not differ",
-    "did not improve",
-    "did not reduce",
-    "did not increase",
-    "did not change",
-    "did not affect",
-    "no difference",
-    "no effect",
-    "not associated",
-    "failed to",
-    "no evidence",
-    "neither",
-];
-
-/// Words of a sentence about harms, where an absence of effect ("no serious adverse events")
-/// is a finding in favour, which sets it against nothing.
-const HARM_CUES: &[&str] = &[
-    "adverse",
-    "complication",
-    "side effect",
-    "safety",
-    "toxicity",
-];
-
-/// Whether `sentence` holds one of `cues`, in any case.
-fn mentions(sentence: &str, cues: &[&str]) -> bool {
-    let lower = sentence.to_lowercase();
-    cues.iter().any(|cue| lower.contains(cue))
-}
-
-fn reports_effect(sentence: &str) -> bool {
-    mentions(sentence, EFFECT_CUES)
-}
-
-fn is_negative(sentence: &str) -> bool {
-    mentions(sentence, NO_EFFECT_CUES)
-}
-
-fn is_about_harms(sentence: &str) -> bool {
-    mentions(sentence, HARM_CUES)
-}
-
 /// Lower-cases the first letter of a sentence so a lead-in can precede it, unless the first
 /// word is an acronym or mixes cases inside (`HRT`, `COVID-19`, `McDonald`, `mRNA`).
 fn lower_first_word(text: &str) -> String {
@@ -1942,33 +1779,6 @@ mod tests {
 
     #[test]
     fn paragraphs_of_a_theme_open_on_what_their_works_share_each_on_a_new_topic() {
-        assert!(!could_be_a_topic("treated"));
-        assert!(!could_be_a_topic("clinical"));
-        assert!(could_be_a_topic("cartilage"));
-        let texts = |list: &[&str]| {
-            list.iter()
-                .map(|text| text.to_lowercase())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            phrase_of(
-                "stem",
-                &texts(&[
-                    "Stem cells were injected.",
-                    "A stem cell trial.",
-                    "Stem cells again."
-                ])
-            ),
-            "stem cells"
-        );
-        assert_eq!(
-            phrase_of(
-                "estrogen",
-                &texts(&["estrogen plus progestin", "estrogen plus progestin"])
-            ),
-            "estrogen"
-        );
-
         let fixture = debate_fixture();
         let input = fixture.input();
         let mut theme = fixture.organisation.themes[0].clone();
@@ -1994,18 +1804,6 @@ mod tests {
 
     #[test]
     fn a_bare_purpose_becomes_what_the_work_set_out_to_do() {
-        assert_eq!(
-            purpose_clause("To review recent progress in cortisol research."),
-            Some("to review recent progress in cortisol research.".to_owned())
-        );
-        assert_eq!(purpose_clause("To date, no trial has been done."), None);
-        assert_eq!(purpose_clause("To our knowledge, this is new."), None);
-        assert_eq!(
-            purpose_clause("To test this, we ran a trial."),
-            None,
-            "a main clause follows"
-        );
-
         let mut fixture = debate_fixture();
         let id: WorkId = "W1".parse().expect("id");
         if let Some(work) = fixture.included.get_mut(&id) {
@@ -2028,15 +1826,6 @@ mod tests {
 
     #[test]
     fn a_sentence_that_stands_alone_is_quoted_before_one_leaning_on_its_neighbour() {
-        assert!(leans_on_context(
-            "This suggests long-term activation of the axis."
-        ));
-        assert!(leans_on_context("However, the effect faded by week 12."));
-        assert!(!leans_on_context(
-            "This study found lower cortisol in obese children."
-        ));
-        assert!(!leans_on_context("Thrombosis was rare."));
-
         let mut fixture = debate_fixture();
         let id: WorkId = "W1".parse().expect("id");
         if let Some(work) = fixture.included.get_mut(&id) {
@@ -2064,13 +1853,7 @@ mod tests {
     }
 
     #[test]
-    fn negative_results_and_titles() {
-        assert!(is_negative("There was no significant difference."));
-        assert!(!is_negative("Bleeding fell by 80%."));
-        assert!(!is_negative(
-            "All participants continue, including those who did not report favoring it."
-        ));
-        assert!(is_about_harms("There was no significant adverse event."));
+    fn titles_and_first_words() {
         assert_eq!(
             title_of("Sleep and memory"),
             "Sleep and memory: a literature review"

@@ -10,6 +10,7 @@
 //! citations, checks every sentence against its spans, and has unsupported ones rewritten
 //! more cautiously or drops them (`llm.rs`).
 
+mod cues;
 mod evidence;
 mod extractive;
 mod llm;

@@ -1,0 +1,249 @@
+//! What the extractive writer reads off a sentence it may quote, or a word it may name a topic
+//! by: whether a finding reports an effect, no effect or harms; whether a sentence leans on the
+//! one before it or is a bare purpose; whether a word can name a topic, and the phrase it opens.
+//!
+//! Cue lists, not a parser: each rule was checked on the SYNERGY abstracts the reviews quote.
+
+use std::collections::BTreeMap;
+
+use litrev_text::content_words;
+
+/// A sentence that is only a purpose ("To review recent progress in …."), lower-cased to follow
+/// a subject; `None` for a sentence with its own subject ("To date, …", "To our knowledge, …")
+/// or one that goes on past a comma into a main clause.
+pub(crate) fn purpose_clause(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("To ")?;
+    let verb = rest.split_whitespace().next()?;
+    let is_verb = verb.chars().all(|c| c.is_ascii_lowercase())
+        && ![
+            "date", "our", "this", "the", "that", "these", "those", "a", "an",
+        ]
+        .contains(&verb);
+    (is_verb && !rest.contains(", we ") && !rest.contains(", the ")).then(|| format!("to {rest}"))
+}
+
+/// Whether a sentence leans on the one before it ("This suggests…", "In this group…",
+/// "However, …"): quoted alone it says less, so another of the work's sentences goes first.
+pub(crate) fn leans_on_context(sentence: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "this suggests",
+        "this indicates",
+        "this shows",
+        "this may",
+        "this could",
+        "this is ",
+        "this was ",
+        "these were ",
+        "these are ",
+        "it is ",
+        "it was ",
+        "they ",
+        "in this group",
+        "in these patients",
+        "in this population",
+        "in addition",
+        "however",
+        "moreover",
+        "furthermore",
+        "therefore",
+        "thus",
+        "in contrast",
+        "similarly",
+        "finally",
+        "nevertheless",
+        "consequently",
+    ];
+    let lower = sentence.trim_start().to_lowercase();
+    OPENERS.iter().any(|opener| lower.starts_with(opener))
+}
+
+/// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
+/// names nothing, so participles, adverbs and the commonest adjective endings are left out.
+pub(crate) fn could_be_a_topic(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    !["ed", "ly", "ical", "ous", "ive"]
+        .iter()
+        .any(|ending| lower.ends_with(ending))
+}
+
+/// `word` with the word that follows it in most of its uses in `texts` (lower-cased), when
+/// that is a content word: `stem` → `stem cells` (singular and plural counted together, the
+/// commoner written).
+pub(crate) fn phrase_of(word: &str, texts: &[String]) -> String {
+    let lower = word.to_lowercase();
+    let mut uses = 0usize;
+    // Per following word, singular and plural together: how often, and each spelling's count.
+    let mut next_words: BTreeMap<&str, (usize, BTreeMap<&str, usize>)> = BTreeMap::new();
+    for text in texts {
+        let tokens: Vec<&str> = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .filter(|token| !token.is_empty())
+            .collect();
+        for pair in tokens.windows(2) {
+            if pair[0] == lower {
+                uses += 1;
+                let next = pair[1];
+                let key = if next.len() > 3 {
+                    next.trim_end_matches('s')
+                } else {
+                    next
+                };
+                let entry = next_words.entry(key).or_default();
+                entry.0 += 1;
+                *entry.1.entry(next).or_default() += 1;
+            }
+        }
+    }
+    next_words
+        .into_values()
+        .filter(|(count, spellings)| {
+            let next = spellings.keys().next().copied().unwrap_or("");
+            *count >= 2
+                && count * 2 > uses
+                && !content_words(next).is_empty()
+                && could_be_a_topic(next)
+                && !["plus", "versus", "vs"].contains(&next)
+        })
+        .max_by_key(|(count, _)| *count)
+        .and_then(|(_, spellings)| {
+            spellings
+                .into_iter()
+                .max_by_key(|(_, count)| *count)
+                .map(|(next, _)| format!("{word} {next}"))
+        })
+        .unwrap_or_else(|| word.to_owned())
+}
+
+/// Words of a result sentence reporting an effect: a change, a difference or a benefit.
+const EFFECT_CUES: &[&str] = &[
+    "improv",
+    "significant",
+    "effective",
+    "reduc",
+    "increas",
+    "decreas",
+    "better",
+    "superior",
+    "benefit",
+    "associated with",
+];
+
+/// Words of a result sentence reporting an absence of effect. "Did not" counts only with a verb
+/// of effect ("the participants who did not report…" is no finding).
+const NO_EFFECT_CUES: &[&str] = &[
+    "no significant",
+    "not significant",
+    "did not differ",
+    "did not improve",
+    "did not reduce",
+    "did not increase",
+    "did not change",
+    "did not affect",
+    "no difference",
+    "no effect",
+    "not associated",
+    "failed to",
+    "no evidence",
+    "neither",
+];
+
+/// Words of a sentence about harms, where an absence of effect ("no serious adverse events")
+/// is a finding in favour, which sets it against nothing.
+const HARM_CUES: &[&str] = &[
+    "adverse",
+    "complication",
+    "side effect",
+    "safety",
+    "toxicity",
+];
+
+/// Whether `sentence` holds one of `cues`, in any case.
+fn mentions(sentence: &str, cues: &[&str]) -> bool {
+    let lower = sentence.to_lowercase();
+    cues.iter().any(|cue| lower.contains(cue))
+}
+
+/// Whether a result sentence reports an effect.
+pub(crate) fn reports_effect(sentence: &str) -> bool {
+    mentions(sentence, EFFECT_CUES)
+}
+
+/// Whether a result sentence reports an absence of effect.
+pub(crate) fn is_negative(sentence: &str) -> bool {
+    mentions(sentence, NO_EFFECT_CUES)
+}
+
+/// Whether a sentence is about harms.
+pub(crate) fn is_about_harms(sentence: &str) -> bool {
+    mentions(sentence, HARM_CUES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_are_read_as_effect_no_effect_or_harms() {
+        assert!(is_negative("There was no significant difference."));
+        assert!(!is_negative("Bleeding fell by 80%."));
+        assert!(!is_negative(
+            "All participants continue, including those who did not report favoring it."
+        ));
+        assert!(reports_effect("Pain scores improved at 12 weeks."));
+        assert!(!reports_effect("Bleeding was recorded."));
+        assert!(is_about_harms("There was no significant adverse event."));
+    }
+
+    #[test]
+    fn sentences_that_lean_on_their_neighbour_or_state_only_a_purpose() {
+        assert!(leans_on_context(
+            "This suggests long-term activation of the axis."
+        ));
+        assert!(leans_on_context("However, the effect faded by week 12."));
+        assert!(!leans_on_context(
+            "This study found lower cortisol in obese children."
+        ));
+        assert!(!leans_on_context("Thrombosis was rare."));
+        assert_eq!(
+            purpose_clause("To review recent progress in cortisol research."),
+            Some("to review recent progress in cortisol research.".to_owned())
+        );
+        assert_eq!(purpose_clause("To date, no trial has been done."), None);
+        assert_eq!(purpose_clause("To our knowledge, this is new."), None);
+        assert_eq!(
+            purpose_clause("To test this, we ran a trial."),
+            None,
+            "a main clause follows"
+        );
+    }
+
+    #[test]
+    fn topic_words_and_the_phrases_they_open() {
+        assert!(!could_be_a_topic("treated"));
+        assert!(!could_be_a_topic("clinical"));
+        assert!(could_be_a_topic("cartilage"));
+        let texts = |list: &[&str]| {
+            list.iter()
+                .map(|text| text.to_lowercase())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            phrase_of(
+                "stem",
+                &texts(&[
+                    "Stem cells were injected.",
+                    "A stem cell trial.",
+                    "Stem cells again."
+                ])
+            ),
+            "stem cells"
+        );
+        assert_eq!(
+            phrase_of(
+                "estrogen",
+                &texts(&["estrogen plus progestin", "estrogen plus progestin"])
+            ),
+            "estrogen"
+        );
+    }
+}
