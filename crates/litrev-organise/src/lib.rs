@@ -24,7 +24,7 @@ use litrev_graph::{CitationGraph, citation_velocity, normalised_mutual_informati
 use litrev_model::{
     Citation, KeyRole, KeyWork, Organisation, SubTheme, Theme, Views, Work, WorkId,
 };
-use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate};
+use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate, word_tokens};
 use serde::{Deserialize, Serialize};
 
 pub use semantic::Embeddings;
@@ -308,6 +308,11 @@ pub fn organise(
             .then(a.works.cmp(&b.works))
     });
     // Labels in review order, each avoiding the words earlier labels already use.
+    let text_of: BTreeMap<&WorkId, &str> = ids
+        .iter()
+        .copied()
+        .zip(texts.iter().map(String::as_str))
+        .collect();
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for (position, theme) in themes.iter_mut().enumerate() {
         theme.id = position as u32 + 1;
@@ -325,8 +330,7 @@ pub fn organise(
         let theme_texts: Vec<&str> = theme
             .works
             .iter()
-            .filter_map(|id| ids.iter().position(|known| *known == id))
-            .map(|index| texts[index].as_str())
+            .filter_map(|id| text_of.get(id).copied())
             .collect();
         let chosen = label_items(&candidates, &theme_texts);
         taken.extend(
@@ -928,15 +932,7 @@ fn cased(forms: &BTreeMap<String, BTreeMap<String, usize>>, word: &str) -> Strin
 /// that the theme's texts write as one phrase become one item (`hot` and `flashes` →
 /// `hot flashes`), so a label does not list the halves of a term.
 fn label_items(words: &[String], texts: &[&str]) -> Vec<String> {
-    let documents: Vec<Vec<String>> = texts
-        .iter()
-        .map(|text| {
-            text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-                .filter(|token| !token.is_empty())
-                .map(str::to_lowercase)
-                .collect()
-        })
-        .collect();
+    let documents: Vec<Vec<String>> = texts.iter().map(|text| word_tokens(text)).collect();
     let using = |test: &dyn Fn(&[String]) -> bool| documents.iter().filter(|d| test(d)).count();
     let is_phrase = |first: &str, second: &str| {
         let (first, second) = (first.to_lowercase(), second.to_lowercase());

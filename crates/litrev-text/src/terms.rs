@@ -28,6 +28,15 @@ pub fn content_words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Lower-case words of a text in order, hyphenated words whole and nothing dropped: the tokens
+/// phrases are read from (`stem cells`, `hot flashes`).
+pub fn word_tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|token| !token.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// The stemmed content terms of a text, in order, with repeats.
 pub fn terms(text: &str) -> Vec<String> {
     content_words(text).iter().map(|word| stem(word)).collect()
@@ -36,6 +45,14 @@ pub fn terms(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_tokens_keep_every_word_and_hyphens() {
+        assert_eq!(
+            word_tokens("Hot flashes, in long-term users (n=3)."),
+            ["hot", "flashes", "in", "long-term", "users", "n", "3"]
+        );
+    }
 
     #[test]
     fn keeps_content_words_only() {

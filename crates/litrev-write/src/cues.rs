@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_text::content_words;
+use litrev_text::{content_words, word_tokens};
 
 /// A sentence that is only a purpose ("To review recent progress in …."), lower-cased to follow
 /// a subject; `None` for a sentence with its own subject ("To date, …", "To our knowledge, …")
@@ -66,23 +66,20 @@ pub(crate) fn could_be_a_topic(word: &str) -> bool {
         .any(|ending| lower.ends_with(ending))
 }
 
-/// `word` with the word that follows it in most of its uses in `texts` (lower-cased), when
+/// `word` with the word that follows it in most of its uses in `texts`, when
 /// that is a content word: `stem` → `stem cells` (singular and plural counted together, the
 /// commoner written).
 pub(crate) fn phrase_of(word: &str, texts: &[String]) -> String {
     let lower = word.to_lowercase();
     let mut uses = 0usize;
     // Per following word, singular and plural together: how often, and each spelling's count.
+    let documents: Vec<Vec<String>> = texts.iter().map(|text| word_tokens(text)).collect();
     let mut next_words: BTreeMap<&str, (usize, BTreeMap<&str, usize>)> = BTreeMap::new();
-    for text in texts {
-        let tokens: Vec<&str> = text
-            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
-            .filter(|token| !token.is_empty())
-            .collect();
+    for tokens in &documents {
         for pair in tokens.windows(2) {
             if pair[0] == lower {
                 uses += 1;
-                let next = pair[1];
+                let next = pair[1].as_str();
                 let key = if next.len() > 3 {
                     next.trim_end_matches('s')
                 } else {

@@ -681,8 +681,10 @@ impl<'a> Writer<'a> {
             .iter()
             .map(|part| (part.works.iter().collect(), part.top_words.clone()))
             .collect();
-        let in_parts: BTreeSet<&WorkId> =
-            parts.iter().flat_map(|(works, _)| works.clone()).collect();
+        let in_parts: BTreeSet<&WorkId> = parts
+            .iter()
+            .flat_map(|(works, _)| works.iter().copied())
+            .collect();
         parts.push((
             theme
                 .works
@@ -774,9 +776,8 @@ impl<'a> Writer<'a> {
         let Some((_, positive, negative)) = closest else {
             return Vec::new();
         };
-        let (positive, negative) = (positive.clone(), negative.clone());
-        self.mark_used(&positive);
-        self.mark_used(&negative);
+        self.mark_used(positive);
+        self.mark_used(negative);
         let opener = match self.next_frame(4) {
             0 => "Not every finding in this theme points the same way.",
             1 => "The works of this theme do not all agree.",
@@ -786,8 +787,8 @@ impl<'a> Writer<'a> {
         vec![Paragraph {
             sentences: vec![
                 SentenceBuilder::new().text(opener).structural(),
-                self.attribute(&positive, None),
-                self.attribute(&negative, Some("By contrast, ")),
+                self.attribute(positive, None),
+                self.attribute(negative, Some("By contrast, ")),
             ],
         }]
     }
@@ -1428,7 +1429,7 @@ impl<'a> Writer<'a> {
         if let Some(lead) = lead {
             segments.push(Segment::Text(lead.to_owned()));
         }
-        let subject_rewrites: [(&str, Option<&str>); 12] = [
+        let subject_rewrites: &[(&str, Option<&str>)] = &[
             ("In this study, we ", None),
             ("In this paper, we ", None),
             ("In this study we ", None),
@@ -1442,7 +1443,7 @@ impl<'a> Writer<'a> {
             ("Our findings ", Some("The findings of ")),
             ("Our data ", Some("The data of ")),
         ];
-        for (prefix, replacement) in subject_rewrites {
+        for &(prefix, replacement) in subject_rewrites {
             if let Some(rest) = text.strip_prefix(prefix) {
                 if let Some(replacement) = replacement {
                     let replacement = match lead {
@@ -1726,6 +1727,16 @@ mod tests {
         }
     }
 
+    /// The debate fixture with W1's abstract replaced by `text`, and W1's id.
+    fn fixture_with_abstract(text: &str) -> (Fixture, WorkId) {
+        let mut fixture = debate_fixture();
+        let id: WorkId = "W1".parse().expect("id");
+        if let Some(work) = fixture.included.get_mut(&id) {
+            work.abstract_text = Some(text.to_owned());
+        }
+        (fixture, id)
+    }
+
     #[test]
     fn a_debate_sets_against_each_other_findings_on_the_same_thing() {
         let fixture = debate_fixture();
@@ -1755,12 +1766,9 @@ mod tests {
 
     #[test]
     fn a_first_person_subject_becomes_the_cited_work() {
-        let mut fixture = debate_fixture();
-        let id: WorkId = "W1".parse().expect("id");
-        if let Some(work) = fixture.included.get_mut(&id) {
-            work.abstract_text =
-                Some("Our study shows that pain scores fell after stem cell injection.".into());
-        }
+        let (fixture, id) = fixture_with_abstract(
+            "Our study shows that pain scores fell after stem cell injection.",
+        );
         let input = fixture.input();
         let writer = Writer::new(&input, Drafting::Extractive);
         let sentence = writer.attribute(&writer.spans[&id][0], None);
@@ -1804,12 +1812,8 @@ mod tests {
 
     #[test]
     fn a_bare_purpose_becomes_what_the_work_set_out_to_do() {
-        let mut fixture = debate_fixture();
-        let id: WorkId = "W1".parse().expect("id");
-        if let Some(work) = fixture.included.get_mut(&id) {
-            work.abstract_text =
-                Some("To review recent progress in the field of stem cell injection.".into());
-        }
+        let (fixture, id) =
+            fixture_with_abstract("To review recent progress in the field of stem cell injection.");
         let input = fixture.input();
         let writer = Writer::new(&input, Drafting::Extractive);
         let sentence = writer.attribute(&writer.spans[&id][0], None);
@@ -1826,15 +1830,10 @@ mod tests {
 
     #[test]
     fn a_sentence_that_stands_alone_is_quoted_before_one_leaning_on_its_neighbour() {
-        let mut fixture = debate_fixture();
-        let id: WorkId = "W1".parse().expect("id");
-        if let Some(work) = fixture.included.get_mut(&id) {
-            work.abstract_text = Some(
-                "However, stem cell injection lowered WOMAC stiffness scores in the knee by a quarter. \
-                 Stem cell injection lowered WOMAC pain scores in the knee by a third."
-                    .into(),
-            );
-        }
+        let (fixture, id) = fixture_with_abstract(
+            "However, stem cell injection lowered WOMAC stiffness scores in the knee by a quarter. \
+             Stem cell injection lowered WOMAC pain scores in the knee by a third.",
+        );
         let input = fixture.input();
         let mut writer = Writer::new(&input, Drafting::Extractive);
         let roles = [

@@ -320,6 +320,28 @@ fn a_question_about_reviews_searches_for_the_reviews() {
 }
 
 #[test]
+fn snowballing_keeps_every_reachable_study_of_chou_in_less_than_keywords_need() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let stdout = bench_snowball(home.path(), &data, "Chou_2004");
+    // Chou_2004: 9 included among 1,630 works. One of the 7 besides the seeds ("Abuse of
+    // combinations of carisoprodol and tramadol") holds no word of the question and no
+    // citation in the pool, so 6 of 7 is all the pool allows. With citation links weighing
+    // half of text, "A review of carisoprodol deaths" scored under the threshold (0.714).
+    assert!(
+        stdout.contains("recall ceiling 0.857 (6 of the 7 other included"),
+        "{stdout}"
+    );
+    let recall = column(&stdout, "litrev", 1);
+    assert_eq!(recall, 0.857, "every reachable study kept:\n{stdout}");
+    assert_eq!(recall, column(&stdout, "keywords", 1), "{stdout}");
+    assert!(
+        column(&stdout, "litrev", 2) < column(&stdout, "keywords", 2),
+        "a smaller corpus than keyword ranking needs for the same recall:\n{stdout}"
+    );
+}
+
+#[test]
 fn embedding_throughput_is_measured_over_every_work() {
     let Some(data) = testdata() else { return };
     let Some(model) = litrev_testkit::embed_model() else {
