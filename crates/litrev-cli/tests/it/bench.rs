@@ -312,11 +312,7 @@ fn a_question_about_reviews_searches_for_the_reviews() {
     );
     let recall = column(&stdout, "litrev", 1);
     assert!(recall >= 0.95, "recall {recall}:\n{stdout}");
-    assert_eq!(recall, column(&stdout, "keywords", 1), "{stdout}");
-    assert!(
-        column(&stdout, "litrev", 2) < column(&stdout, "keywords", 2),
-        "a smaller corpus than keyword ranking needs for the same recall:\n{stdout}"
-    );
+    assert_smaller_corpus_than_keywords_at_the_same_recall(&stdout);
 }
 
 #[test]
@@ -334,9 +330,18 @@ fn snowballing_keeps_every_reachable_study_of_chou_in_less_than_keywords_need() 
     );
     let recall = column(&stdout, "litrev", 1);
     assert_eq!(recall, 0.857, "every reachable study kept:\n{stdout}");
-    assert_eq!(recall, column(&stdout, "keywords", 1), "{stdout}");
+    assert_smaller_corpus_than_keywords_at_the_same_recall(&stdout);
+}
+
+/// The bench's keyword row is measured at litrev's recall, and needs more works for it.
+fn assert_smaller_corpus_than_keywords_at_the_same_recall(stdout: &str) {
+    assert_eq!(
+        column(stdout, "litrev", 1),
+        column(stdout, "keywords", 1),
+        "{stdout}"
+    );
     assert!(
-        column(&stdout, "litrev", 2) < column(&stdout, "keywords", 2),
+        column(stdout, "litrev", 2) < column(stdout, "keywords", 2),
         "a smaller corpus than keyword ranking needs for the same recall:\n{stdout}"
     );
 }
