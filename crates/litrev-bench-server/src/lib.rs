@@ -14,7 +14,7 @@
 //! let works = OpenAlexWorks::load(&["works.jsonl.gz"]).expect("a snapshot");
 //! let server = Server::start(
 //!     move |request| {
-//!         let (status, body) = works.answer(&request.path, &request.query);
+//!         let (status, body) = works.answer(request);
 //!         Reply::json(status, &body)
 //!     },
 //!     FaultPlan::none(),

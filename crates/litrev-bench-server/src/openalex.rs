@@ -2,10 +2,11 @@
 //!
 //! It answers the syntax litrev's OpenAlex client uses — `filter=` with `openalex:`, `doi:`,
 //! `cites:` and `cited_by:` (OR-lists joined by `|`, at most 100 values, as the real API
-//! allows), `search=` (boolean `AND`/`OR`/`NOT`, quoted phrases, bare words joined by `AND`),
+//! allows; a list opening with `!` means none of its values, and comma-separated filters,
+//! the same key repeated included, must all hold), `search=` (boolean `AND`/`OR`/`NOT`, quoted phrases, bare words joined by `AND`),
 //! `select=`, `per_page` (at most 200), `cursor` and `page` paging, and `/works/{id}` — and
-//! refuses what the real API refuses (too many OR values, too large pages, unknown filters)
-//! with the real API's error shape. Search ranks by a BM25 score over title and abstract with
+//! refuses what the real API refuses (too many OR values, too large pages, unknown filters,
+//! a request line over [`MAX_REQUEST_LINE`] bytes) with the real API's error shape. Search ranks by a BM25 score over title and abstract with
 //! plural folding; the real service stems with Kstem, so rankings differ in detail but not in
 //! kind. `cited_by_count` counts the served works citing a work, so it agrees with `cites:`.
 //! Requests are counted by the [`crate::http::Server`] it runs behind.
@@ -16,10 +17,15 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::http::ServedRequest;
+
 /// The most values one OR-filter may list.
 pub const MAX_OR_VALUES: usize = 100;
 /// The largest page.
 pub const MAX_PER_PAGE: usize = 200;
+/// The longest request line (`GET /works?… HTTP/1.1`) the API reads: the limit of the
+/// gunicorn server in front of it, which answers longer ones with "Request Line is too large".
+pub const MAX_REQUEST_LINE: usize = 4094;
 
 /// Work records indexed the ways the API looks them up.
 #[derive(Debug, Default)]
@@ -141,8 +147,21 @@ impl OpenAlexWorks {
             .collect())
     }
 
-    /// Answers `GET path?query` the way api.openalex.org does.
-    pub fn answer(&self, path: &str, query: &[(String, String)]) -> Answer {
+    /// Answers a request the way api.openalex.org does.
+    pub fn answer(&self, request: &ServedRequest) -> Answer {
+        let line = request.method.len() + 1 + request.raw_target.len() + " HTTP/1.1".len();
+        if line > MAX_REQUEST_LINE {
+            return error(
+                400,
+                "Bad Request",
+                &format!("Request Line is too large ({line} > {MAX_REQUEST_LINE})"),
+            );
+        }
+        self.answer_query(&request.path, &request.query)
+    }
+
+    /// Answers `GET path?query` (decoded), the request line's length aside.
+    fn answer_query(&self, path: &str, query: &[(String, String)]) -> Answer {
         let path = path.trim_end_matches('/');
         if let Some(id) = path.strip_prefix("/works/") {
             return self.single(id, query);
@@ -310,7 +329,17 @@ impl OpenAlexWorks {
             let (key, values) = clause
                 .split_once(':')
                 .ok_or_else(|| format!("filter {clause} is not of the form key:value"))?;
+            // `!a|b` means neither a nor b, as the real API reads it.
+            let (negated, values) = match values.strip_prefix('!') {
+                Some(rest) => (true, rest),
+                None => (false, values),
+            };
             let values: Vec<&str> = values.split('|').collect();
+            if values.iter().any(|value| value.starts_with('!')) {
+                return Err(format!(
+                    "The ! operator can only be used at the beginning of an OR query, like /works?filter=concepts.id:!C144133560|C15744967, meaning NOT (C144133560 or C15744967). Problem value: {clause}"
+                ));
+            }
             if values.len() > MAX_OR_VALUES {
                 return Err(format!(
                     "Maximum number of values exceeded for {key}. Decrease values to 100 or below, or consider using a paging technique."
@@ -339,6 +368,11 @@ impl OpenAlexWorks {
                     }
                     _ => return Err(format!("{key} is not a valid field")),
                 }
+            }
+            if negated {
+                matches = (0..self.records.len())
+                    .filter(|index| !matches.contains(index))
+                    .collect();
             }
             result = Some(match result {
                 None => matches,
@@ -699,20 +733,63 @@ mod tests {
     fn filters_follow_citations_both_ways() {
         let works = works();
         assert_eq!(
-            ids(&works.answer("/works", &query(&[("filter", "cites:W1")]))),
+            ids(&works.answer_query("/works", &query(&[("filter", "cites:W1")]))),
             ["W2", "W3"]
         );
         assert_eq!(
-            ids(&works.answer("/works", &query(&[("filter", "cited_by:W3")]))),
+            ids(&works.answer_query("/works", &query(&[("filter", "cited_by:W3")]))),
             ["W1", "W2"]
         );
         assert_eq!(
-            ids(&works.answer("/works", &query(&[("filter", "openalex:W1|W3,cites:W1")]))),
+            ids(&works.answer_query("/works", &query(&[("filter", "openalex:W1|W3,cites:W1")]))),
             ["W3"]
         );
         assert_eq!(
-            ids(&works.answer("/works", &query(&[("filter", "doi:10.1/w2")]))),
+            ids(&works.answer_query("/works", &query(&[("filter", "doi:10.1/w2")]))),
             ["W2"]
+        );
+    }
+
+    #[test]
+    fn a_list_opening_with_a_bang_means_none_of_its_values() {
+        let works = works();
+        let filter = |text: &str| ids(&works.answer_query("/works", &query(&[("filter", text)])));
+        assert_eq!(filter("cites:W1,openalex:!W2"), ["W3"]);
+        assert_eq!(filter("cites:W1,openalex:!W2|W3"), Vec::<String>::new());
+        assert_eq!(filter("cited_by:W3,openalex:!W1,openalex:!W9"), ["W2"]);
+        let (status, body) = works.answer_query("/works", &query(&[("filter", "openalex:W1|!W2")]));
+        assert_eq!(status, 400);
+        assert!(
+            body["message"]
+                .as_str()
+                .expect("message")
+                .contains("beginning of an OR query")
+        );
+    }
+
+    #[test]
+    fn a_request_line_over_the_limit_is_refused() {
+        let works = works();
+        let request = |target: String| ServedRequest {
+            method: "GET".into(),
+            path: "/works".into(),
+            query: query(&[("filter", "cites:W1")]),
+            raw_target: target,
+            headers: Vec::new(),
+            body: Vec::new(),
+        };
+        let line = |target: &str| "GET ".len() + target.len() + " HTTP/1.1".len();
+        let at_limit = format!(
+            "/works?filter=cites%3AW1&x={}",
+            "a".repeat(4094 - line("/works?filter=cites%3AW1&x="))
+        );
+        assert_eq!(line(&at_limit), MAX_REQUEST_LINE);
+        assert_eq!(works.answer(&request(at_limit.clone())).0, 200);
+        let (status, body) = works.answer(&request(format!("{at_limit}a")));
+        assert_eq!(status, 400);
+        assert_eq!(
+            body["message"],
+            json!("Request Line is too large (4095 > 4094)")
         );
     }
 
@@ -720,11 +797,11 @@ mod tests {
     fn cited_by_count_agrees_with_the_citing_works_served() {
         let works = works();
         for (id, citers) in [("W1", 2), ("W2", 1), ("W3", 0)] {
-            let (status, record) = works.answer(&format!("/works/{id}"), &[]);
+            let (status, record) = works.answer_query(&format!("/works/{id}"), &[]);
             assert_eq!(status, 200);
             assert_eq!(record["cited_by_count"], json!(citers), "{id}");
             let filter = format!("cites:{id}");
-            let answer = works.answer("/works", &query(&[("filter", &filter)]));
+            let answer = works.answer_query("/works", &query(&[("filter", &filter)]));
             assert_eq!(answer.1["meta"]["count"], json!(citers), "{id}");
         }
     }
@@ -735,27 +812,29 @@ mod tests {
         let many = vec!["W1"; 101].join("|");
         assert_eq!(
             works
-                .answer("/works", &query(&[("filter", &format!("openalex:{many}"))]))
+                .answer_query("/works", &query(&[("filter", &format!("openalex:{many}"))]))
                 .0,
-            400
-        );
-        assert_eq!(
-            works.answer("/works", &query(&[("per_page", "201")])).0,
             400
         );
         assert_eq!(
             works
-                .answer("/works", &query(&[("filter", "nonsense:1")]))
+                .answer_query("/works", &query(&[("per_page", "201")]))
                 .0,
             400
         );
-        assert_eq!(works.answer("/works/W9", &[]).0, 404);
+        assert_eq!(
+            works
+                .answer_query("/works", &query(&[("filter", "nonsense:1")]))
+                .0,
+            400
+        );
+        assert_eq!(works.answer_query("/works/W9", &[]).0, 404);
     }
 
     #[test]
     fn search_is_boolean_with_and_by_default() {
         let works = works();
-        let hits = |text: &str| ids(&works.answer("/works", &query(&[("search", text)])));
+        let hits = |text: &str| ids(&works.answer_query("/works", &query(&[("search", text)])));
         assert_eq!(hits("insulin pumps"), ["W1", "W2"]);
         assert_eq!(hits("insulin children"), ["W1"]);
         assert_eq!(hits("insulin NOT children"), ["W2"]);
@@ -775,7 +854,7 @@ mod tests {
         let mut seen = Vec::new();
         let mut cursor = "*".to_owned();
         loop {
-            let answer = works.answer(
+            let answer = works.answer_query(
                 "/works",
                 &query(&[("per_page", "2"), ("cursor", &cursor), ("select", "id")]),
             );

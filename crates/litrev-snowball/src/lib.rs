@@ -20,6 +20,9 @@
 //! know are listed. The citing works are asked for only for works the corpus does not already
 //! know every citer of (fewer known citers than the source's `cited_by_count`, or no count),
 //! counting the references the stage just found.
+//! Each listing tells the source which works of its answers the corpus holds
+//! ([`litrev_sources::Held`]); a source that can leave them out (OpenAlex, as many as a URL
+//! has room for) does, and the minimum then counts only the new works.
 //! The frontier is packed into lists that answer with few duplicates. Each outcome says what
 //! it asked the source for ([`Expansion`]), from which the fewest requests the stage needed
 //! follow ([`Expansion::minimum_requests`]).
@@ -40,7 +43,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_graph::edges_within;
 use litrev_model::{Citation, CorpusEntry, Origin, Plan, StageReport, StopReason, Work, WorkId};
-use litrev_sources::Source;
+use litrev_sources::{Held, Source};
 use serde::{Deserialize, Serialize};
 
 pub use judge::{Basis, Judgement};
@@ -179,6 +182,9 @@ pub struct Expansion {
     pub unknown_references: usize,
     /// Their references the source holds: records the corpus knew, plus those found.
     pub existing_references: usize,
+    /// Of those, the records the corpus knew.
+    #[serde(default)]
+    pub held_references: usize,
     /// Whether the references came as lists of what the works cite (`cited_by:`) rather than
     /// looked up id by id.
     pub reference_lists: bool,
@@ -186,26 +192,43 @@ pub struct Expansion {
     pub cited: usize,
     /// Distinct works those citing-work requests returned.
     pub citing_found: usize,
+    /// Of those, the works the corpus did not know.
+    #[serde(default)]
+    pub citing_new: usize,
+    /// Whether the source could leave the works the corpus holds out of its lists' answers
+    /// ([`litrev_sources::Capabilities::leaves_out_held`]).
+    #[serde(default)]
+    pub leaves_out_held: bool,
 }
 
 impl Expansion {
     /// The fewest requests that fetch what this expansion fetched, at [`IDS_PER_REQUEST`] ids
     /// and [`WORKS_PER_PAGE`] works a request: the unknown references either looked up by id
     /// or listed by the works citing them, whichever is fewer, plus the citing works listed by
-    /// the works they cite.
+    /// the works they cite. A list's answer holds the works the corpus knows too, unless the
+    /// source can leave them out: then the minimum counts the new works alone, as if every
+    /// known one were left out, however many the requests had room to name.
     pub fn minimum_requests(&self) -> u64 {
+        let (references_returned, citing_returned) = if self.leaves_out_held {
+            (
+                self.existing_references - self.held_references,
+                self.citing_new,
+            )
+        } else {
+            (self.existing_references, self.citing_found)
+        };
         let backward = if self.unknown_references == 0 {
             0
         } else {
             batches(self.unknown_references, IDS_PER_REQUEST).min(
                 batches(self.referencing, IDS_PER_REQUEST)
-                    .max(batches(self.existing_references, WORKS_PER_PAGE)),
+                    .max(batches(references_returned, WORKS_PER_PAGE)),
             )
         };
         let forward = if self.cited == 0 {
             0
         } else {
-            batches(self.cited, IDS_PER_REQUEST).max(batches(self.citing_found, WORKS_PER_PAGE))
+            batches(self.cited, IDS_PER_REQUEST).max(batches(citing_returned, WORKS_PER_PAGE))
         };
         backward + forward
     }
@@ -283,6 +306,13 @@ pub fn expand_stage(
         });
     }
 
+    // A list's answer costs a page more for every page of known works it holds beyond those
+    // its request leaves out; lists keep their known works under that, and half a page.
+    let held_per_list = match source.capabilities().held_left_out {
+        0 => usize::MAX,
+        room => room + WORKS_PER_PAGE / 2,
+    };
+
     // Backward: references of the frontier the corpus does not know, looked up by id or
     // listed by the frontier (`cited_by:`), whichever takes fewer requests; the lists also
     // return references the corpus knows (dropped below), and nothing for works the source
@@ -336,8 +366,10 @@ pub fn expand_stage(
             held,
             |_, held| held.len() as u64,
             IDS_PER_REQUEST,
+            held_per_list,
         );
-        source.references(&order)?
+        let held_answers: Held<'_> = referencing.iter().map(|id| (id, held(id))).collect();
+        source.references(&order, &held_answers)?
     } else {
         let backward_list: Vec<WorkId> = backward_ids.iter().cloned().collect();
         source.lookup(&backward_list)?
@@ -373,14 +405,27 @@ pub fn expand_stage(
         |id| citers.get(id).cloned().unwrap_or_default(),
         |id, _| u64::from(state.works[id].cited_by_count.unwrap_or(0)),
         IDS_PER_REQUEST,
+        held_per_list,
     );
     let found_forward = if order.is_empty() {
         Vec::new()
     } else {
-        source.citing(&order)?
+        source.citing(&order, &citers)?
     };
     let citing_found = found_forward
         .iter()
+        .map(Work::id)
+        .collect::<BTreeSet<_>>()
+        .len();
+    let citing_new = found_forward
+        .iter()
+        .filter(|work| {
+            !work
+                .ids
+                .all()
+                .iter()
+                .any(|id| known.contains(id) || found_backward_ids.contains(id))
+        })
         .map(Work::id)
         .collect::<BTreeSet<_>>()
         .len();
@@ -412,9 +457,12 @@ pub fn expand_stage(
         referencing: referencing.len(),
         unknown_references: backward_ids.len(),
         existing_references: known_records.len() + backward_ids.len() - stubs.len(),
+        held_references: known_records.len(),
         reference_lists,
         cited: cited.len(),
         citing_found,
+        citing_new,
+        leaves_out_held: held_per_list < usize::MAX,
     };
 
     // Judge the new works with the corpus they join.
@@ -602,7 +650,7 @@ mod tests {
                 .cloned()
                 .collect())
         }
-        fn citing(&self, ids: &[WorkId]) -> litrev_sources::Result<Vec<Work>> {
+        fn citing(&self, ids: &[WorkId], _held: &Held<'_>) -> litrev_sources::Result<Vec<Work>> {
             self.asked_citing
                 .lock()
                 .expect("lock")
@@ -742,6 +790,29 @@ mod tests {
     }
 
     /// `work` as the source counts its citers.
+    #[test]
+    fn the_minimum_counts_known_works_only_where_the_source_cannot_leave_them_out() {
+        let expansion = Expansion {
+            referencing: 150,
+            unknown_references: 900,
+            existing_references: 700,
+            held_references: 600,
+            reference_lists: true,
+            cited: 120,
+            citing_found: 450,
+            citing_new: 90,
+            leaves_out_held: false,
+        };
+        // Backward: 2 lists, 700 works in pages of 200; forward: 2 lists, 450 works.
+        assert_eq!(expansion.minimum_requests(), 4 + 3);
+        let leaving_out = Expansion {
+            leaves_out_held: true,
+            ..expansion
+        };
+        // Only the 100 new references and 90 new citing works must come back.
+        assert_eq!(leaving_out.minimum_requests(), 2 + 2);
+    }
+
     fn counted(mut work: Work, citers: u32) -> Work {
         work.cited_by_count = Some(citers);
         work

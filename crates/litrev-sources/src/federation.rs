@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use litrev_model::{Doi, Query, Work, WorkId};
 
 use crate::error::{Error, Result};
-use crate::source::{Capabilities, Hit, OaLink, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, OaLink, Source, SourceKind};
 
 /// A source that failed during a federated call, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +177,15 @@ impl Source for Federation {
                 .iter()
                 .map(|source| source.capabilities())
                 .all(|one| !one.references || one.reference_lists);
+        // Held works come back from any source listing citations that does not leave them out.
+        all.held_left_out = self
+            .sources
+            .iter()
+            .map(|source| source.capabilities())
+            .filter(|one| one.citing || one.references)
+            .map(|one| one.held_left_out)
+            .min()
+            .unwrap_or(0);
         all
     }
 
@@ -219,19 +228,19 @@ impl Source for Federation {
         )
     }
 
-    fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, ids: &[WorkId], held: &Held<'_>) -> Result<Vec<Work>> {
         self.flat(
             "citing",
             |capabilities| capabilities.citing,
-            |source| source.citing(ids),
+            |source| source.citing(ids, held),
         )
     }
 
-    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn references(&self, ids: &[WorkId], held: &Held<'_>) -> Result<Vec<Work>> {
         self.flat(
             "references",
             |capabilities| capabilities.references,
-            |source| source.references(ids),
+            |source| source.references(ids, held),
         )
     }
 
@@ -314,7 +323,7 @@ mod tests {
             self.search(&query(), 10)
                 .map(|hits| hits.into_iter().map(|hit| hit.work).collect())
         }
-        fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+        fn citing(&self, _ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
             Ok(Vec::new())
         }
     }
@@ -338,7 +347,7 @@ mod tests {
         fn lookup(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
             Ok(Vec::new())
         }
-        fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+        fn citing(&self, _ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
             Ok(Vec::new())
         }
     }

@@ -23,4 +23,4 @@ mod url;
 pub use error::{Error, Issue, Result};
 pub use federation::{Federation, SourceFailure};
 pub use snapshot::{SnapshotOpenReport, SnapshotSource};
-pub use source::{Capabilities, Hit, OaLink, Source, SourceKind};
+pub use source::{Capabilities, Held, Hit, OaLink, Source, SourceKind};

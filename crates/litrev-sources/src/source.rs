@@ -1,5 +1,6 @@
 //! The `Source` trait: one interface over every place works come from.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use litrev_model::{Query, Work, WorkId};
@@ -64,6 +65,9 @@ pub struct Capabilities {
     /// Lists the works many works cite in one request (OpenAlex's `cited_by:` OR-lists of
     /// 100 works, pages of 200), rather than one request per work.
     pub reference_lists: bool,
+    /// About how many of the works the caller holds ([`Held`]) one listing request leaves out
+    /// of its answer, so that they cost no pages (0: none).
+    pub held_left_out: usize,
     /// Lists an author's works.
     pub author_works: bool,
     /// Recommends works like given ones.
@@ -84,6 +88,13 @@ pub struct OaLink {
     /// The source's open-access status (`gold`, `green`, `hybrid`, `bronze`, `closed`).
     pub status: Option<String>,
 }
+
+/// For each work a listing names, the works of its answer the caller already holds: its known
+/// citers, or the references it has records of. A source whose requests can leave works out
+/// (OpenAlex: a negated `openalex:!` filter beside the OR-list) leaves out as many as its
+/// requests have room for; the others ignore it. It only saves pages: a held work may still
+/// come back.
+pub type Held<'a> = BTreeMap<&'a WorkId, BTreeSet<&'a WorkId>>;
 
 /// A work returned by a search, with the source's relevance score.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,18 +139,18 @@ pub trait Source: Send + Sync {
     /// When the source fails.
     fn lookup(&self, ids: &[WorkId]) -> Result<Vec<Work>>;
 
-    /// The works that cite any of `ids`.
+    /// The works that cite any of `ids`; those `held` names may be left out.
     ///
     /// # Errors
     /// When the source fails.
-    fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>>;
+    fn citing(&self, ids: &[WorkId], held: &Held<'_>) -> Result<Vec<Work>>;
 
-    /// The works cited by any of `ids`.
+    /// The works cited by any of `ids`; those `held` names may be left out.
     ///
     /// # Errors
     /// When the source fails or cannot list references.
-    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
-        let _ = ids;
+    fn references(&self, ids: &[WorkId], held: &Held<'_>) -> Result<Vec<Work>> {
+        let _ = (ids, held);
         Err(self.unsupported("references"))
     }
 

@@ -221,3 +221,93 @@ fn unpaywall_without_an_email_says_how_to_give_one_and_sends_nothing() {
     assert!(error.to_string().contains("LITREV_EMAIL"), "{error}");
     assert_eq!(server.requests(), 0);
 }
+
+/// The OpenAlex client against the local OpenAlex serving a SYNERGY pool, which refuses a
+/// request line over the real API's 4,094 bytes.
+fn openalex_on(
+    data: &std::path::Path,
+    dataset: &str,
+) -> (Server, litrev_sources::openalex::OpenAlexSource) {
+    use litrev_sources::openalex::{self, OpenAlexConfig, OpenAlexSource};
+    use litrev_testkit::openalex::OpenAlexWorks;
+    let path = data.join(format!("synergy/works/{dataset}.jsonl.gz"));
+    let works = OpenAlexWorks::load(&[path]).expect("pool");
+    let server = Server::start(
+        move |request: &litrev_testkit::http::ServedRequest| {
+            let (status, body) = works.answer(request);
+            litrev_testkit::http::Reply::json(status, &body)
+        },
+        FaultPlan::none(),
+    );
+    let source = OpenAlexSource::new(
+        client().endpoint(unthrottled(openalex::policy())),
+        OpenAlexConfig {
+            base_url: server.url(),
+            api_key: None,
+            mailto: Some("someone@example.org".into()),
+        },
+    );
+    (server, source)
+}
+
+#[test]
+fn openalex_doi_lists_are_cut_short_where_a_hundred_would_make_the_url_too_long() {
+    let Some(data) = litrev_testkit::testdata() else {
+        return;
+    };
+    let (server, source) = openalex_on(&data, "Chou_2004");
+    let dois: Vec<WorkId> = std::io::read_to_string(flate2::read::GzDecoder::new(
+        std::fs::File::open(data.join("synergy/works/Chou_2004.jsonl.gz")).expect("pool"),
+    ))
+    .expect("gzip")
+    .lines()
+    .filter_map(|line| {
+        let record: serde_json::Value = serde_json::from_str(line).ok()?;
+        record["doi"].as_str()?.parse().ok()
+    })
+    .collect();
+    // Its second hundred DOIs make a URL of 3,909 bytes; a request line's limit is 4,094 and
+    // a later page's cursor needs room: the list is cut short, its rest sent with a third.
+    let first = &dois[..200];
+    let found = source.lookup(first).expect("every list under the limit");
+    assert_eq!(found.len(), first.len());
+    assert_eq!(server.requests(), 3);
+    let found = source.lookup(&dois).expect("every list under the limit");
+    assert_eq!(found.len(), dois.len());
+}
+
+#[test]
+fn openalex_listings_leave_out_the_works_the_caller_holds() {
+    let Some(data) = litrev_testkit::testdata() else {
+        return;
+    };
+    let (server, source) = openalex_on(&data, "Chou_2004");
+    // The two most cited included studies of Chou_2004 (the bench's seeds).
+    let cited = [id("W2013721829"), id("W2070011903")];
+    let citing: Vec<WorkId> = source
+        .citing(&cited, &litrev_sources::Held::new())
+        .expect("citing")
+        .iter()
+        .map(|work| work.id())
+        .collect();
+    assert!(citing.len() > 20, "{} citing works", citing.len());
+    let (held, rest) = citing.split_at(citing.len() / 2);
+    let before = server.requests();
+    let held_answers: litrev_sources::Held<'_> = [
+        (&cited[0], held.iter().collect()),
+        (&cited[1], held.iter().collect()),
+    ]
+    .into();
+    let mut left: Vec<WorkId> = source
+        .citing(&cited, &held_answers)
+        .expect("citing without the held works")
+        .iter()
+        .map(|work| work.id())
+        .collect();
+    left.sort();
+    let mut expected = rest.to_vec();
+    expected.sort();
+    assert_eq!(left, expected);
+    assert_eq!(server.requests() - before, 1);
+    assert!(source.capabilities().held_left_out > 100);
+}

@@ -22,7 +22,7 @@ fn openalex_server(data: &Path, dataset: &str, faults: FaultPlan) -> Server {
     let works = OpenAlexWorks::load(&[works_file(data, dataset)]).expect("snapshot loads");
     Server::start(
         move |request| {
-            let (status, body) = works.answer(&request.path, &request.query);
+            let (status, body) = works.answer(request);
             litrev_testkit::http::Reply::json(status, &body)
         },
         faults,

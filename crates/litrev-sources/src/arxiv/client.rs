@@ -9,7 +9,7 @@ use litrev_model::{Query, Work, WorkId};
 use super::{FeedPage, MAX_RESULTS, SortBy, id_list_url, parse_feed, query_from_text, search_url};
 use crate::error::{Error, Result};
 use crate::query_words::words;
-use crate::source::{Capabilities, Hit, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
 
 /// Ids per `id_list` call: URLs stay short and a page holds them all.
 const IDS_PER_CALL: usize = 100;
@@ -118,7 +118,7 @@ impl Source for ArxivSource {
         Ok(works)
     }
 
-    fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, _ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         Err(self.unsupported("citing works"))
     }
 }

@@ -8,7 +8,7 @@ use litrev_model::{Doi, Query, Work, WorkId};
 use super::{ROWS_MAX, SELECT, doi_batch_urls, parse_work, parse_works, work_url, works_url};
 use crate::error::{Error, Result};
 use crate::query_words::words;
-use crate::source::{Capabilities, Hit, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
 
 /// How to reach Crossref.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,11 +137,11 @@ impl Source for CrossrefSource {
         Ok(works)
     }
 
-    fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, _ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         Err(self.unsupported("citing works"))
     }
 
-    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn references(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         let cited: Vec<WorkId> = self
             .lookup(ids)?
             .iter()

@@ -2,16 +2,24 @@
 //! 100 ids (`openalex:`, `doi:`, `cites:`, `cited_by:`), `select=`, the largest page and cursor
 //! paging that stops once `meta.count` works have arrived.
 //!
+//! The API's server refuses a request line over 4,094 bytes, so a list is cut short when 100
+//! values (long DOIs) would not fit ([`MAX_URL_BYTES`]). A listing of citing or cited works
+//! leaves out the works the caller holds ([`Held`]) with a negated list beside it
+//! (`cites:W1|W2,openalex:!W3|W4`: NOT any of them, as the API reads a list opening with `!`),
+//! as many as the URL has room for.
+//!
 //! Every call's price in US dollars goes into the call log, at the rates the API's own
 //! `/rate-limit` endpoint reports (a search costs five times a list or lookup). Our plan's queries are written for a local full-text index;
 //! [`to_search_syntax`] turns them into OpenAlex's boolean syntax.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_http::{Endpoint, Request, SourcePolicy};
 use litrev_model::{Query, Work, WorkId};
 
 use super::page::{Page, parse_page};
 use crate::error::{Error, Result};
-use crate::source::{Capabilities, Hit, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
 
 /// The public API.
 pub const DEFAULT_BASE_URL: &str = "https://api.openalex.org";
@@ -19,6 +27,13 @@ pub const DEFAULT_BASE_URL: &str = "https://api.openalex.org";
 pub const MAX_OR_VALUES: usize = 100;
 /// The largest page the API serves.
 pub const MAX_PER_PAGE: usize = 200;
+/// The longest URL litrev sends: the API's server refuses a request line
+/// (`GET /works?… HTTP/1.1`) over 4,094 bytes, and the URL (scheme and host included, so a
+/// little shorter than it could be) must leave room for the paging cursor, which grows after
+/// the first page.
+pub const MAX_URL_BYTES: usize = 4094 - "GET ".len() - " HTTP/1.1".len() - CURSOR_ROOM;
+/// Bytes kept for a paging cursor (the API's run to about 100).
+const CURSOR_ROOM: usize = 256;
 /// US dollars per search call (`endpoint_costs_usd.search` of `/rate-limit`).
 pub const SEARCH_COST_USD: f64 = 0.0005;
 /// US dollars per list or single-work call (`endpoint_costs_usd.list`).
@@ -79,6 +94,44 @@ impl OpenAlexSource {
         OpenAlexSource { endpoint, config }
     }
 
+    /// The first page's request for every work matching `filter`.
+    fn list_request(&self, filter: &str, label: &str, cursor: &str) -> Request {
+        self.request(
+            &[
+                ("filter", filter.to_owned()),
+                ("select", SELECT.to_owned()),
+                ("per_page", MAX_PER_PAGE.to_string()),
+                ("cursor", cursor.to_owned()),
+            ],
+            label,
+            LIST_COST_USD,
+        )
+    }
+
+    /// The length of a listing's first URL by `filter`, the key sent with it included.
+    fn list_url_len(&self, filter: &str) -> usize {
+        let key = self
+            .config
+            .api_key
+            .as_ref()
+            .map_or(0, |key| "&api_key=".len() + key.len());
+        self.list_request(filter, "", "*").url.len() + key
+    }
+
+    /// Whether a listing by `filter` fits in [`MAX_URL_BYTES`].
+    fn fits(&self, filter: &str) -> bool {
+        self.list_url_len(filter) <= MAX_URL_BYTES
+    }
+
+    /// How many OpenAlex ids a negated `openalex:!` list can name beside a full OR-list of
+    /// 100 before the URL is too long.
+    fn held_room(&self) -> usize {
+        let id = "W0000000000";
+        let members = vec![id; MAX_OR_VALUES].join("|");
+        let used = self.list_url_len(&format!("cited_by:{members},openalex:!"));
+        MAX_URL_BYTES.saturating_sub(used) / (id.len() + "%7C".len())
+    }
+
     fn request(&self, params: &[(&str, String)], label: &str, cost: f64) -> Request {
         let mut pairs: Vec<(String, String)> = params
             .iter()
@@ -119,16 +172,7 @@ impl OpenAlexSource {
         let mut arrived = 0;
         let mut cursor = "*".to_owned();
         loop {
-            let request = self.request(
-                &[
-                    ("filter", filter.to_owned()),
-                    ("select", SELECT.to_owned()),
-                    ("per_page", MAX_PER_PAGE.to_string()),
-                    ("cursor", cursor.clone()),
-                ],
-                label,
-                LIST_COST_USD,
-            );
+            let request = self.list_request(filter, label, &cursor);
             let page = self.page(&request)?;
             let fetched = page.works.len();
             arrived += fetched + page.skipped;
@@ -144,16 +188,66 @@ impl OpenAlexSource {
         Ok(works)
     }
 
-    /// Runs `filter_key:` OR-lists of at most 100 values over `values`, in their order (the
-    /// caller groups values whose answers overlap).
-    fn batched(&self, filter_key: &str, values: &[String], label: &str) -> Result<Vec<Work>> {
+    /// Runs `filter_key:` OR-lists over `values`, in their order (the caller groups values whose
+    /// answers overlap): at most 100 values a list, fewer when a list of 100 would make the URL
+    /// too long. Each list's answer leaves out as many of its `held` works (for each value, the
+    /// works its answer holds that the caller has) as the URL has room for, through negated
+    /// `openalex:!` lists of at most 100.
+    fn batched(
+        &self,
+        filter_key: &str,
+        values: &[String],
+        held: &BTreeMap<String, BTreeSet<String>>,
+        label: &str,
+    ) -> Result<Vec<Work>> {
         let mut works = Vec::new();
-        for chunk in values.chunks(MAX_OR_VALUES) {
-            let filter = format!("{filter_key}:{}", chunk.join("|"));
+        let mut rest = values;
+        while !rest.is_empty() {
+            let mut take = rest.len().min(MAX_OR_VALUES);
+            let mut filter = format!("{filter_key}:{}", rest[..take].join("|"));
+            while take > 1 && !self.fits(&filter) {
+                take -= 1;
+                filter = format!("{filter_key}:{}", rest[..take].join("|"));
+            }
+            let (list, after) = rest.split_at(take);
+            let leave_out: BTreeSet<&String> = list
+                .iter()
+                .filter_map(|value| held.get(value))
+                .flatten()
+                .collect();
+            for (negated, id) in leave_out.into_iter().enumerate() {
+                let separator = if negated % MAX_OR_VALUES == 0 {
+                    ",openalex:!"
+                } else {
+                    "|"
+                };
+                let longer = format!("{filter}{separator}{id}");
+                if !self.fits(&longer) {
+                    break;
+                }
+                filter = longer;
+            }
             works.extend(self.all_matching(&filter, label)?);
+            rest = after;
         }
         Ok(works)
     }
+}
+
+/// `held` as OpenAlex ids (`W123`), the only ids a negated `openalex:` list takes.
+fn held_openalex_ids(held: &Held<'_>) -> BTreeMap<String, BTreeSet<String>> {
+    let openalex = |id: &WorkId| match id {
+        WorkId::OpenAlex(id) => Some(id.as_str().to_owned()),
+        _ => None,
+    };
+    held.iter()
+        .filter_map(|(id, works)| {
+            Some((
+                openalex(id)?,
+                works.iter().filter_map(|work| openalex(work)).collect(),
+            ))
+        })
+        .collect()
 }
 
 impl Source for OpenAlexSource {
@@ -168,6 +262,7 @@ impl Source for OpenAlexSource {
             citing: true,
             references: true,
             reference_lists: true,
+            held_left_out: self.held_room(),
             ..Capabilities::default()
         }
     }
@@ -235,13 +330,14 @@ impl Source for OpenAlexSource {
         dedup_in_order(&mut openalex);
         dedup_in_order(&mut dois);
         dedup_in_order(&mut pmids);
-        let mut works = self.batched("openalex", &openalex, "works-by-id")?;
-        works.extend(self.batched("doi", &dois, "works-by-doi")?);
-        works.extend(self.batched("pmid", &pmids, "works-by-pmid")?);
+        let none = BTreeMap::new();
+        let mut works = self.batched("openalex", &openalex, &none, "works-by-id")?;
+        works.extend(self.batched("doi", &dois, &none, "works-by-doi")?);
+        works.extend(self.batched("pmid", &pmids, &none, "works-by-pmid")?);
         Ok(works)
     }
 
-    fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, ids: &[WorkId], held: &Held<'_>) -> Result<Vec<Work>> {
         let mut openalex: Vec<String> = ids
             .iter()
             .filter_map(|id| match id {
@@ -250,13 +346,13 @@ impl Source for OpenAlexSource {
             })
             .collect();
         dedup_in_order(&mut openalex);
-        self.batched("cites", &openalex, "cites")
+        self.batched("cites", &openalex, &held_openalex_ids(held), "cites")
     }
 
     /// The works `ids` cite, through `cited_by:` OR-lists of 100 and pages of 200: half the
     /// requests of looking the references up by id (100 a request), and none for references
     /// OpenAlex does not hold. Ids other than OpenAlex ids are looked up first.
-    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn references(&self, ids: &[WorkId], held: &Held<'_>) -> Result<Vec<Work>> {
         let mut openalex = Vec::new();
         let mut others = Vec::new();
         for id in ids {
@@ -266,7 +362,8 @@ impl Source for OpenAlexSource {
             }
         }
         dedup_in_order(&mut openalex);
-        let mut works = self.batched("cited_by", &openalex, "cited-by")?;
+        let mut works =
+            self.batched("cited_by", &openalex, &held_openalex_ids(held), "cited-by")?;
         if !others.is_empty() {
             let cited: Vec<WorkId> = self
                 .lookup(&others)?

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::query_words::words;
-use crate::source::{Capabilities, Hit, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
 
 /// PMIDs per efetch or elink call: keeps URLs well under the servers' limits.
 const IDS_PER_CALL: usize = 200;
@@ -186,7 +186,7 @@ impl Source for PubMedSource {
     }
 
     /// Records citing each of `ids` (from PMC reference lists), each marked as citing it.
-    fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         let pairs = self.links(ids, Link::CitedIn)?;
         let citing: Vec<WorkId> = pairs
             .iter()
@@ -207,7 +207,7 @@ impl Source for PubMedSource {
         Ok(works)
     }
 
-    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn references(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         let cited: Vec<WorkId> = self
             .links(ids, Link::References)?
             .into_iter()

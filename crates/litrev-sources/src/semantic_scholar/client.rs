@@ -13,7 +13,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::query_words::words;
-use crate::source::{Capabilities, Hit, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
 
 /// The relevance search serves only the first 1,000 results of a query.
 const SEARCH_WINDOW: usize = 1000;
@@ -189,7 +189,7 @@ impl Source for SemanticScholarSource {
     }
 
     /// The citing papers of each id, each marked as citing it so the edge is kept.
-    fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         let mut works = Vec::new();
         for id in ids {
             let Some(paper) = paper_id(id) else { continue };
@@ -203,7 +203,7 @@ impl Source for SemanticScholarSource {
         Ok(works)
     }
 
-    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn references(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         let mut works = Vec::new();
         for id in ids {
             let Some(paper) = paper_id(id) else { continue };

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use litrev_model::{Query, Work, WorkId};
 
 use crate::error::{Issue, Result};
-use crate::source::{Capabilities, Hit, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
 
 pub use index::SnapshotOpenReport;
 
@@ -113,11 +113,11 @@ impl Source for SnapshotSource {
         self.index.lookup(ids)
     }
 
-    fn citing(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         self.index.citing(ids)
     }
 
-    fn references(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn references(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         let cited: Vec<WorkId> = self
             .lookup(ids)?
             .iter()

@@ -47,7 +47,9 @@ fn indexes_searches_and_walks_a_real_snapshot() {
     assert_eq!(found[0].id().to_string(), "W2734287351");
 
     // Reverse edges: every citing work really lists the cited one.
-    let citing = snapshot.citing(&[found[0].id()]).expect("citing");
+    let citing = snapshot
+        .citing(&[found[0].id()], &crate::Held::new())
+        .expect("citing");
     assert_eq!(
         citing.len(),
         86,

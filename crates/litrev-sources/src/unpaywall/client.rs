@@ -6,7 +6,7 @@ use litrev_model::{Doi, Query, Work, WorkId};
 
 use super::{parse_record, record_url};
 use crate::error::{Error, Result};
-use crate::source::{Capabilities, Hit, OaLink, Source, SourceKind};
+use crate::source::{Capabilities, Held, Hit, OaLink, Source, SourceKind};
 
 /// How to reach Unpaywall.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Source for UnpaywallSource {
         Err(self.unsupported("look-ups by id"))
     }
 
-    fn citing(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
+    fn citing(&self, _ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         Err(self.unsupported("citing works"))
     }
 

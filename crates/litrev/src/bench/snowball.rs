@@ -216,7 +216,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
     let reachable = reachable_targets(&served, &pool, &plan, &targets);
     let server = Server::start(
         move |request| {
-            let (status, body) = served.answer(&request.path, &request.query);
+            let (status, body) = served.answer(request);
             Reply::json(status, &body)
         },
         FaultPlan::none(),
