@@ -19,8 +19,8 @@
 //! cited pool's run compared with the priority order, and keeps sparse pools at the minimum.
 //! Grouping and weighing reference lists by the held references rather than every reference
 //! took Jeyaraman_2020 from 36 to 34 requests (minimum 27); leaving the known works out took
-//! it to 29, and keeping each list's known works under the room to 28 (against a minimum of
-//! 25 once known works need not come back); the other six datasets stayed at their minimum.
+//! it to 29, and keeping each list's known works under the room to 28 (minimum 26, as fewer
+//! known works must come back); the other six datasets stayed at their minimum.
 
 use std::collections::BTreeSet;
 

@@ -22,7 +22,8 @@
 //! counting the references the stage just found.
 //! Each listing tells the source which works of its answers the corpus holds
 //! ([`litrev_sources::Held`]); a source that can leave them out (OpenAlex, as many as a URL
-//! has room for) does, and the minimum then counts only the new works.
+//! has room for) does, and the minimum then counts the known works no request of that size
+//! could have left out ([`listing_minimum`]).
 //! The frontier is packed into lists that answer with few duplicates. Each outcome says what
 //! it asked the source for ([`Expansion`]), from which the fewest requests the stage needed
 //! follow ([`Expansion::minimum_requests`]).
@@ -195,43 +196,66 @@ pub struct Expansion {
     /// Of those, the works the corpus did not know.
     #[serde(default)]
     pub citing_new: usize,
-    /// Whether the source could leave the works the corpus holds out of its lists' answers
-    /// ([`litrev_sources::Capabilities::leaves_out_held`]).
+    /// The works the corpus knew to cite the works whose citing works were asked for.
     #[serde(default)]
-    pub leaves_out_held: bool,
+    pub held_citing: usize,
+    /// How many ids one listing request could name, the works listed from and the known works
+    /// left out together; 0 when the source leaves none out
+    /// ([`litrev_sources::Capabilities::held_left_out`]).
+    #[serde(default)]
+    pub ids_per_request: usize,
 }
 
 impl Expansion {
     /// The fewest requests that fetch what this expansion fetched, at [`IDS_PER_REQUEST`] ids
     /// and [`WORKS_PER_PAGE`] works a request: the unknown references either looked up by id
     /// or listed by the works citing them, whichever is fewer, plus the citing works listed by
-    /// the works they cite. A list's answer holds the works the corpus knows too, unless the
-    /// source can leave them out: then the minimum counts the new works alone, as if every
-    /// known one were left out, however many the requests had room to name.
+    /// the works they cite. See [`listing_minimum`] for a listing's.
     pub fn minimum_requests(&self) -> u64 {
-        let (references_returned, citing_returned) = if self.leaves_out_held {
-            (
-                self.existing_references - self.held_references,
-                self.citing_new,
-            )
-        } else {
-            (self.existing_references, self.citing_found)
-        };
         let backward = if self.unknown_references == 0 {
             0
         } else {
-            batches(self.unknown_references, IDS_PER_REQUEST).min(
-                batches(self.referencing, IDS_PER_REQUEST)
-                    .max(batches(references_returned, WORKS_PER_PAGE)),
-            )
+            let listed = if self.ids_per_request == 0 {
+                listing_minimum(self.referencing, self.existing_references, 0, 0)
+            } else {
+                listing_minimum(
+                    self.referencing,
+                    self.existing_references - self.held_references,
+                    self.held_references,
+                    self.ids_per_request,
+                )
+            };
+            batches(self.unknown_references, IDS_PER_REQUEST).min(listed)
         };
         let forward = if self.cited == 0 {
             0
+        } else if self.ids_per_request == 0 {
+            listing_minimum(self.cited, self.citing_found, 0, 0)
         } else {
-            batches(self.cited, IDS_PER_REQUEST).max(batches(citing_returned, WORKS_PER_PAGE))
+            listing_minimum(
+                self.cited,
+                self.citing_new,
+                self.held_citing,
+                self.ids_per_request,
+            )
         };
         backward + forward
     }
+}
+
+/// The fewest requests listing the works citing (or cited by) `listed` works needs, when the
+/// answers hold `new` works the corpus did not know and `held` ones it did: a list per
+/// [`IDS_PER_REQUEST`] works, and a page per [`WORKS_PER_PAGE`] works returned.
+///
+/// A source that cannot leave the held works out (`ids_per_request` 0) returns them all. One
+/// that can names at most `ids_per_request` ids a request, listed and left out together, so
+/// `P` requests leave out at most `P × ids_per_request − listed` held works and return the
+/// rest: `200 P ≥ new + held − (P × ids_per_request − listed)`.
+fn listing_minimum(listed: usize, new: usize, held: usize, ids_per_request: usize) -> u64 {
+    batches(listed, IDS_PER_REQUEST).max(batches(
+        new + held + if ids_per_request == 0 { 0 } else { listed },
+        WORKS_PER_PAGE + ids_per_request,
+    ))
 }
 
 /// `ceil(count / size)`.
@@ -400,6 +424,12 @@ pub fn expand_stage(
         })
         .cloned()
         .collect();
+    let held_citing = cited
+        .iter()
+        .filter_map(|id| citers.get(id))
+        .flatten()
+        .collect::<BTreeSet<_>>()
+        .len();
     let order = batching::packed(
         &cited,
         |id| citers.get(id).cloned().unwrap_or_default(),
@@ -462,7 +492,11 @@ pub fn expand_stage(
         cited: cited.len(),
         citing_found,
         citing_new,
-        leaves_out_held: held_per_list < usize::MAX,
+        held_citing,
+        ids_per_request: match source.capabilities().held_left_out {
+            0 => 0,
+            room => room + IDS_PER_REQUEST,
+        },
     };
 
     // Judge the new works with the corpus they join.
@@ -791,7 +825,7 @@ mod tests {
 
     /// `work` as the source counts its citers.
     #[test]
-    fn the_minimum_counts_known_works_only_where_the_source_cannot_leave_them_out() {
+    fn the_minimum_counts_the_known_works_no_request_has_room_to_leave_out() {
         let expansion = Expansion {
             referencing: 150,
             unknown_references: 900,
@@ -801,16 +835,19 @@ mod tests {
             cited: 120,
             citing_found: 450,
             citing_new: 90,
-            leaves_out_held: false,
+            held_citing: 900,
+            ids_per_request: 0,
         };
-        // Backward: 2 lists, 700 works in pages of 200; forward: 2 lists, 450 works.
+        // Nothing left out: backward 2 lists, 700 works in pages of 200; forward 2 lists, 450.
         assert_eq!(expansion.minimum_requests(), 4 + 3);
         let leaving_out = Expansion {
-            leaves_out_held: true,
+            ids_per_request: 246,
             ..expansion
         };
-        // Only the 100 new references and 90 new citing works must come back.
-        assert_eq!(leaving_out.minimum_requests(), 2 + 2);
+        // Backward: the 2 lists can name the 600 known references' worth of room
+        // (100 + 600 + 150 ids ≤ 2 × (200 + 246)). Forward: 90 + 900 + 120 = 1,110 > 892, so
+        // two requests cannot leave out enough of the 900 known citers: 3.
+        assert_eq!(leaving_out.minimum_requests(), 2 + 3);
     }
 
     fn counted(mut work: Work, citers: u32) -> Work {
