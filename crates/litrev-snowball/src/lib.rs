@@ -350,10 +350,6 @@ pub fn expand_stage(
         .filter(|reference| !known.contains(*reference))
         .map(|reference| (*reference).clone())
         .collect();
-    let known_records: BTreeSet<WorkId> = references
-        .iter()
-        .filter_map(|reference| records.get(*reference).map(|work| work.id()))
-        .collect();
     // Works whose every reference the corpus knows have nothing to list.
     let referencing: Vec<WorkId> = frontier
         .iter()
@@ -364,6 +360,12 @@ pub fn expand_stage(
                 .any(|reference| backward_ids.contains(reference))
         })
         .cloned()
+        .collect();
+    // The records the corpus holds among what those works cite: their lists' known answers.
+    let known_records: BTreeSet<WorkId> = referencing
+        .iter()
+        .flat_map(|id| state.works[id].references.iter())
+        .filter_map(|reference| records.get(reference).map(|work| work.id()))
         .collect();
     let by_id = batches(backward_ids.len(), IDS_PER_REQUEST);
     let by_list = batches(referencing.len(), IDS_PER_REQUEST).max(batches(

@@ -32,7 +32,7 @@ pub const MAX_PER_PAGE: usize = 200;
 /// little shorter than it could be) must leave room for the paging cursor, which grows after
 /// the first page.
 pub const MAX_URL_BYTES: usize = 4094 - "GET ".len() - " HTTP/1.1".len() - CURSOR_ROOM;
-/// Bytes kept for a paging cursor (the API's run to about 100).
+/// Bytes kept for a paging cursor (the API's recorded cursors run to about 90).
 const CURSOR_ROOM: usize = 256;
 /// US dollars per search call (`endpoint_costs_usd.search` of `/rate-limit`).
 pub const SEARCH_COST_USD: f64 = 0.0005;
