@@ -234,14 +234,16 @@ impl OpenAlexSource {
     }
 }
 
-/// `held` as OpenAlex ids (`W123`), the only ids a negated `openalex:` list takes.
-fn held_openalex_ids(held: &Held<'_>) -> BTreeMap<String, BTreeSet<String>> {
+/// What `held` says of `ids`, as OpenAlex ids (`W123`), the only ids a negated `openalex:`
+/// list takes.
+fn held_openalex_ids(ids: &[WorkId], held: &Held<'_>) -> BTreeMap<String, BTreeSet<String>> {
     let openalex = |id: &WorkId| match id {
         WorkId::OpenAlex(id) => Some(id.as_str().to_owned()),
         _ => None,
     };
-    held.iter()
-        .filter_map(|(id, works)| {
+    ids.iter()
+        .filter_map(|id| {
+            let works = held.get(id)?;
             Some((
                 openalex(id)?,
                 works.iter().filter_map(|work| openalex(work)).collect(),
@@ -346,7 +348,7 @@ impl Source for OpenAlexSource {
             })
             .collect();
         dedup_in_order(&mut openalex);
-        self.batched("cites", &openalex, &held_openalex_ids(held), "cites")
+        self.batched("cites", &openalex, &held_openalex_ids(ids, held), "cites")
     }
 
     /// The works `ids` cite, through `cited_by:` OR-lists of 100 and pages of 200: half the
@@ -362,8 +364,12 @@ impl Source for OpenAlexSource {
             }
         }
         dedup_in_order(&mut openalex);
-        let mut works =
-            self.batched("cited_by", &openalex, &held_openalex_ids(held), "cited-by")?;
+        let mut works = self.batched(
+            "cited_by",
+            &openalex,
+            &held_openalex_ids(ids, held),
+            "cited-by",
+        )?;
         if !others.is_empty() {
             let cited: Vec<WorkId> = self
                 .lookup(&others)?
