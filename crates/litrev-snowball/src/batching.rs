@@ -108,8 +108,6 @@ mod tests {
             "the heaviest with the lightest"
         );
 
-        // The source cuts the order into lists of 2, so every list but the last is full: the
-        // light W2 and W3 cannot both join the list that is not W1's.
         // Past the known works a list may hold, sharing no longer pays: with a limit of 2, W3
         // (sharing W10 with W1) joins W2's list rather than take W1's to three.
         let (c, d) = (id("W30"), id("W40"));
@@ -130,6 +128,8 @@ mod tests {
             [id("W1"), id("W4"), id("W2"), id("W3")]
         );
 
+        // The source cuts the order into lists of 2, so every list but the last is full: the
+        // light W2 and W3 cannot both join the list that is not W1's.
         let three = [id("W1"), id("W2"), id("W3")];
         let heavy_first =
             |work: &WorkId, _: &BTreeSet<&WorkId>| if *work == id("W1") { 5 } else { 1 };

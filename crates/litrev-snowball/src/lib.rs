@@ -215,29 +215,24 @@ impl Expansion {
         let backward = if self.unknown_references == 0 {
             0
         } else {
-            let listed = if self.ids_per_request == 0 {
-                listing_minimum(self.referencing, self.existing_references, 0, 0)
-            } else {
-                listing_minimum(
-                    self.referencing,
-                    self.existing_references - self.held_references,
-                    self.held_references,
-                    self.ids_per_request,
-                )
-            };
-            batches(self.unknown_references, IDS_PER_REQUEST).min(listed)
+            batches(self.unknown_references, IDS_PER_REQUEST).min(listing_minimum(
+                self.referencing,
+                self.existing_references - self.held_references,
+                self.held_references,
+                self.ids_per_request,
+            ))
+        };
+        // Without leaving out, what came back is what had to: the known citers the source
+        // holds, which may differ from those the corpus counts.
+        let (citing_new, held_citing) = if self.ids_per_request == 0 {
+            (self.citing_found, 0)
+        } else {
+            (self.citing_new, self.held_citing)
         };
         let forward = if self.cited == 0 {
             0
-        } else if self.ids_per_request == 0 {
-            listing_minimum(self.cited, self.citing_found, 0, 0)
         } else {
-            listing_minimum(
-                self.cited,
-                self.citing_new,
-                self.held_citing,
-                self.ids_per_request,
-            )
+            listing_minimum(self.cited, citing_new, held_citing, self.ids_per_request)
         };
         backward + forward
     }
@@ -330,9 +325,10 @@ pub fn expand_stage(
         });
     }
 
+    let capabilities = source.capabilities();
     // A list's answer costs a page more for every page of known works it holds beyond those
     // its request leaves out; lists keep their known works under that, and half a page.
-    let held_per_list = match source.capabilities().held_left_out {
+    let held_per_list = match capabilities.held_left_out {
         0 => usize::MAX,
         room => room + WORKS_PER_PAGE / 2,
     };
@@ -361,11 +357,24 @@ pub fn expand_stage(
         })
         .cloned()
         .collect();
-    // The records the corpus holds among what those works cite: their lists' known answers.
-    let known_records: BTreeSet<WorkId> = referencing
+    // What those works cite that the corpus holds records of: their lists' known answers,
+    // the part certain to come back (one never seen may be outside the source's coverage: a
+    // snapshot, a pool), so only these group the lists and weigh their answers.
+    let held_references: Held<'_> = referencing
         .iter()
-        .flat_map(|id| state.works[id].references.iter())
-        .filter_map(|reference| records.get(reference).map(|work| work.id()))
+        .map(|id| {
+            let held = state.works[id]
+                .references
+                .iter()
+                .filter(|reference| records.contains_key(*reference))
+                .collect();
+            (id, held)
+        })
+        .collect();
+    let known_records: BTreeSet<WorkId> = held_references
+        .values()
+        .flatten()
+        .filter_map(|reference| records.get(*reference).map(|work| work.id()))
         .collect();
     let by_id = batches(backward_ids.len(), IDS_PER_REQUEST);
     let by_list = batches(referencing.len(), IDS_PER_REQUEST).max(batches(
@@ -373,29 +382,18 @@ pub fn expand_stage(
         WORKS_PER_PAGE,
     ));
     let reference_lists =
-        !backward_ids.is_empty() && by_list < by_id && source.capabilities().reference_lists;
+        !backward_ids.is_empty() && by_list < by_id && capabilities.reference_lists;
     let found_backward = if backward_ids.is_empty() {
         Vec::new()
     } else if reference_lists {
-        // The references the corpus holds records of are the part of each answer certain to
-        // come back; one never seen may be outside the source's coverage (a snapshot, a pool),
-        // so only the held ones group the lists and weigh their answers.
-        let held = |id: &WorkId| -> BTreeSet<&WorkId> {
-            state.works[id]
-                .references
-                .iter()
-                .filter(|reference| records.contains_key(*reference))
-                .collect()
-        };
         let order = batching::packed(
             &referencing,
-            held,
+            |id| held_references[id].clone(),
             |_, held| held.len() as u64,
             IDS_PER_REQUEST,
             held_per_list,
         );
-        let held_answers: Held<'_> = referencing.iter().map(|id| (id, held(id))).collect();
-        source.references(&order, &held_answers)?
+        source.references(&order, &held_references)?
     } else {
         let backward_list: Vec<WorkId> = backward_ids.iter().cloned().collect();
         source.lookup(&backward_list)?
@@ -449,18 +447,6 @@ pub fn expand_stage(
         .map(Work::id)
         .collect::<BTreeSet<_>>()
         .len();
-    let citing_new = found_forward
-        .iter()
-        .filter(|work| {
-            !work
-                .ids
-                .all()
-                .iter()
-                .any(|id| known.contains(id) || found_backward_ids.contains(id))
-        })
-        .map(Work::id)
-        .collect::<BTreeSet<_>>()
-        .len();
 
     let mut new_records: BTreeMap<WorkId, (Work, Origin)> = BTreeMap::new();
     for (work, origin) in found_backward
@@ -493,9 +479,12 @@ pub fn expand_stage(
         reference_lists,
         cited: cited.len(),
         citing_found,
-        citing_new,
+        citing_new: new_records
+            .values()
+            .filter(|(_, origin)| *origin == Origin::Forward)
+            .count(),
         held_citing,
-        ids_per_request: match source.capabilities().held_left_out {
+        ids_per_request: match capabilities.held_left_out {
             0 => 0,
             room => room + IDS_PER_REQUEST,
         },
@@ -825,7 +814,6 @@ mod tests {
         );
     }
 
-    /// `work` as the source counts its citers.
     #[test]
     fn the_minimum_counts_the_known_works_no_request_has_room_to_leave_out() {
         let expansion = Expansion {
@@ -852,6 +840,7 @@ mod tests {
         assert_eq!(leaving_out.minimum_requests(), 2 + 3);
     }
 
+    /// `work` as the source counts its citers.
     fn counted(mut work: Work, citers: u32) -> Work {
         work.cited_by_count = Some(citers);
         work

@@ -94,7 +94,7 @@ impl OpenAlexSource {
         OpenAlexSource { endpoint, config }
     }
 
-    /// The first page's request for every work matching `filter`.
+    /// The request for a page (from `cursor`) of every work matching `filter`.
     fn list_request(&self, filter: &str, label: &str, cursor: &str) -> Request {
         self.request(
             &[
