@@ -172,7 +172,8 @@ fn ends_sentence(text: &str, at: usize) -> bool {
 
 /// A stop glued to the next sentence ("inhibitors.Emicizumab", "(P = 0.03).Our"), as rebuilt
 /// abstracts often have: a lower-case word (not a URL part), a closing bracket, a number or a
-/// percentage, the stop, then a capitalised word.
+/// percentage, the stop, then a capitalised word, an acronym ("head.HCC increased") or the
+/// article "A" ("controls.A higher risk").
 fn runs_into_next(text: &str, at: usize) -> bool {
     if text.as_bytes()[at] != b'.' {
         return false;
@@ -183,7 +184,17 @@ fn runs_into_next(text: &str, at: usize) -> bool {
         || token.ends_with([')', ']', '%'])
         || token.ends_with(|c: char| c.is_ascii_digit());
     let after: Vec<char> = text[at + 1..].chars().take(2).collect();
-    ends_a_clause && after.len() == 2 && after[0].is_uppercase() && after[1].is_lowercase()
+    let opens_a_sentence = match after[..] {
+        [first, second] => {
+            first.is_uppercase()
+                && (second.is_lowercase()
+                    || second.is_uppercase()
+                    || second.is_ascii_digit()
+                    || first == 'A' && second == ' ')
+        }
+        _ => false,
+    };
+    ends_a_clause && opens_a_sentence
 }
 
 /// Whether `text[start..colon]` is a capitalised label of one to three words, like
@@ -251,13 +262,17 @@ mod tests {
     #[test]
     fn splits_glued_sentences_and_drops_run_in_labels() {
         check(
-            "No inhibitors developed.Emicizumab was safe. Results The mean fell. AIM We test (off drug).It stops.",
+            "No inhibitors developed.Emicizumab was safe. Results The mean fell. AIM We test (off drug).It stops. We had 191 controls.A higher risk was seen. It grew with time.HCC fell.",
             &[
                 "No inhibitors developed.",
                 "Emicizumab was safe.",
                 "The mean fell.",
                 "We test (off drug).",
                 "It stops.",
+                "We had 191 controls.",
+                "A higher risk was seen.",
+                "It grew with time.",
+                "HCC fell.",
             ],
         );
         check(
