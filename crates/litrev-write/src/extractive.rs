@@ -795,12 +795,7 @@ impl<'a> Writer<'a> {
 
     /// What the theme leaves open, in its works' words.
     fn theme_gaps(&mut self, theme: &Theme) -> Vec<Paragraph> {
-        let open: Vec<Span> = theme
-            .works
-            .iter()
-            .flat_map(|id| self.best_spans(id, &[Role::Limitation, Role::FutureWork], 1, None))
-            .take(2)
-            .collect();
+        let open = self.standalone_spans(&theme.works, &[Role::Limitation, Role::FutureWork], 2);
         if open.is_empty() {
             return Vec::new();
         }
@@ -1043,12 +1038,8 @@ impl<'a> Writer<'a> {
         }
         // Future directions, each from a limitation or future-work sentence of a work.
         for theme in themes {
-            let spans: Vec<Span> = theme
-                .works
-                .iter()
-                .flat_map(|id| self.best_spans(id, &[Role::FutureWork, Role::Limitation], 1, None))
-                .take(2)
-                .collect();
+            let spans =
+                self.standalone_spans(&theme.works, &[Role::FutureWork, Role::Limitation], 2);
             if spans.is_empty() {
                 continue;
             }
@@ -1106,11 +1097,9 @@ impl<'a> Writer<'a> {
                 };
                 sentences.push(builder.structural());
             }
-            if let Some(span) = theme
-                .works
-                .iter()
-                .flat_map(|id| self.best_spans(id, &[Role::Conclusion], 1, None))
-                .next()
+            if let Some(span) = self
+                .standalone_spans(&theme.works, &[Role::Conclusion], 1)
+                .pop()
             {
                 sentences.push(self.attribute(&span, None));
             }
@@ -1349,6 +1338,56 @@ impl<'a> Writer<'a> {
         count: usize,
         centre: Option<&SparseVector>,
     ) -> Vec<Span> {
+        let picked: Vec<Span> = self
+            .ranked_spans(id, roles, centre)
+            .into_iter()
+            .take(count)
+            .collect();
+        for span in &picked {
+            self.mark_used(span);
+        }
+        picked
+    }
+
+    /// Up to `count` spans with one of `roles`, each the best of a different one of `works`,
+    /// for sentences quoted on their own (a gap, a conclusion): works whose best sentence
+    /// stands alone go first, in their order, and those whose best leans on its neighbour
+    /// ("This suggests…") only when no other work has one. Picked spans are marked used.
+    fn standalone_spans(&mut self, works: &[WorkId], roles: &[Role], count: usize) -> Vec<Span> {
+        let mut picked: Vec<Span> = Vec::new();
+        while picked.len() < count {
+            let mut leaning = None;
+            let mut alone = None;
+            for id in works {
+                if picked.iter().any(|span| span.locator.work == *id) {
+                    continue;
+                }
+                let Some(best) = self.ranked_spans(id, roles, None).into_iter().next() else {
+                    continue;
+                };
+                if !leans_on_context(&best.text) {
+                    alone = Some(best);
+                    break;
+                }
+                leaning = leaning.or(Some(best));
+            }
+            let Some(span) = alone.or(leaning) else {
+                break;
+            };
+            self.mark_used(&span);
+            picked.push(span);
+        }
+        picked
+    }
+
+    /// A work's unused spans with one of `roles`, best first: by role, closeness to `centre`,
+    /// a number stated, and standing alone rather than leaning on the sentence before.
+    fn ranked_spans(
+        &self,
+        id: &WorkId,
+        roles: &[Role],
+        centre: Option<&SparseVector>,
+    ) -> Vec<Span> {
         let mut candidates: Vec<(f32, Span)> = self
             .candidate_spans(id, roles)
             .into_iter()
@@ -1371,15 +1410,7 @@ impl<'a> Writer<'a> {
             b.0.total_cmp(&a.0)
                 .then(a.1.locator.sentence.cmp(&b.1.locator.sentence))
         });
-        let picked: Vec<Span> = candidates
-            .into_iter()
-            .map(|(_, span)| span)
-            .take(count)
-            .collect();
-        for span in &picked {
-            self.mark_used(span);
-        }
-        picked
+        candidates.into_iter().map(|(_, span)| span).collect()
     }
 
     /// A work's spans with one of `roles` that may still be said: unused, of a readable length,
@@ -1849,6 +1880,47 @@ mod tests {
             "{}",
             picked[0].text
         );
+    }
+
+    #[test]
+    fn a_sentence_quoted_on_its_own_comes_from_the_first_work_whose_best_stands_alone() {
+        let mut fixture = debate_fixture();
+        let abstracts = [
+            (
+                "W3",
+                "This suggests that payment schemes shape hospital costs across the region.",
+            ),
+            (
+                "W4",
+                "We conclude that the feeding period raised serum cholesterol in the rats.",
+            ),
+        ];
+        for (id, text) in abstracts {
+            if let Some(work) = fixture.included.get_mut(&id.parse::<WorkId>().expect("id")) {
+                work.abstract_text = Some(text.to_owned());
+            }
+        }
+        let input = fixture.input();
+        let works: Vec<WorkId> = ["W3", "W4"].map(|id| id.parse().expect("id")).into();
+        let quoted = |count: usize| {
+            let mut writer = Writer::new(&input, Drafting::Extractive);
+            writer
+                .standalone_spans(&works, &[Role::Conclusion], count)
+                .into_iter()
+                .map(|span| span.locator.work.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            quoted(1),
+            ["W4"],
+            "W3's only conclusion leans on a sentence before it"
+        );
+        assert_eq!(
+            quoted(2),
+            ["W4", "W3"],
+            "a leaning sentence when nothing else is left"
+        );
+        assert_eq!(quoted(3), ["W4", "W3"], "one sentence per work");
     }
 
     #[test]
