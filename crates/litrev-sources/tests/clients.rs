@@ -228,14 +228,28 @@ fn openalex_on(
     data: &std::path::Path,
     dataset: &str,
 ) -> (Server, litrev_sources::openalex::OpenAlexSource) {
+    openalex_answering(data, dataset, |_| None)
+}
+
+/// [`openalex_on`], with `refuse` answering some requests in the local OpenAlex's stead.
+fn openalex_answering(
+    data: &std::path::Path,
+    dataset: &str,
+    refuse: impl Fn(&litrev_testkit::http::ServedRequest) -> Option<litrev_testkit::http::Reply>
+    + Send
+    + Sync
+    + 'static,
+) -> (Server, litrev_sources::openalex::OpenAlexSource) {
     use litrev_sources::openalex::{self, OpenAlexConfig, OpenAlexSource};
     use litrev_testkit::openalex::OpenAlexWorks;
     let path = data.join(format!("synergy/works/{dataset}.jsonl.gz"));
     let works = OpenAlexWorks::load(&[path]).expect("pool");
     let server = Server::start(
         move |request: &litrev_testkit::http::ServedRequest| {
-            let (status, body) = works.answer(request);
-            litrev_testkit::http::Reply::json(status, &body)
+            refuse(request).unwrap_or_else(|| {
+                let (status, body) = works.answer(request);
+                litrev_testkit::http::Reply::json(status, &body)
+            })
         },
         FaultPlan::none(),
     );
@@ -310,4 +324,58 @@ fn openalex_listings_leave_out_the_works_the_caller_holds() {
     assert_eq!(left, expected);
     assert_eq!(server.requests() - before, 1);
     assert!(source.capabilities().held_left_out > 100);
+}
+
+#[test]
+fn openalex_listings_go_without_leaving_out_once_the_api_refuses_it() {
+    let Some(data) = litrev_testkit::testdata() else {
+        return;
+    };
+    // An API that does not read negated lists, answering as OpenAlex does a filter it refuses.
+    let (server, source) = openalex_answering(&data, "Chou_2004", |request| {
+        let filter = request.query.iter().find(|(key, _)| key == "filter")?;
+        filter.1.contains("openalex:!").then(|| {
+            litrev_testkit::http::Reply::json(
+                400,
+                &serde_json::json!({
+                    "error": "Invalid query parameters error.",
+                    "message": "openalex:! is not a valid filter",
+                }),
+            )
+        })
+    });
+    let cited = [id("W2013721829"), id("W2070011903")];
+    let mut citing: Vec<WorkId> = source
+        .citing(&cited, &litrev_sources::Held::new())
+        .expect("citing")
+        .iter()
+        .map(|work| work.id())
+        .collect();
+    citing.sort();
+    let held: litrev_sources::Held<'_> =
+        [(&cited[0], citing[..citing.len() / 2].iter().collect())].into();
+    assert!(source.capabilities().held_left_out > 100);
+
+    let before = server.requests();
+    let mut all: Vec<WorkId> = source
+        .citing(&cited, &held)
+        .expect("the plain list after the refused one")
+        .iter()
+        .map(|work| work.id())
+        .collect();
+    all.sort();
+    assert_eq!(all, citing, "every citing work, the held ones too");
+    assert_eq!(
+        server.requests() - before,
+        2,
+        "the refused request and the plain one"
+    );
+    assert_eq!(source.capabilities().held_left_out, 0);
+
+    let before = server.requests();
+    assert_eq!(
+        source.citing(&cited, &held).expect("citing").len(),
+        citing.len()
+    );
+    assert_eq!(server.requests() - before, 1, "no request is refused again");
 }

@@ -13,6 +13,8 @@
 //! [`to_search_syntax`] turns them into OpenAlex's boolean syntax.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use litrev_http::{Endpoint, Request, SourcePolicy};
 use litrev_model::{Query, Work, WorkId};
@@ -86,12 +88,19 @@ fn openalex_quota(status: u16, body: &[u8]) -> Option<String> {
 pub struct OpenAlexSource {
     endpoint: Endpoint,
     config: OpenAlexConfig,
+    /// Whether listings still leave out the caller's works: false once the API refused a
+    /// negated `openalex:!` list, so no later request is refused for it.
+    leaves_out: Arc<AtomicBool>,
 }
 
 impl OpenAlexSource {
     /// A source sending its requests through `endpoint` (built with [`policy`]).
     pub fn new(endpoint: Endpoint, config: OpenAlexConfig) -> OpenAlexSource {
-        OpenAlexSource { endpoint, config }
+        OpenAlexSource {
+            endpoint,
+            config,
+            leaves_out: Arc::new(AtomicBool::new(true)),
+        }
     }
 
     /// The request for a page (from `cursor`) of every work matching `filter`.
@@ -126,6 +135,9 @@ impl OpenAlexSource {
     /// How many OpenAlex ids a negated `openalex:!` list can name beside a full OR-list of
     /// 100 before the URL is too long.
     fn held_room(&self) -> usize {
+        if !self.leaves_out.load(Ordering::Relaxed) {
+            return 0;
+        }
         let id = "W0000000000";
         let members = vec![id; MAX_OR_VALUES].join("|");
         let used = self.list_url_len(&format!("cited_by:{members},openalex:!"));
@@ -192,7 +204,8 @@ impl OpenAlexSource {
     /// answers overlap): at most 100 values a list, fewer when a list of 100 would make the URL
     /// too long. Each list's answer leaves out as many of its `held` works (for each value, the
     /// works its answer holds that the caller has) as the URL has room for, through negated
-    /// `openalex:!` lists of at most 100.
+    /// `openalex:!` lists of at most 100; if the API refuses those (400), the list is sent
+    /// again without them, and so are all later lists.
     fn batched(
         &self,
         filter_key: &str,
@@ -210,8 +223,10 @@ impl OpenAlexSource {
                 filter = format!("{filter_key}:{}", rest[..take].join("|"));
             }
             let (list, after) = rest.split_at(take);
+            let plain = filter.clone();
             let leave_out: BTreeSet<&String> = list
                 .iter()
+                .filter(|_| self.leaves_out.load(Ordering::Relaxed))
                 .filter_map(|value| held.get(value))
                 .flatten()
                 .collect();
@@ -227,7 +242,18 @@ impl OpenAlexSource {
                 }
                 filter = longer;
             }
-            works.extend(self.all_matching(&filter, label)?);
+            let answer = match self.all_matching(&filter, label) {
+                // Leaving works out only saves pages: if the API refuses the negated lists,
+                // the plain list still gets every work, and later lists go without them.
+                Err(Error::Http(litrev_http::Error::Status { status: 400, .. }))
+                    if filter != plain =>
+                {
+                    self.leaves_out.store(false, Ordering::Relaxed);
+                    self.all_matching(&plain, label)
+                }
+                answer => answer,
+            };
+            works.extend(answer?);
             rest = after;
         }
         Ok(works)
