@@ -109,6 +109,10 @@ pub struct SnowballBenchArgs {
     /// Weight of citation-link similarity against text similarity.
     #[arg(long)]
     pub link_weight: Option<f32>,
+    /// Weight of reach (visits of a walk along citations from the best works) against text
+    /// similarity.
+    #[arg(long)]
+    pub reach_weight: Option<f32>,
     /// Best works that join the relevance profile as feedback.
     #[arg(long)]
     pub feedback_works: Option<usize>,

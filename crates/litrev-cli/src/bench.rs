@@ -204,6 +204,7 @@ fn snowball_config(args: &SnowballBenchArgs) -> Option<litrev::bench::SnowballCo
     let any = args.relevance_threshold.is_some()
         || args.structural_links.is_some()
         || args.link_weight.is_some()
+        || args.reach_weight.is_some()
         || args.feedback_works.is_some()
         || args.link_strength.is_some();
     if !any {
@@ -218,6 +219,9 @@ fn snowball_config(args: &SnowballBenchArgs) -> Option<litrev::bench::SnowballCo
     }
     if let Some(value) = args.link_weight {
         config.link_weight = value;
+    }
+    if let Some(value) = args.reach_weight {
+        config.reach_weight = value;
     }
     if let Some(value) = args.feedback_works {
         config.feedback_works = value;

@@ -1,12 +1,14 @@
 //! Which works of a corpus are relevant, and how much: structural links first, then a semantic
 //! score against a threshold.
 //!
-//! The score mixes two similarities, each to a profile made of the question (text only), the
+//! The score mixes three measures, each against a profile made of the question (text only), the
 //! seeds and the best works so far (relevance feedback, "what is already included"): TF-IDF
-//! similarity of title and abstract, and similarity of citation links ([`crate::links`]). Each
-//! is scaled by its median over that core before mixing, so neither dominates because its
-//! numbers run larger. The threshold is a share of the core's median score, so it follows the
-//! question rather than a fixed number.
+//! similarity of title and abstract, similarity of citation links ([`crate::links`]: cited
+//! together, citing the same works, citing each other), and reach, how often a random walk
+//! along citations from that core visits the work (two or more citations away, where link
+//! similarity sees nothing). Each is scaled by its median over the core before mixing, so
+//! none dominates because its numbers run larger. The threshold is a share of the core's
+//! median score, so it follows the question rather than a fixed number.
 //!
 //! Scoring ([`score`]) is the costly part; deciding ([`Scored::decide`]) is cheap, so a stage
 //! that asks a language model about the works in doubt decides again without scoring again.
@@ -19,6 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::SnowballConfig;
 use crate::links::Links;
+
+/// The chance that the walk measuring reach ([`Links::reach`]) jumps back to the core at each
+/// step: 0.3 keeps most of its visits within two or three citations of the core.
+const REACH_RESTART: f32 = 0.3;
 
 /// Why a work is relevant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -141,10 +147,27 @@ pub(crate) fn score<'a>(
     } else {
         0.0
     };
+    // Nearness along citations, two or more steps out: ln(1 + n × visit share), so a work
+    // visited as often as under a uniform walk scores ln 2 and an unreached one 0.
+    let records = links.len() as f32;
+    let reach_scores: Vec<f32> = links
+        .reach(&core, REACH_RESTART)
+        .into_iter()
+        .map(|share| (records * share).ln_1p())
+        .collect();
+    let reach_reference = median(core.iter().map(|&position| reach_scores[position]));
+    let reach_share = if reach_reference > 0.0 {
+        config.reach_weight * text_reference / reach_reference
+    } else {
+        0.0
+    };
     let scores: Vec<f32> = text_scores
         .iter()
         .zip(&link_scores)
-        .map(|(text, link)| (text + link_share * link) / (1.0 + link_share))
+        .zip(&reach_scores)
+        .map(|((text, link), reach)| {
+            (text + link_share * link + reach_share * reach) / (1.0 + link_share + reach_share)
+        })
         .collect();
     let threshold =
         config.relevance_threshold * median(core.iter().map(|&position| scores[position]));
@@ -275,6 +298,39 @@ mod tests {
             judged.scores, judgement.scores,
             "verdicts leave scores alone"
         );
+    }
+
+    /// Reach sees a work two citations from the seed, which shares no word, reference or citer
+    /// with it: without reach it scores as an unlinked work with the same words.
+    #[test]
+    fn reach_lifts_a_work_two_citations_from_the_seed() {
+        let works = [
+            work("W1", "emicizumab prophylaxis in haemophilia", &[]),
+            work("W2", "bleeding under factor replacement", &["W1"]),
+            work("W3", "knee surgery outcomes", &["W2"]),
+            work("W4", "knee surgery outcomes", &[]),
+        ];
+        let records: BTreeMap<WorkId, &Work> = works.iter().map(|work| (work.id(), work)).collect();
+        let seed: WorkId = "W1".parse().expect("id");
+        let seeds = std::slice::from_ref(&seed);
+        let scores = |reach_weight: f32| {
+            let config = SnowballConfig {
+                feedback_works: 0,
+                reach_weight,
+                ..SnowballConfig::default()
+            };
+            let judgement = score(&config, "emicizumab", seeds, &records).decide(
+                &config,
+                seeds,
+                &BTreeMap::new(),
+            );
+            let at = |id: &str| judgement.scores[&id.parse::<WorkId>().expect("id")];
+            (at("W3"), at("W4"))
+        };
+        let (linked, unlinked) = scores(0.0);
+        assert_eq!(linked, unlinked, "links see one step only");
+        let (linked, unlinked) = scores(0.2);
+        assert!(linked > unlinked, "{linked} vs {unlinked}");
     }
 
     /// A work relevant as a seed or by its score keeps that basis however linked it is

@@ -331,6 +331,14 @@ fn snowballing_keeps_every_reachable_study_of_chou_in_less_than_keywords_need() 
     let recall = column(&stdout, "litrev", 1);
     assert_eq!(recall, 0.857, "every reachable study kept:\n{stdout}");
     assert_smaller_corpus_than_keywords_at_the_same_recall(&stdout);
+    // Its studies share few words with the question; reach (walks along citations from the
+    // seeds and the best works) ranks more of them in the top 200 and 300 than keywords do.
+    for (top, column_index) in [(200, 6), (300, 7)] {
+        assert!(
+            column(&stdout, "litrev", column_index) > column(&stdout, "keywords", column_index),
+            "more in the top {top} than keywords:\n{stdout}"
+        );
+    }
 }
 
 /// The bench's keyword row is measured at litrev's recall, and needs more works for it.
