@@ -257,6 +257,15 @@ mod tests {
         crate::test_works::work(id, id, references)
     }
 
+    /// The position of record `id`.
+    fn position_of(links: &Links<'_>, id: &str) -> usize {
+        links
+            .keys
+            .iter()
+            .position(|key| key.to_string() == id)
+            .expect("record")
+    }
+
     #[test]
     fn coupled_cocited_and_citing_works_are_similar() {
         let works = [
@@ -271,13 +280,7 @@ mod tests {
         let records: BTreeMap<WorkId, &Work> = works.iter().map(|work| (work.id(), work)).collect();
         let links = Links::new(&records);
         let vectors = links.vectors();
-        let position = |id: &str| {
-            links
-                .keys
-                .iter()
-                .position(|key| key.to_string() == id)
-                .expect("record")
-        };
+        let position = |id: &str| position_of(&links, id);
         let similarity = |a: &str, b: &str| vectors[position(a)].cosine(&vectors[position(b)]);
         assert!(similarity("W1", "W2") > 0.5, "coupled and co-cited");
         assert!(similarity("W1", "W3") > 0.0, "W3 cites W1");
@@ -306,13 +309,7 @@ mod tests {
         ];
         let records: BTreeMap<WorkId, &Work> = works.iter().map(|work| (work.id(), work)).collect();
         let links = Links::new(&records);
-        let position = |id: &str| {
-            links
-                .keys
-                .iter()
-                .position(|key| key.to_string() == id)
-                .expect("record")
-        };
+        let position = |id: &str| position_of(&links, id);
         let reach = links.reach(&[position("W1")], 0.3);
         let at = |id: &str| reach[position(id)];
         assert!(at("W1") > at("W2"), "{reach:?}");

@@ -264,6 +264,22 @@ fn openalex_answering(
     (server, source)
 }
 
+/// The ids of the works citing `cited` that `source` lists, sorted.
+fn citing_ids(
+    source: &litrev_sources::openalex::OpenAlexSource,
+    cited: &[WorkId],
+    held: &litrev_sources::Held<'_>,
+) -> Vec<WorkId> {
+    let mut ids: Vec<WorkId> = source
+        .citing(cited, held)
+        .expect("citing works")
+        .iter()
+        .map(|work| work.id())
+        .collect();
+    ids.sort();
+    ids
+}
+
 #[test]
 fn openalex_doi_lists_are_cut_short_where_a_hundred_would_make_the_url_too_long() {
     let Some(data) = litrev_testkit::testdata() else {
@@ -298,12 +314,7 @@ fn openalex_listings_leave_out_the_works_the_caller_holds() {
     let (server, source) = openalex_on(&data, "Chou_2004");
     // The two most cited included studies of Chou_2004 (the bench's seeds).
     let cited = [id("W2013721829"), id("W2070011903")];
-    let citing: Vec<WorkId> = source
-        .citing(&cited, &litrev_sources::Held::new())
-        .expect("citing")
-        .iter()
-        .map(|work| work.id())
-        .collect();
+    let citing = citing_ids(&source, &cited, &litrev_sources::Held::new());
     assert!(citing.len() > 20, "{} citing works", citing.len());
     let (held, rest) = citing.split_at(citing.len() / 2);
     let before = server.requests();
@@ -312,16 +323,7 @@ fn openalex_listings_leave_out_the_works_the_caller_holds() {
         (&cited[1], held.iter().collect()),
     ]
     .into();
-    let mut left: Vec<WorkId> = source
-        .citing(&cited, &held_answers)
-        .expect("citing without the held works")
-        .iter()
-        .map(|work| work.id())
-        .collect();
-    left.sort();
-    let mut expected = rest.to_vec();
-    expected.sort();
-    assert_eq!(left, expected);
+    assert_eq!(citing_ids(&source, &cited, &held_answers), rest);
     assert_eq!(server.requests() - before, 1);
     assert!(source.capabilities().held_left_out > 100);
 }
@@ -345,26 +347,17 @@ fn openalex_listings_go_without_leaving_out_once_the_api_refuses_it() {
         })
     });
     let cited = [id("W2013721829"), id("W2070011903")];
-    let mut citing: Vec<WorkId> = source
-        .citing(&cited, &litrev_sources::Held::new())
-        .expect("citing")
-        .iter()
-        .map(|work| work.id())
-        .collect();
-    citing.sort();
+    let citing = citing_ids(&source, &cited, &litrev_sources::Held::new());
     let held: litrev_sources::Held<'_> =
         [(&cited[0], citing[..citing.len() / 2].iter().collect())].into();
     assert!(source.capabilities().held_left_out > 100);
 
     let before = server.requests();
-    let mut all: Vec<WorkId> = source
-        .citing(&cited, &held)
-        .expect("the plain list after the refused one")
-        .iter()
-        .map(|work| work.id())
-        .collect();
-    all.sort();
-    assert_eq!(all, citing, "every citing work, the held ones too");
+    assert_eq!(
+        citing_ids(&source, &cited, &held),
+        citing,
+        "every citing work, the held ones too"
+    );
     assert_eq!(
         server.requests() - before,
         2,
