@@ -147,13 +147,14 @@ pub(crate) fn score<'a>(
     } else {
         0.0
     };
-    // Nearness along citations, two or more steps out: ln(1 + n × visit share), so a work
-    // visited as often as under a uniform walk scores ln 2 and an unreached one 0.
-    let records = links.len() as f32;
+    // Nearness along citations however many steps out, as ln(1 + n × visit share) over the n
+    // records: a work visited as often as a uniform walk would visit it scores ln 2, an
+    // unreached one 0.
+    let record_count = links.len() as f32;
     let reach_scores: Vec<f32> = links
         .reach(&core, REACH_RESTART)
         .into_iter()
-        .map(|share| (records * share).ln_1p())
+        .map(|share| (record_count * share).ln_1p())
         .collect();
     let reach_reference = median(core.iter().map(|&position| reach_scores[position]));
     let reach_share = if reach_reference > 0.0 {
