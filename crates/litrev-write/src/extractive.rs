@@ -481,7 +481,7 @@ impl<'a> Writer<'a> {
         snowball.push(
             SentenceBuilder::new()
                 .text(format!(
-                    "Relevance was measured as the TF-IDF cosine similarity of a work's title and abstract to the question and to {}, relative to the best discovered works; a work linked by citation to at least three relevant works counted as relevant whatever its wording.",
+                    "A work's relevance mixed three measures against the question, {} and the works closest to them: the TF-IDF cosine similarity of titles and abstracts, the similarity of citation links (cited together, citing the same works, citing each other), and how often a walk along citations from those works reaches it; a work scoring well below those works was left out, and a work linked by citation to at least three relevant works counted as relevant whatever its wording.",
                     if facts.seeds > 0 {
                         "the seed works"
                     } else {
@@ -490,6 +490,19 @@ impl<'a> Writer<'a> {
                 ))
                 .structural(),
         );
+        if facts.snowball_model_verdicts > 0 {
+            snowball.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "A language model judged the {} {} whose score left {} in doubt, from {} title and abstract.",
+                        number(facts.snowball_model_verdicts),
+                        plural(facts.snowball_model_verdicts, "work", "works"),
+                        plural(facts.snowball_model_verdicts, "it", "them"),
+                        plural(facts.snowball_model_verdicts, "its", "their"),
+                    ))
+                    .structural(),
+            );
+        }
 
         let mut screening = Vec::new();
         let reasons: Vec<String> = facts
@@ -515,7 +528,21 @@ impl<'a> Writer<'a> {
                     litrev_model::ReasonCode::OverTierLimit => {
                         "were relevant but ranked beyond the tier's limit"
                     }
-                    _ => "were excluded by a person",
+                    litrev_model::ReasonCode::WrongPopulation => {
+                        "studied a population the eligibility criteria exclude"
+                    }
+                    litrev_model::ReasonCode::WrongIntervention => {
+                        "studied an intervention or exposure the criteria exclude"
+                    }
+                    litrev_model::ReasonCode::WrongOutcome => {
+                        "reported outcomes the criteria do not cover"
+                    }
+                    litrev_model::ReasonCode::WrongDesign => {
+                        "used a study design the criteria exclude"
+                    }
+                    litrev_model::ReasonCode::NotPrimaryResearch => "were not primary research",
+                    litrev_model::ReasonCode::PersonDecision => "were excluded by a person",
+                    _ => "were excluded for other reasons",
                 };
                 format!("{count} {what}")
             })
@@ -536,6 +563,17 @@ impl<'a> Writer<'a> {
                 ))
                 .structural(),
         );
+        if facts.criteria_judged > 0 {
+            screening.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "A language model applied the review's eligibility criteria to the {} included and borderline {}, answering include or exclude with a reason for each; where it answered, its answer stands over the ranking's, within the tier's limit.",
+                        number(facts.criteria_judged),
+                        plural(facts.criteria_judged, "work", "works"),
+                    ))
+                    .structural(),
+            );
+        }
         let filters = &plan.filters;
         let mut rules = Vec::new();
         match (filters.year_from, filters.year_to) {
@@ -576,8 +614,17 @@ impl<'a> Writer<'a> {
         screening.push(
             SentenceBuilder::new()
                 .text(format!(
-                    "The included works were grouped into {} themes by clustering their titles and abstracts (spherical k-means on TF-IDF vectors) and labelled with each group's most distinctive words; key works were identified from the citations they receive within the corpus.",
-                    number(self.input.organisation.themes.len())
+                    "The included works were grouped into {} {} by {} and labelled with each group's most distinctive words; key works were identified from the citations they receive within the corpus.",
+                    number(self.input.organisation.themes.len()),
+                    plural(self.input.organisation.themes.len(), "theme", "themes"),
+                    match &self.input.organisation.embedding_model {
+                        // The model's name, without the weights' hash and the truncation.
+                        Some(model) => format!(
+                            "Ward clustering of their titles' and abstracts' sentence embeddings ({})",
+                            model.split_once('@').map_or(model.as_str(), |(name, _)| name)
+                        ),
+                        None => "spherical k-means clustering of their titles' and abstracts' TF-IDF vectors".to_owned(),
+                    }
                 ))
                 .structural(),
         );
@@ -1921,6 +1968,50 @@ mod tests {
             "a leaning sentence when nothing else is left"
         );
         assert_eq!(quoted(3), ["W4", "W3"], "one sentence per work");
+    }
+
+    #[test]
+    fn the_method_says_how_themes_were_found_and_what_a_language_model_judged() {
+        let method_text = |facts: MethodFacts| {
+            let mut fixture = debate_fixture();
+            fixture.facts = facts;
+            fixture.organisation.embedding_model =
+                Some("all-MiniLM-L6-v2@53aa51172d142c89/256".into());
+            let input = fixture.input();
+            let mut writer = Writer::new(&input, Drafting::Extractive);
+            writer
+                .method()
+                .paragraphs
+                .iter()
+                .flat_map(|paragraph| &paragraph.sentences)
+                .map(Sentence::plain_text)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let without = method_text(MethodFacts::default());
+        assert!(
+            without.contains("how often a walk along citations"),
+            "{without}"
+        );
+        assert!(!without.contains("language model judged"), "{without}");
+        assert!(!without.contains("eligibility criteria"), "{without}");
+        assert!(
+            without.contains("grouped into one theme by Ward clustering of their titles' and abstracts' sentence embeddings (all-MiniLM-L6-v2) and labelled"),
+            "{without}"
+        );
+        let with = method_text(MethodFacts {
+            snowball_model_verdicts: 1,
+            criteria_judged: 12,
+            ..MethodFacts::default()
+        });
+        assert!(
+            with.contains("A language model judged the one work whose score left it in doubt, from its title and abstract."),
+            "{with}"
+        );
+        assert!(
+            with.contains("eligibility criteria to the twelve included and borderline works"),
+            "{with}"
+        );
     }
 
     #[test]

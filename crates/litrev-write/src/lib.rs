@@ -63,6 +63,12 @@ pub struct MethodFacts {
     pub excluded: BTreeMap<ReasonCode, usize>,
     /// Works included.
     pub included: usize,
+    /// Works whose snowballing score left them in doubt and that a language model judged.
+    #[serde(default)]
+    pub snowball_model_verdicts: usize,
+    /// Works a language model judged against the user's eligibility criteria.
+    #[serde(default)]
+    pub criteria_judged: usize,
 }
 
 /// One query of the method section.

@@ -556,7 +556,10 @@ impl Runner {
         }
         // A person's labels (from `litrev screen`) are in force over the model's decisions.
         let decisions = self.decisions_in_force(run)?;
-        let screen = screen_record(&entries, &decisions);
+        let screen = ScreenRecord {
+            judge: self.output::<ScreenRecord>(run, "screen")?.judge,
+            ..screen_record(&entries, &decisions)
+        };
         let all_works = self.stored_works(&entries)?;
 
         // Gate: a person checks the screening before anything else happens.
@@ -674,7 +677,7 @@ impl Runner {
                 None => (litrev_write::write(&input), None),
                 Some(llm) => {
                     let earlier = EarlierCalls {
-                        screening: self.output::<ScreenRecord>(run, "screen")?.judge,
+                        screening: screen.judge.clone(),
                         ..EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages))
                     };
                     let (review, record) =
@@ -999,6 +1002,10 @@ fn method_facts(
         considered: screen.considered,
         excluded: screen.excluded.clone(),
         included: screen.included,
+        snowball_model_verdicts: stage_llm(stages)
+            .map(|stage| stage.scoring.verdicts.len())
+            .sum(),
+        criteria_judged: screen.judge.as_ref().map_or(0, |judge| judge.judged),
     }
 }
 

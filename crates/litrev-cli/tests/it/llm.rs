@@ -446,6 +446,30 @@ fn eligibility_criteria_are_applied_by_the_model_at_screening() {
         llm.calls().len() as u64,
         "the total counts planning, snowballing, the judge and the writer"
     );
+
+    // The method says what the model judged.
+    let review = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    let method = review
+        .split("# Method")
+        .nth(1)
+        .and_then(|rest| rest.split("\n# ").next())
+        .expect("a method section");
+    assert!(
+        method.contains("A language model applied the review's eligibility criteria to the ")
+            && method.contains(" included and borderline works"),
+        "{method}"
+    );
+    assert!(
+        method.contains("studied an intervention or exposure the criteria exclude")
+            && !method.contains("excluded by a person"),
+        "the judge's exclusions are named by their reason: {method}"
+    );
+    let snowball_judged = llm_record["snowballing"]["judged"].as_u64().unwrap_or(0);
+    assert_eq!(
+        method.contains("whose score left"),
+        snowball_judged > 0,
+        "{snowball_judged} snowball verdicts: {method}"
+    );
 }
 
 #[test]
