@@ -24,113 +24,15 @@ use litrev_graph::{CitationGraph, citation_velocity, normalised_mutual_informati
 use litrev_model::{
     Citation, KeyRole, KeyWork, Organisation, SubTheme, Theme, Views, Work, WorkId,
 };
-use litrev_text::{Corpus, SparseVector, content_words, stem, strip_boilerplate, word_tokens};
+use litrev_text::{
+    Corpus, SparseVector, content_words, is_generic, stem, strip_boilerplate, word_tokens,
+};
 use serde::{Deserialize, Serialize};
 
 pub use semantic::Embeddings;
 
 /// Least cosine to a theme's centre for a work with no citation link to join that theme.
 const NEAREST_THEME_COSINE: f32 = 0.2;
-
-/// Words common to every field's abstracts (reporting verbs, the halves of `long-term`): they
-/// never label a theme.
-const GENERIC_WORDS: &[&str] = &[
-    "aim",
-    "aimed",
-    "among",
-    "analyses",
-    "analysis",
-    "approach",
-    "article",
-    "assess",
-    "assessed",
-    "associated",
-    "based",
-    "compared",
-    "conducted",
-    "data",
-    "decreased",
-    "demonstrate",
-    "demonstrated",
-    "demonstrates",
-    "differences",
-    "effect",
-    "effects",
-    "evaluate",
-    "evaluated",
-    "evidence",
-    "examined",
-    "findings",
-    "first",
-    "follow",
-    "found",
-    "group",
-    "groups",
-    "higher",
-    "included",
-    "including",
-    "increased",
-    "indicate",
-    "indicated",
-    "indicates",
-    "investigate",
-    "investigated",
-    "level",
-    "levels",
-    "literature",
-    "long",
-    "lower",
-    "measured",
-    "measures",
-    "method",
-    "methods",
-    "observed",
-    "outcome",
-    "outcomes",
-    "paper",
-    "participants",
-    "patients",
-    "performed",
-    "present",
-    "provide",
-    "provided",
-    "provides",
-    "related",
-    "report",
-    "reported",
-    "reports",
-    "research",
-    "result",
-    "results",
-    "review",
-    "reviewed",
-    "reviews",
-    "sample",
-    "short",
-    "show",
-    "showed",
-    "shown",
-    "shows",
-    "significant",
-    "significantly",
-    "studied",
-    "studies",
-    "study",
-    "subjects",
-    "suggest",
-    "suggested",
-    "suggests",
-    "systematic",
-    "term",
-    "total",
-    "trial",
-    "trials",
-    "use",
-    "used",
-    "using",
-    "vol",
-    "years",
-];
 
 /// Options of the organise phase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -820,7 +722,7 @@ fn distinctive_words(
         for &member in members {
             let mut seen = BTreeSet::new();
             for word in content_words(&texts[member]) {
-                if word.len() < 3 || GENERIC_WORDS.contains(&word.as_str()) {
+                if word.len() < 3 || is_generic(&word) {
                     continue;
                 }
                 let term = stem(&word);

@@ -1,4 +1,5 @@
-//! English function words, which carry no topic.
+//! English function words, which carry no topic, and the content words every field's abstracts
+//! share, which name none.
 
 /// Sorted so lookups are a binary search.
 const STOPWORDS: &[&str] = &[
@@ -162,6 +163,113 @@ pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 
+/// Words common to every field's abstracts (reporting verbs, the halves of `long-term`), sorted:
+/// content words, but they name no topic.
+const GENERIC_WORDS: &[&str] = &[
+    "aim",
+    "aimed",
+    "among",
+    "analyses",
+    "analysis",
+    "approach",
+    "article",
+    "assess",
+    "assessed",
+    "associated",
+    "based",
+    "compared",
+    "conducted",
+    "data",
+    "decreased",
+    "demonstrate",
+    "demonstrated",
+    "demonstrates",
+    "differences",
+    "effect",
+    "effects",
+    "evaluate",
+    "evaluated",
+    "evidence",
+    "examined",
+    "findings",
+    "first",
+    "follow",
+    "found",
+    "group",
+    "groups",
+    "higher",
+    "included",
+    "including",
+    "increased",
+    "indicate",
+    "indicated",
+    "indicates",
+    "investigate",
+    "investigated",
+    "level",
+    "levels",
+    "literature",
+    "long",
+    "lower",
+    "measured",
+    "measures",
+    "method",
+    "methods",
+    "observed",
+    "outcome",
+    "outcomes",
+    "paper",
+    "participants",
+    "patients",
+    "performed",
+    "present",
+    "provide",
+    "provided",
+    "provides",
+    "related",
+    "report",
+    "reported",
+    "reports",
+    "research",
+    "result",
+    "results",
+    "review",
+    "reviewed",
+    "reviews",
+    "sample",
+    "short",
+    "show",
+    "showed",
+    "shown",
+    "shows",
+    "significant",
+    "significantly",
+    "studied",
+    "studies",
+    "study",
+    "subjects",
+    "suggest",
+    "suggested",
+    "suggests",
+    "systematic",
+    "term",
+    "total",
+    "trial",
+    "trials",
+    "use",
+    "used",
+    "using",
+    "vol",
+    "years",
+];
+
+/// Whether a lower-case content word is common to every field's abstracts ("analysis",
+/// "associated", "levels"): it never names what works are about, as a theme's label or a
+/// paragraph's topic.
+pub fn is_generic(word: &str) -> bool {
+    GENERIC_WORDS.binary_search(&word).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,7 +277,10 @@ mod tests {
     #[test]
     fn the_list_is_sorted_for_binary_search() {
         assert!(STOPWORDS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(GENERIC_WORDS.windows(2).all(|pair| pair[0] < pair[1]));
         assert!(is_stopword("the"));
         assert!(!is_stopword("insulin"));
+        assert!(is_generic("analysis"));
+        assert!(!is_generic("insulin"));
     }
 }

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use litrev_model::{
     Basis, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason, Theme, WorkId,
 };
-use litrev_text::{Corpus, SparseVector, is_boilerplate};
+use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generic};
 
 use crate::WriteInput;
 use crate::cues::{
@@ -946,15 +946,60 @@ impl<'a> Writer<'a> {
             .filter(|word| could_be_a_topic(word))
             .filter(|word| shared(word))
             .collect();
-        let Some(word) = candidates
+        let fresh = candidates
             .iter()
             .find(|word| !said.contains(&word.to_lowercase()))
-            .or(candidates.first())
-        else {
+            .map(|word| (*word).clone())
+            .or_else(|| self.group_word(theme, ids, &texts, said));
+        let Some(word) = fresh.or_else(|| candidates.first().map(|word| (*word).clone())) else {
             return in_sentence(&theme.label);
         };
         said.insert(word.to_lowercase());
-        phrase_of(word, &texts)
+        phrase_of(&word, &texts)
+    }
+
+    /// A word of the group's titles that most of the group use (all of a pair) and no earlier
+    /// paragraph opened on, the one fewest of the theme's other works use (the first in the
+    /// titles among equals): what sets the group apart once the theme's distinctive words are
+    /// all said. Words every field's abstracts share ("analysis", "levels") name nothing and
+    /// are passed over.
+    fn group_word(
+        &self,
+        theme: &Theme,
+        ids: &[WorkId],
+        texts: &[String],
+        said: &BTreeSet<String>,
+    ) -> Option<String> {
+        let words_of =
+            |text: &str| -> BTreeSet<String> { content_words(text).into_iter().collect() };
+        let group: Vec<BTreeSet<String>> = texts.iter().map(|text| words_of(text)).collect();
+        let others: Vec<BTreeSet<String>> = theme
+            .works
+            .iter()
+            .filter(|id| !ids.contains(id))
+            .filter_map(|id| self.input.included.get(id))
+            .map(|work| words_of(&work.title_and_abstract()))
+            .collect();
+        let needed = 2.min(ids.len());
+        ids.iter()
+            .filter_map(|id| self.input.included.get(id)?.title.as_deref())
+            .flat_map(content_words)
+            .filter(|word| {
+                word.chars().count() >= 4
+                    && word.chars().all(char::is_alphabetic)
+                    && could_be_a_topic(word)
+                    && !is_generic(word)
+                    && !said.contains(word)
+                    && group.iter().filter(|words| words.contains(word)).count() >= needed
+            })
+            .fold(Vec::new(), |mut words: Vec<String>, word| {
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+                words
+            })
+            .into_iter()
+            .min_by_key(|word| others.iter().filter(|words| words.contains(word)).count())
     }
 
     fn group_opener(&mut self, shared: &str, ids: &[WorkId]) -> Sentence {
@@ -2012,6 +2057,29 @@ mod tests {
             with.contains("eligibility criteria to the twelve included and borderline works"),
             "{with}"
         );
+    }
+
+    #[test]
+    fn once_the_themes_words_are_said_a_paragraph_opens_on_what_its_works_titles_share() {
+        let mut fixture = debate_fixture();
+        for (id, title) in [
+            ("W1", "Stem cell injection for knee pain"),
+            ("W2", "Stem cell injection against knee stiffness"),
+        ] {
+            if let Some(work) = fixture.included.get_mut(&id.parse::<WorkId>().expect("id")) {
+                work.title = Some(title.to_owned());
+            }
+        }
+        let input = fixture.input();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let theme = &fixture.organisation.themes[0];
+        let group: Vec<WorkId> = ["W1", "W2"].map(|id| id.parse().expect("id")).into();
+        let mut said: BTreeSet<String> = ["knee".to_owned()].into();
+        let topic = writer.group_topic(theme, &[], &group, &mut said);
+        assert_eq!(topic, "stem cell", "not the knee again");
+        assert!(said.contains("stem"));
+        let topic = writer.group_topic(theme, &[], &group, &mut said);
+        assert_eq!(topic, "cell injection", "the next word their titles share");
     }
 
     #[test]
