@@ -163,8 +163,9 @@ pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 
-/// Words common to every field's abstracts (reporting verbs, the halves of `long-term`), sorted:
-/// content words, but they name no topic.
+/// Words common to every field's abstracts (reporting verbs, the halves of `long-term` and
+/// `meta-analysis`, spans of time, "association"), sorted: content words, but they name no
+/// topic.
 const GENERIC_WORDS: &[&str] = &[
     "aim",
     "aimed",
@@ -176,6 +177,8 @@ const GENERIC_WORDS: &[&str] = &[
     "assess",
     "assessed",
     "associated",
+    "association",
+    "associations",
     "based",
     "compared",
     "conducted",
@@ -198,6 +201,11 @@ const GENERIC_WORDS: &[&str] = &[
     "group",
     "groups",
     "higher",
+    "importance",
+    "improve",
+    "improved",
+    "improvement",
+    "improvements",
     "included",
     "including",
     "increased",
@@ -213,8 +221,10 @@ const GENERIC_WORDS: &[&str] = &[
     "lower",
     "measured",
     "measures",
+    "meta",
     "method",
     "methods",
+    "months",
     "observed",
     "outcome",
     "outcomes",
@@ -227,6 +237,10 @@ const GENERIC_WORDS: &[&str] = &[
     "provided",
     "provides",
     "related",
+    "relation",
+    "relations",
+    "relationship",
+    "relationships",
     "report",
     "reported",
     "reports",
@@ -236,6 +250,7 @@ const GENERIC_WORDS: &[&str] = &[
     "review",
     "reviewed",
     "reviews",
+    "role",
     "sample",
     "short",
     "show",
@@ -260,6 +275,7 @@ const GENERIC_WORDS: &[&str] = &[
     "used",
     "using",
     "vol",
+    "weeks",
     "years",
 ];
 
