@@ -164,8 +164,8 @@ pub fn is_stopword(word: &str) -> bool {
 }
 
 /// Words common to every field's abstracts (reporting verbs, the halves of `long-term` and
-/// `meta-analysis`, spans of time, "association"), sorted: content words, but they name no
-/// topic.
+/// `meta-analysis`, spans of time, units, "association"), sorted: content words, but they name
+/// no topic.
 const GENERIC_WORDS: &[&str] = &[
     "aim",
     "aimed",
@@ -219,12 +219,17 @@ const GENERIC_WORDS: &[&str] = &[
     "literature",
     "long",
     "lower",
+    "mcg",
     "measured",
     "measures",
     "meta",
     "method",
     "methods",
+    "microg",
+    "mmhg",
+    "mmol",
     "months",
+    "nmol",
     "observed",
     "outcome",
     "outcomes",
@@ -232,6 +237,7 @@ const GENERIC_WORDS: &[&str] = &[
     "participants",
     "patients",
     "performed",
+    "pmol",
     "present",
     "provide",
     "provided",

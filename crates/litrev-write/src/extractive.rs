@@ -313,11 +313,10 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
             for id in seminal.iter().take(2) {
-                let picked = self.best_spans(
-                    id,
+                let picked = self.standalone_spans(
+                    std::slice::from_ref(id),
                     &[Role::Background, Role::Objective, Role::Conclusion],
                     1,
-                    None,
                 );
                 for span in picked {
                     background.push(self.attribute(&span, None));
@@ -1441,10 +1440,11 @@ impl<'a> Writer<'a> {
         picked
     }
 
-    /// Up to `count` spans with one of `roles`, each the best of a different one of `works`,
-    /// for sentences quoted on their own (a gap, a conclusion): works whose best sentence
-    /// stands alone go first, in their order, and those whose best leans on its neighbour
-    /// ("This suggests…") only when no other work has one. Picked spans are marked used.
+    /// Up to `count` spans with one of `roles`, each from a different one of `works`, for
+    /// sentences quoted on their own (a key work's, a gap, a conclusion): each work's best
+    /// sentence that stands alone, the works in their order; a sentence leaning on its
+    /// neighbour ("This suggests…") only from a work with no other, when no work has one that
+    /// stands alone. Picked spans are marked used.
     fn standalone_spans(&mut self, works: &[WorkId], roles: &[Role], count: usize) -> Vec<Span> {
         let mut picked: Vec<Span> = Vec::new();
         while picked.len() < count {
@@ -1454,14 +1454,12 @@ impl<'a> Writer<'a> {
                 if picked.iter().any(|span| span.locator.work == *id) {
                     continue;
                 }
-                let Some(best) = self.ranked_spans(id, roles, None).into_iter().next() else {
-                    continue;
-                };
-                if !leans_on_context(&best.text) {
-                    alone = Some(best);
+                let ranked = self.ranked_spans(id, roles, None);
+                if let Some(span) = ranked.iter().find(|span| !leans_on_context(&span.text)) {
+                    alone = Some(span.clone());
                     break;
                 }
-                leaning = leaning.or(Some(best));
+                leaning = leaning.or(ranked.into_iter().next());
             }
             let Some(span) = alone.or(leaning) else {
                 break;
@@ -2056,6 +2054,29 @@ mod tests {
         assert!(
             with.contains("eligibility criteria to the twelve included and borderline works"),
             "{with}"
+        );
+    }
+
+    #[test]
+    fn a_key_works_quote_is_its_best_sentence_that_stands_alone() {
+        let (fixture, id) = fixture_with_abstract(
+            "Haemophilia A is a rare bleeding disorder that damages the knee joints of young men. \
+             However, these findings suggest that stem cell injection helps the knee.",
+        );
+        let input = fixture.input();
+        let roles = [Role::Background, Role::Objective, Role::Conclusion];
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let best = writer.best_spans(&id, &roles, 1, None);
+        assert!(
+            best[0].text.starts_with("However"),
+            "the conclusion ranks first"
+        );
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let alone = writer.standalone_spans(std::slice::from_ref(&id), &roles, 1);
+        assert!(
+            alone[0].text.starts_with("Haemophilia"),
+            "{}",
+            alone[0].text
         );
     }
 
