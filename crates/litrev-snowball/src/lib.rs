@@ -349,6 +349,10 @@ pub fn expand_stage(
         0 => usize::MAX,
         room => room + WORKS_PER_PAGE / 2,
     };
+    let ids_per_request = match capabilities.held_left_out {
+        0 => 0,
+        room => room + IDS_PER_REQUEST,
+    };
 
     // Backward: references of the frontier the corpus does not know, looked up by id or
     // listed by the frontier (`cited_by:`), whichever takes fewer requests; the lists also
@@ -394,10 +398,12 @@ pub fn expand_stage(
         .filter_map(|reference| records.get(*reference).map(|work| work.id()))
         .collect();
     let by_id = batches(backward_ids.len(), IDS_PER_REQUEST);
-    let by_list = batches(referencing.len(), IDS_PER_REQUEST).max(batches(
-        backward_ids.len() + known_records.len(),
-        WORKS_PER_PAGE,
-    ));
+    let by_list = listing_minimum(
+        referencing.len(),
+        backward_ids.len(),
+        known_records.len(),
+        ids_per_request,
+    );
     let reference_lists =
         !backward_ids.is_empty() && by_list < by_id && capabilities.reference_lists;
     let found_backward = if backward_ids.is_empty() {
@@ -501,10 +507,7 @@ pub fn expand_stage(
             .filter(|(_, origin)| *origin == Origin::Forward)
             .count(),
         held_citing,
-        ids_per_request: match capabilities.held_left_out {
-            0 => 0,
-            room => room + IDS_PER_REQUEST,
-        },
+        ids_per_request,
     };
 
     // Judge the new works with the corpus they join.
