@@ -3,10 +3,11 @@
 //! It answers the syntax litrev's OpenAlex client uses — `filter=` with `openalex:`, `doi:`,
 //! `cites:` and `cited_by:` (OR-lists joined by `|`, at most 100 values, as the real API
 //! allows; a list opening with `!` means none of its values, and comma-separated filters,
-//! the same key repeated included, must all hold), `search=` (boolean `AND`/`OR`/`NOT`, quoted phrases, bare words joined by `AND`),
-//! `select=`, `per_page` (at most 200), `cursor` and `page` paging, and `/works/{id}` — and
-//! refuses what the real API refuses (too many OR values, too large pages, unknown filters,
-//! a request line over [`MAX_REQUEST_LINE`] bytes) with the real API's error shape. Search ranks by a BM25 score over title and abstract with
+//! the same key repeated included, must all hold), `search=` (boolean `AND`/`OR`/`NOT`, quoted
+//! phrases, bare words joined by `AND`), `select=`, `per_page` (at most 200), `cursor` and
+//! `page` paging, and `/works/{id}` — and refuses what the real API refuses (too many OR
+//! values, too large pages, unknown filters, a request line over [`MAX_REQUEST_LINE`] bytes)
+//! with the real API's error shape. Search ranks by a BM25 score over title and abstract with
 //! plural folding; the real service stems with Kstem, so rankings differ in detail but not in
 //! kind. `cited_by_count` counts the served works citing a work, so it agrees with `cites:`.
 //! Requests are counted by the [`crate::http::Server`] it runs behind.

@@ -991,13 +991,6 @@ impl<'a> Writer<'a> {
                     && !said.contains(word)
                     && group.iter().filter(|words| words.contains(word)).count() >= needed
             })
-            .fold(Vec::new(), |mut words: Vec<String>, word| {
-                if !words.contains(&word) {
-                    words.push(word);
-                }
-                words
-            })
-            .into_iter()
             .min_by_key(|word| others.iter().filter(|words| words.contains(word)).count())
     }
 
@@ -1781,6 +1774,13 @@ mod tests {
     }
 
     impl Fixture {
+        /// The included work `id`, to change.
+        fn work_mut(&mut self, id: &str) -> &mut Work {
+            self.included
+                .get_mut(&id.parse::<WorkId>().expect("id"))
+                .expect("an included work")
+        }
+
         fn input(&self) -> WriteInput<'_> {
             WriteInput {
                 plan: &self.plan,
@@ -1851,11 +1851,8 @@ mod tests {
     /// The debate fixture with W1's abstract replaced by `text`, and W1's id.
     fn fixture_with_abstract(text: &str) -> (Fixture, WorkId) {
         let mut fixture = debate_fixture();
-        let id: WorkId = "W1".parse().expect("id");
-        if let Some(work) = fixture.included.get_mut(&id) {
-            work.abstract_text = Some(text.to_owned());
-        }
-        (fixture, id)
+        fixture.work_mut("W1").abstract_text = Some(text.to_owned());
+        (fixture, "W1".parse().expect("id"))
     }
 
     #[test]
@@ -1986,9 +1983,7 @@ mod tests {
             ),
         ];
         for (id, text) in abstracts {
-            if let Some(work) = fixture.included.get_mut(&id.parse::<WorkId>().expect("id")) {
-                work.abstract_text = Some(text.to_owned());
-            }
+            fixture.work_mut(id).abstract_text = Some(text.to_owned());
         }
         let input = fixture.input();
         let works: Vec<WorkId> = ["W3", "W4"].map(|id| id.parse().expect("id")).into();
@@ -2059,10 +2054,16 @@ mod tests {
 
     #[test]
     fn a_key_works_quote_is_its_best_sentence_that_stands_alone() {
-        let (fixture, id) = fixture_with_abstract(
+        let (mut fixture, id) = fixture_with_abstract(
             "Haemophilia A is a rare bleeding disorder that damages the knee joints of young men. \
              However, these findings suggest that stem cell injection helps the knee.",
         );
+        fixture.organisation.key_works = vec![litrev_model::KeyWork {
+            work: id.clone(),
+            role: litrev_model::KeyRole::Seminal,
+            corpus_citations: 3,
+            pagerank: 0.5,
+        }];
         let input = fixture.input();
         let roles = [Role::Background, Role::Objective, Role::Conclusion];
         let mut writer = Writer::new(&input, Drafting::Extractive);
@@ -2072,11 +2073,25 @@ mod tests {
             "the conclusion ranks first"
         );
         let mut writer = Writer::new(&input, Drafting::Extractive);
-        let alone = writer.standalone_spans(std::slice::from_ref(&id), &roles, 1);
+        let quoted: Vec<String> = writer
+            .introduction()
+            .paragraphs
+            .iter()
+            .flat_map(|paragraph| &paragraph.sentences)
+            .filter(|sentence| sentence.cited().any(|cited| *cited == id))
+            .map(Sentence::plain_text)
+            .collect();
         assert!(
-            alone[0].text.starts_with("Haemophilia"),
-            "{}",
-            alone[0].text
+            quoted
+                .iter()
+                .any(|text| text.contains("rare bleeding disorder")),
+            "{quoted:?}"
+        );
+        assert!(
+            !quoted
+                .iter()
+                .any(|text| text.contains("these findings suggest")),
+            "{quoted:?}"
         );
     }
 
@@ -2087,9 +2102,7 @@ mod tests {
             ("W1", "Stem cell injection for knee pain"),
             ("W2", "Stem cell injection against knee stiffness"),
         ] {
-            if let Some(work) = fixture.included.get_mut(&id.parse::<WorkId>().expect("id")) {
-                work.title = Some(title.to_owned());
-            }
+            fixture.work_mut(id).title = Some(title.to_owned());
         }
         let input = fixture.input();
         let writer = Writer::new(&input, Drafting::Extractive);

@@ -33,7 +33,9 @@ pub const MAX_PER_PAGE: usize = 200;
 /// (`GET /works?… HTTP/1.1`) over 4,094 bytes, and the URL (scheme and host included, so a
 /// little shorter than it could be) must leave room for the paging cursor, which grows after
 /// the first page.
-pub const MAX_URL_BYTES: usize = 4094 - "GET ".len() - " HTTP/1.1".len() - CURSOR_ROOM;
+pub const MAX_URL_BYTES: usize = MAX_REQUEST_LINE - "GET ".len() - " HTTP/1.1".len() - CURSOR_ROOM;
+/// The longest request line the API's server (gunicorn) reads.
+const MAX_REQUEST_LINE: usize = 4094;
 /// Bytes kept for a paging cursor (the API's recorded cursors run to about 90).
 const CURSOR_ROOM: usize = 256;
 /// US dollars per search call (`endpoint_costs_usd.search` of `/rate-limit`).
@@ -224,12 +226,14 @@ impl OpenAlexSource {
             }
             let (list, after) = rest.split_at(take);
             let plain = filter.clone();
-            let leave_out: BTreeSet<&String> = list
-                .iter()
-                .filter(|_| self.leaves_out.load(Ordering::Relaxed))
-                .filter_map(|value| held.get(value))
-                .flatten()
-                .collect();
+            let leave_out: BTreeSet<&String> = if self.leaves_out.load(Ordering::Relaxed) {
+                list.iter()
+                    .filter_map(|value| held.get(value))
+                    .flatten()
+                    .collect()
+            } else {
+                BTreeSet::new()
+            };
             for (negated, id) in leave_out.into_iter().enumerate() {
                 let separator = if negated % MAX_OR_VALUES == 0 {
                     ",openalex:!"
