@@ -1,6 +1,7 @@
 //! Eligibility rules: what excludes a work before any ranking, and why.
 
 use litrev_model::{Filters, ReasonCode, Work};
+use litrev_text::strip_boilerplate;
 
 /// The first rule a work breaks, with a rationale a person can read; `None` when it passes.
 pub fn rule_exclusion(filters: &Filters, work: &Work) -> Option<(ReasonCode, String)> {
@@ -61,13 +62,19 @@ pub fn rule_exclusion(filters: &Filters, work: &Work) -> Option<(ReasonCode, Str
             format!("mentions `{term}`, an excluded term"),
         ));
     }
-    if work.abstract_text.is_none() {
-        return Some((
+    match work.abstract_text.as_deref() {
+        None => Some((
             ReasonCode::MissingAbstract,
             "no abstract to take evidence from".to_owned(),
-        ));
+        )),
+        Some(abstract_text) if strip_boilerplate(abstract_text).is_empty() => Some((
+            ReasonCode::MissingAbstract,
+            "its abstract is only publishing boilerplate (a publisher's notice, copyright or \
+             funding), no evidence to take"
+                .to_owned(),
+        )),
+        Some(_) => None,
     }
-    None
 }
 
 #[cfg(test)]
@@ -113,6 +120,10 @@ mod tests {
             ..Filters::default()
         };
         check(&terms, &work, Some(ReasonCode::ExcludedTerm));
+        work.abstract_text = Some(
+            "Article Insulin pumps in rats was published on May 1, 2007 in the journal Diabetes (volume 20, issue 5).".into(),
+        );
+        check(&open, &work, Some(ReasonCode::MissingAbstract));
         work.abstract_text = None;
         check(&open, &work, Some(ReasonCode::MissingAbstract));
         work.is_retracted = true;

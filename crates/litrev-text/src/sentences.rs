@@ -33,6 +33,31 @@ const SECTION_LABELS: &[&str] = &[
     "summary",
 ];
 
+/// Labels of several words that structured abstracts run into their sentence without a colon
+/// (`Key Points Long-term emicizumab…`, `Materials and methods We…`), lower-cased.
+const RUN_IN_LABELS: &[&str] = &[
+    "aims and objectives",
+    "background and aim",
+    "background and aims",
+    "clinical relevance",
+    "conclusions and relevance",
+    "data extraction",
+    "data sources",
+    "data synthesis",
+    "design and setting",
+    "key points",
+    "main outcome measures",
+    "materials and methods",
+    "methods and findings",
+    "methods and results",
+    "patients and methods",
+    "results and conclusion",
+    "results and conclusions",
+    "study design",
+    "study selection",
+    "subjects and methods",
+];
+
 /// Sentences that are publishing boilerplate rather than content.
 const BOILERPLATE_CUES: &[&str] = &[
     "funded by",
@@ -58,10 +83,18 @@ const BOILERPLATE_CUES: &[&str] = &[
 ];
 
 /// Whether a sentence is publishing boilerplate (funding, trial registration, copyright,
-/// disclosures) rather than content.
+/// disclosures, a publisher's stand-in for a missing abstract) rather than content.
 pub fn is_boilerplate(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
-    BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue))
+    BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue)) || is_publication_notice(&lower)
+}
+
+/// A publisher's stand-in for an abstract, as some records carry: "Article <title> was
+/// published on August 1, 2004 in the journal <journal> (volume 15, issue 4)."
+fn is_publication_notice(lower: &str) -> bool {
+    lower.starts_with("article ")
+        && lower.contains(" was published on ")
+        && lower.contains(" in the journal ")
 }
 
 /// The text without its boilerplate sentences.
@@ -74,6 +107,10 @@ pub fn strip_boilerplate(text: &str) -> String {
         .join(" ")
 }
 
+/// Bullets of highlights run into an abstract ("► CB1 deficiency … ► This phenotype …"): each
+/// opens a sentence, and is not part of it.
+const BULLETS: &[&str] = &["•", "►", "▶", "■", "▪", "●", "◆"];
+
 /// Words after which a full stop does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
     "al", "approx", "ca", "cf", "dr", "e.g", "eg", "etc", "fig", "figs", "i.e", "ie", "incl", "mr",
@@ -85,13 +122,22 @@ const ABBREVIATIONS: &[&str] = &[
 ///
 /// A sentence ends at `.`, `!` or `?` followed by white space and then a capital letter, a digit
 /// or an opening quote or bracket, unless the stop follows a known abbreviation or an initial.
-/// Structured-abstract labels (`BACKGROUND:`, `Methods:`) start a new sentence.
+/// Structured-abstract labels (`BACKGROUND:`, `Methods:`) and bullets start a new sentence.
 pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut ranges = Vec::new();
     let mut start = 0;
     let mut index = 0;
     while index < bytes.len() {
+        if let Some(bullet) = BULLETS
+            .iter()
+            .find(|bullet| bytes[index..].starts_with(bullet.as_bytes()))
+        {
+            push_trimmed(text, start, index, &mut ranges);
+            start = index + bullet.len();
+            index = start;
+            continue;
+        }
         let byte = bytes[index];
         let is_terminal = matches!(byte, b'.' | b'!' | b'?');
         if is_terminal && (ends_sentence(text, index) || runs_into_next(text, index)) {
@@ -121,19 +167,39 @@ fn push_trimmed(text: &str, start: usize, end: usize, ranges: &mut Vec<(usize, u
     let trailing = slice.len() - slice.trim_end().len();
     let (mut trimmed_start, trimmed_end) = (start + leading, end - trailing);
     // A label run into its sentence ("Results The mean…") is not part of the sentence.
-    if let Some((label, rest)) = text[trimmed_start..trimmed_end].split_once(' ')
-        && SECTION_LABELS.contains(&label.to_lowercase().as_str())
-        && rest.starts_with(char::is_uppercase)
-        && label.starts_with(char::is_uppercase)
-    {
-        trimmed_start += label.len() + 1;
-    }
+    trimmed_start += run_in_label_length(&text[trimmed_start..trimmed_end]);
     if trimmed_end > trimmed_start
         && text[trimmed_start..trimmed_end]
             .chars()
             .any(char::is_alphabetic)
     {
         ranges.push((trimmed_start, trimmed_end));
+    }
+}
+
+/// The length of a capitalised section label that opens `sentence` without a colon and is
+/// followed by a capitalised word, with the space after it; 0 when there is none.
+fn run_in_label_length(sentence: &str) -> usize {
+    if !sentence.starts_with(char::is_uppercase) {
+        return 0;
+    }
+    let words = || sentence.split(' ');
+    let lower = sentence.to_lowercase();
+    let single = words()
+        .next()
+        .filter(|label| SECTION_LABELS.contains(&label.to_lowercase().as_str()))
+        .map(str::len);
+    let several = RUN_IN_LABELS
+        .iter()
+        .find(|label| lower.starts_with(*label) && lower[label.len()..].starts_with(' '))
+        .map(|label| label.len());
+    let Some(length) = several.or(single) else {
+        return 0;
+    };
+    // `get`, not indexing: lower-casing may change byte lengths before the label's end.
+    match sentence.get(length + 1..) {
+        Some(rest) if rest.starts_with(char::is_uppercase) => length + 1,
+        _ => 0,
     }
 }
 
@@ -299,6 +365,13 @@ mod tests {
             "Smith: Consultancy: Roche; Honoraria: Bayer."
         ));
         assert!(!is_boilerplate("Bleeding fell by 80%."));
+        // From a SYNERGY record (Sep_2021) whose abstract is the publisher's notice.
+        assert!(is_boilerplate(
+            "Article Higher Order Memories for Objects Encountered in Different Spatio-temporal Contexts in Mice: Evidence for Episodic Memory was published on August 1, 2004 in the journal Reviews in the Neurosciences (volume 15, issue 4)."
+        ));
+        assert!(!is_boilerplate(
+            "The article was published on time in the journal's first issue."
+        ));
         assert_eq!(
             strip_boilerplate("Bleeding fell. Funded by Roche. It was safe."),
             "Bleeding fell. It was safe."
@@ -328,6 +401,39 @@ mod tests {
         check(
             "Participants: Forty women. PARTICIPANTS: Forty men.",
             &["Forty women.", "Forty men."],
+        );
+    }
+
+    #[test]
+    fn drops_labels_of_several_words_run_into_their_sentence() {
+        // From SYNERGY abstracts (Donners_2021, Jeyaraman_2020).
+        check(
+            "Key Points Long-term emicizumab was well tolerated. Methods and results Thrombin generation was measured. Study design was prospective.",
+            &[
+                "Long-term emicizumab was well tolerated.",
+                "Thrombin generation was measured.",
+                "Study design was prospective.",
+            ],
+        );
+    }
+
+    #[test]
+    fn bullets_open_sentences_and_are_left_out() {
+        // From SYNERGY abstracts (Sep_2021, Donners_2021): highlights run into the abstract.
+        check(
+            "► We explored recognition memory. ► Rats performed above chance.",
+            &[
+                "We explored recognition memory.",
+                "Rats performed above chance.",
+            ],
+        );
+        check(
+            "with good interrater reliability.• The MOCART 2.0 knee score improves it. • It is fast",
+            &[
+                "with good interrater reliability.",
+                "The MOCART 2.0 knee score improves it.",
+                "It is fast",
+            ],
         );
     }
 
