@@ -132,7 +132,8 @@ pub fn organise(
         cases: &cases,
         min_size: config.min_theme_size,
     };
-    let mut themes: Vec<Theme> = groups
+    // Each theme with the pool of distinctive words its label is chosen from.
+    let mut themed: Vec<(Theme, Vec<String>)> = groups
         .iter()
         .map(|(group, members)| {
             let centre = SparseVector::centroid(members.iter().map(|&member| &vectors[member]));
@@ -183,12 +184,13 @@ pub fn organise(
                     citation_velocity(&included[id], latest).unwrap_or(0.0)
                 })
             });
-            let top_words: Vec<String> = labels
+            let label_pool: Vec<String> = labels
                 .get(group)
                 .map(|words| words.iter().map(|word| cased(&cases, word)).collect())
                 .unwrap_or_default();
+            let top_words: Vec<String> = label_pool.iter().take(TOP_WORDS).cloned().collect();
             let sub_themes = parts.split(members, &works);
-            Theme {
+            let theme = Theme {
                 id: 0,
                 label: String::new(),
                 description: describe(&top_words, works.len(), years),
@@ -200,49 +202,38 @@ pub fn organise(
                 rising,
                 timeline,
                 sub_themes,
-            }
+            };
+            (theme, label_pool)
         })
         .collect();
-    themes.sort_by(|a, b| {
+    themed.sort_by(|(a, _), (b, _)| {
         b.works
             .len()
             .cmp(&a.works.len())
             .then(a.works.cmp(&b.works))
     });
-    // Labels in review order, each avoiding the words earlier labels already use.
     let text_of: BTreeMap<&WorkId, &str> = ids
         .iter()
         .copied()
         .zip(texts.iter().map(String::as_str))
         .collect();
-    let mut taken: BTreeSet<String> = BTreeSet::new();
-    for (position, theme) in themes.iter_mut().enumerate() {
-        theme.id = position as u32 + 1;
-        let fresh: Vec<String> = theme
-            .top_words
-            .iter()
-            .filter(|word| !taken.contains(&word.to_lowercase()))
-            .cloned()
-            .collect();
-        let candidates = if fresh.is_empty() {
-            theme.top_words.clone()
-        } else {
-            fresh
-        };
-        let theme_texts: Vec<&str> = theme
-            .works
-            .iter()
-            .filter_map(|id| text_of.get(id).copied())
-            .collect();
-        let chosen = label_items(&candidates, &theme_texts);
-        taken.extend(
-            chosen
+    let theme_texts: Vec<Vec<&str>> = themed
+        .iter()
+        .map(|(theme, _)| {
+            theme
+                .works
                 .iter()
-                .flat_map(|item| item.split(' '))
-                .map(str::to_lowercase),
-        );
-        theme.label = label_of(&chosen);
+                .filter_map(|id| text_of.get(id).copied())
+                .collect()
+        })
+        .collect();
+    let pools: Vec<&[String]> = themed.iter().map(|(_, pool)| pool.as_slice()).collect();
+    let labels = labels_in_order(&pools, &theme_texts);
+    for (position, ((theme, _), label)) in themed.iter_mut().zip(labels).enumerate() {
+        theme.id = position as u32 + 1;
+        theme.label = label;
     }
+    let themes: Vec<Theme> = themed.into_iter().map(|(theme, _)| theme).collect();
 
     let views = citation_view(&graph, &themes, config.seed);
     let mut key = key_works(included, &graph, &pagerank);
@@ -361,7 +352,13 @@ impl Parts<'_> {
                     indexes.iter().map(|&index| self.ids[index]).collect();
                 let top_words: Vec<String> = labels
                     .get(part)
-                    .map(|words| words.iter().map(|word| cased(self.cases, word)).collect())
+                    .map(|words| {
+                        words
+                            .iter()
+                            .take(TOP_WORDS)
+                            .map(|word| cased(self.cases, word))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 let part_texts: Vec<&str> = indexes
                     .iter()
@@ -705,7 +702,15 @@ fn nearest(vector: &SparseVector, centres: &[Centre]) -> (usize, f32) {
         })
 }
 
-/// Each group's most distinctive words by class-based TF-IDF, as they appear in the texts.
+/// How many distinctive words a theme shows ([`Theme::top_words`]).
+const TOP_WORDS: usize = 5;
+
+/// How many distinctive words a theme's label may be chosen from: more than it shows, so a
+/// theme whose top words earlier labels already use still finds words of its own.
+const LABEL_POOL: usize = 10;
+
+/// Each group's [`LABEL_POOL`] most distinctive words by class-based TF-IDF, best first, as
+/// they appear in the texts.
 fn distinctive_words(
     texts: &[String],
     groups: &BTreeMap<usize, Vec<usize>>,
@@ -770,7 +775,7 @@ fn distinctive_words(
             weighted.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
             let words = weighted
                 .into_iter()
-                .take(5)
+                .take(LABEL_POOL)
                 .map(|(_, term)| most_common_surface(&surface[term]))
                 .collect();
             (*group, words)
@@ -830,11 +835,42 @@ fn cased(forms: &BTreeMap<String, BTreeMap<String, usize>>, word: &str) -> Strin
     }
 }
 
+/// The label of each theme in review order, from its pool of distinctive words (best first)
+/// and its works' texts: each label avoids the words earlier labels use, falling back on the
+/// theme's best words when all of its pool is taken.
+fn labels_in_order(pools: &[&[String]], texts: &[Vec<&str>]) -> Vec<String> {
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    pools
+        .iter()
+        .zip(texts)
+        .map(|(pool, texts)| {
+            let fresh: Vec<String> = pool
+                .iter()
+                .filter(|word| !taken.contains(&word.to_lowercase()))
+                .cloned()
+                .collect();
+            let candidates = if fresh.is_empty() {
+                pool.to_vec()
+            } else {
+                fresh
+            };
+            let chosen = label_items(&candidates, texts);
+            taken.extend(
+                chosen
+                    .iter()
+                    .flat_map(|item| item.split(' '))
+                    .map(str::to_lowercase),
+            );
+            label_of(&chosen)
+        })
+        .collect()
+}
+
 /// Up to three items for a label from a theme's distinctive `words`, best first; two of them
 /// that the theme's texts write as one phrase become one item (`hot` and `flashes` →
 /// `hot flashes`), so a label does not list the halves of a term.
 fn label_items(words: &[String], texts: &[&str]) -> Vec<String> {
-    let documents: Vec<Vec<String>> = texts.iter().map(|text| word_tokens(text)).collect();
+    let documents: Vec<Vec<String>> = texts.iter().map(|text| clause_tokens(text)).collect();
     let using = |test: &dyn Fn(&[String]) -> bool| documents.iter().filter(|d| test(d)).count();
     let is_phrase = |first: &str, second: &str| {
         let (first, second) = (first.to_lowercase(), second.to_lowercase());
@@ -877,6 +913,17 @@ fn label_items(words: &[String], texts: &[&str]) -> Vec<String> {
         }
     }
     items
+}
+
+/// The words of a text, with an empty token wherever punctuation ends a clause, so that
+/// words either side of a stop ("…with inhibitors. Emicizumab…") are not taken for a phrase.
+fn clause_tokens(text: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    for clause in text.split(['.', ',', ';', ':', '!', '?', '(', ')', '[', ']']) {
+        tokens.extend(word_tokens(clause));
+        tokens.push(String::new());
+    }
+    tokens
 }
 
 /// `Prophylaxis, bleeding and inhibitors`.
@@ -1003,6 +1050,55 @@ mod tests {
         assert_eq!(
             label_of(&label_items(&words, &texts)),
             "Hot flashes, symptoms and tamoxifen"
+        );
+    }
+
+    #[test]
+    fn a_later_label_takes_words_from_beyond_the_top_five() {
+        // Donners_2021's fourth theme: its top five words were all in earlier labels but
+        // "treated", so its label was the one word "Treated".
+        let words =
+            |list: &[&str]| -> Vec<String> { list.iter().map(|w| (*w).to_owned()).collect() };
+        let first = words(&["emicizumab", "inhibitors", "bleeding", "dose", "hemophilia"]);
+        let later = words(&[
+            "emicizumab",
+            "prophylaxis",
+            "bleeding",
+            "treated",
+            "inhibitors",
+            "arm",
+            "prior",
+        ]);
+        let texts = vec![
+            vec!["Emicizumab for inhibitors: bleeding and dose in hemophilia."; 2],
+            vec![
+                "Emicizumab prophylaxis was given. Those treated for bleeding in one arm had prior agents.";
+                2
+            ],
+        ];
+        let labels = labels_in_order(&[first.as_slice(), later.as_slice()], &texts);
+        assert_eq!(labels[0], "Emicizumab, inhibitors and bleeding");
+        assert_eq!(labels[1], "Prophylaxis, treated and arm");
+        // A theme whose every word is taken still gets a label, from its best words.
+        let taken = words(&["emicizumab", "inhibitors"]);
+        let labels = labels_in_order(&[first.as_slice(), taken.as_slice()], &texts);
+        assert_eq!(labels[1], "Emicizumab and inhibitors");
+    }
+
+    #[test]
+    fn words_either_side_of_a_stop_are_no_phrase() {
+        // From Donners_2021's abstracts, where "inhibitors emicizumab" had become a label item.
+        let words: Vec<String> = ["inhibitors", "emicizumab", "bleeding"]
+            .map(str::to_owned)
+            .into();
+        let texts = [
+            "Patients with factor VIII inhibitors. Emicizumab was given weekly.",
+            "New development of inhibitors.Emicizumab prophylaxis reduced bleeding.",
+            "Antibodies (inhibitors). Emicizumab once weekly.",
+        ];
+        assert_eq!(
+            label_items(&words, &texts),
+            ["inhibitors", "emicizumab", "bleeding"]
         );
     }
 
