@@ -262,11 +262,14 @@ impl Work {
 }
 
 /// The family name of a displayed personal name (`Jane Q. Smith` → `Smith`,
-/// `Smith, Jane` → `Smith`, `Ludwig van Beethoven` → `van Beethoven`).
+/// `Smith, Jane` → `Smith`, `Ludwig van Beethoven` → `van Beethoven`, `Sauvé B` → `Sauvé`).
 pub fn family_name(name: &str) -> &str {
     let name = name.trim();
     if let Some((family, _given)) = name.split_once(',') {
         return family.trim();
+    }
+    if let Some((family, _initial)) = family_then_initial(name) {
+        return family;
     }
     let words: Vec<(usize, &str)> = name
         .split_whitespace()
@@ -301,11 +304,24 @@ pub fn family_name(name: &str) -> &str {
     &name[start..]
 }
 
+/// A name displayed family first with one initial after it (`Sauvé B`, `van den Broek P`),
+/// as some records give them, split into the two; a family name is never one letter.
+fn family_then_initial(name: &str) -> Option<(&str, &str)> {
+    let (family, initial) = name.rsplit_once(' ')?;
+    let letter = initial.strip_suffix('.').unwrap_or(initial);
+    let mut letters = letter.chars();
+    let is_initial = letters.next().is_some_and(char::is_uppercase) && letters.next().is_none();
+    (is_initial && !family.trim().is_empty()).then(|| (family.trim(), initial))
+}
+
 /// The given names of a displayed personal name: what `family_name` leaves.
 pub fn given_names(name: &str) -> &str {
     let name = name.trim();
     if let Some((_family, given)) = name.split_once(',') {
         return given.trim();
+    }
+    if let Some((_family, initial)) = family_then_initial(name) {
+        return initial;
     }
     let family = family_name(name);
     name[..name.len() - family.len()].trim()
@@ -365,6 +381,10 @@ mod tests {
         check("Smith, Jane", "Smith", "Jane");
         check("Rens van de Schoot", "van de Schoot", "Rens");
         check("Plato", "Plato", "");
+        // From SYNERGY records (van_der_Valk_2021, Chou_2004): family name, then an initial.
+        check("Sauvé B", "Sauvé", "B");
+        check("van den Broek P", "van den Broek", "P");
+        check("Friera Acebal G.", "Friera Acebal", "G.");
     }
 
     #[test]
