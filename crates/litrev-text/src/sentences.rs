@@ -236,31 +236,50 @@ fn ends_sentence(text: &str, at: usize) -> bool {
     !(is_initial || is_abbreviation || is_dotted)
 }
 
-/// A stop glued to the next sentence ("inhibitors.Emicizumab", "(P = 0.03).Our"), as rebuilt
-/// abstracts often have: a lower-case word (not a URL part), a closing bracket, a number or a
-/// percentage, the stop, then a capitalised word, an acronym ("head.HCC increased") or the
-/// article "A" ("controls.A higher risk").
+/// A stop glued to the next sentence ("inhibitors.Emicizumab", "side-effects.In", "2.5
+/// mg.Cyclobenzaprine", "(P = 0.03).Our"), as rebuilt abstracts often have: a lower-case word
+/// of two or more letters (hyphens and slashes allowed: "follow-up", "mg/day"; not a known
+/// abbreviation nor `www`), a closing bracket, a number or a percentage, the stop, then a
+/// capitalised word, an acronym ("head.HCC increased") or the article "A" ("controls.A higher
+/// risk"). After a capitalised word of four or more letters or an acronym ("Canada.A
+/// randomized", "with MS.To compare") only a capitalised word or "A" opens the next one.
 fn runs_into_next(text: &str, at: usize) -> bool {
     if text.as_bytes()[at] != b'.' {
         return false;
     }
     let token = text[..at].rsplit(char::is_whitespace).next().unwrap_or("");
     let word = token.trim_end_matches(')');
-    let ends_a_clause = (word.chars().count() >= 4 && word.chars().all(char::is_lowercase))
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    let is_word = word.starts_with(char::is_lowercase)
+        && word
+            .chars()
+            .all(|c| c.is_lowercase() || c == '-' || c == '/')
+        && letters >= 2
+        && !ABBREVIATIONS.contains(&word)
+        && word != "www";
+    let is_name = letters >= 4
+        && word.starts_with(char::is_uppercase)
+        && word.chars().skip(1).all(char::is_lowercase);
+    let bare = word.strip_suffix('s').unwrap_or(word);
+    let is_acronym = (2..=6).contains(&bare.len()) && bare.chars().all(|c| c.is_ascii_uppercase());
+    let ends_a_clause = is_word
         || token.ends_with([')', ']', '%'])
         || token.ends_with(|c: char| c.is_ascii_digit());
     let after: Vec<char> = text[at + 1..].chars().take(2).collect();
-    let opens_a_sentence = match after[..] {
-        [first, second] => {
-            first.is_uppercase()
-                && (second.is_lowercase()
-                    || second.is_uppercase()
-                    || second.is_ascii_digit()
-                    || first == 'A' && second == ' ')
-        }
-        _ => false,
+    let [first, second] = after[..] else {
+        return false;
     };
-    ends_a_clause && opens_a_sentence
+    if !first.is_uppercase() {
+        return false;
+    }
+    if ends_a_clause {
+        second.is_lowercase()
+            || second.is_uppercase()
+            || second.is_ascii_digit()
+            || first == 'A' && second == ' '
+    } else {
+        (is_name || is_acronym) && (second.is_lowercase() || first == 'A' && second == ' ')
+    }
 }
 
 /// Whether `text[start..colon]` is a capitalised label of one to three words, like
@@ -342,8 +361,27 @@ mod tests {
             ],
         );
         check(
-            "See www.Example.com and e.g.Foo here.",
-            &["See www.Example.com and e.g.Foo here."],
+            "See www.Example.com and e.g.Foo here, et al.The end.",
+            &["See www.Example.com and e.g.Foo here, et al.The end."],
+        );
+        // From Chou_2004 and Jeyaraman_2020: short words, units and hyphenated words.
+        check(
+            "It was safe, with mild side-effects.In our study 2.5 mg.Cyclobenzaprine 5 mg/day.Pain fell at follow-up.Of the rest.",
+            &[
+                "It was safe, with mild side-effects.",
+                "In our study 2.5 mg.",
+                "Cyclobenzaprine 5 mg/day.",
+                "Pain fell at follow-up.",
+                "Of the rest.",
+            ],
+        );
+        check(
+            "Ten centres in Canada.A randomized trial in MS.To compare doses in U.S.The end.",
+            &[
+                "Ten centres in Canada.",
+                "A randomized trial in MS.",
+                "To compare doses in U.S.The end.",
+            ],
         );
     }
 
