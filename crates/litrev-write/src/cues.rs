@@ -35,9 +35,18 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "this was ",
         "these were ",
         "these are ",
-        "it is ",
-        "it was ",
+        "it ",
+        "its ",
         "they ",
+        "such ",
+        "in particular",
+        "additionally",
+        "likewise",
+        "conversely",
+        "hence",
+        "accordingly",
+        "as a result",
+        "on the other hand",
         "in this group",
         "in these patients",
         "in this population",
@@ -197,6 +206,12 @@ mod tests {
             "This suggests long-term activation of the axis."
         ));
         assert!(leans_on_context("However, the effect faded by week 12."));
+        // From Jeyaraman_2020's conclusion, where it was quoted alone.
+        assert!(leans_on_context(
+            "In particular, it allows to address the >45 years population."
+        ));
+        assert!(leans_on_context("It reduced pain at one year."));
+        assert!(!leans_on_context("Items were scored from 0 to 4."));
         assert!(!leans_on_context(
             "This study found lower cortisol in obese children."
         ));
