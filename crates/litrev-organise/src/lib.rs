@@ -870,7 +870,7 @@ fn labels_in_order(pools: &[&[String]], texts: &[Vec<&str>]) -> Vec<String> {
 /// that the theme's texts write as one phrase become one item (`hot` and `flashes` →
 /// `hot flashes`), so a label does not list the halves of a term.
 fn label_items(words: &[String], texts: &[&str]) -> Vec<String> {
-    let documents: Vec<Vec<String>> = texts.iter().map(|text| clause_tokens(text)).collect();
+    let documents: Vec<Vec<String>> = texts.iter().map(|text| word_tokens(text)).collect();
     let using = |test: &dyn Fn(&[String]) -> bool| documents.iter().filter(|d| test(d)).count();
     let is_phrase = |first: &str, second: &str| {
         let (first, second) = (first.to_lowercase(), second.to_lowercase());
@@ -913,17 +913,6 @@ fn label_items(words: &[String], texts: &[&str]) -> Vec<String> {
         }
     }
     items
-}
-
-/// The words of a text, with an empty token wherever punctuation ends a clause, so that
-/// words either side of a stop ("…with inhibitors. Emicizumab…") are not taken for a phrase.
-fn clause_tokens(text: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    for clause in text.split(['.', ',', ';', ':', '!', '?', '(', ')', '[', ']']) {
-        tokens.extend(word_tokens(clause));
-        tokens.push(String::new());
-    }
-    tokens
 }
 
 /// `Prophylaxis, bleeding and inhibitors`.

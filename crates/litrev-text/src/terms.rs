@@ -28,13 +28,25 @@ pub fn content_words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Lower-case words of a text in order, hyphenated words whole and nothing dropped: the tokens
-/// phrases are read from (`stem cells`, `hot flashes`).
+/// Lower-case words of a text in order, hyphenated words whole and nothing dropped, with an
+/// empty token wherever punctuation ends a clause: the tokens phrases are read from (`stem
+/// cells`, `hot flashes`), so that words either side of a stop ("…with inhibitors. Emicizumab…")
+/// are never side by side.
 pub fn word_tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .filter(|token| !token.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+    let mut tokens: Vec<String> = Vec::new();
+    // Brackets end a clause too: "microfracture (MFx)" is no phrase "microfracture MFx".
+    for clause in text.split(['.', ',', ';', ':', '!', '?', '(', ')', '[', ']']) {
+        let mut words = clause
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .filter(|token| !token.is_empty())
+            .map(str::to_lowercase)
+            .peekable();
+        if words.peek().is_some() && !tokens.is_empty() {
+            tokens.push(String::new());
+        }
+        tokens.extend(words);
+    }
+    tokens
 }
 
 /// The stemmed content terms of a text, in order, with repeats.
@@ -47,10 +59,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn word_tokens_keep_every_word_and_hyphens() {
+    fn word_tokens_keep_every_word_and_hyphens_and_mark_where_clauses_end() {
         assert_eq!(
             word_tokens("Hot flashes, in long-term users (n=3)."),
-            ["hot", "flashes", "in", "long-term", "users", "n", "3"]
+            [
+                "hot",
+                "flashes",
+                "",
+                "in",
+                "long-term",
+                "users",
+                "",
+                "n",
+                "3"
+            ]
         );
     }
 

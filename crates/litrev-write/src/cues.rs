@@ -257,5 +257,16 @@ mod tests {
             ),
             "estrogen"
         );
+        // Words either side of a stop are no phrase.
+        assert_eq!(
+            phrase_of(
+                "inhibitors",
+                &texts(&[
+                    "Patients with inhibitors. Emicizumab was given.",
+                    "New inhibitors.Emicizumab reduced bleeding."
+                ])
+            ),
+            "inhibitors"
+        );
     }
 }
