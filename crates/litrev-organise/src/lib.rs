@@ -708,6 +708,7 @@ const TOP_WORDS: usize = 5;
 /// How many distinctive words a theme's label may be chosen from: more than it shows, so a
 /// theme whose top words earlier labels already use still finds words of its own.
 const LABEL_POOL: usize = 10;
+const _: () = assert!(LABEL_POOL > TOP_WORDS);
 
 /// Each group's [`LABEL_POOL`] most distinctive words by class-based TF-IDF, best first, as
 /// they appear in the texts.
@@ -1072,6 +1073,18 @@ mod tests {
         let taken = words(&["emicizumab", "inhibitors"]);
         let labels = labels_in_order(&[first.as_slice(), taken.as_slice()], &texts);
         assert_eq!(labels[1], "Emicizumab and inhibitors");
+    }
+
+    #[test]
+    fn labels_choose_from_more_distinctive_words_than_a_theme_shows() {
+        let group_a = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
+        let group_b = "mike november oscar papa quebec romeo sierra tango uniform victor";
+        let texts: Vec<String> = [group_a, group_a, group_b, group_b]
+            .map(str::to_owned)
+            .into();
+        let groups: BTreeMap<usize, Vec<usize>> = [(0, vec![0, 1]), (1, vec![2, 3])].into();
+        let words = distinctive_words(&texts, &groups);
+        assert_eq!(words[&0].len(), LABEL_POOL);
     }
 
     #[test]

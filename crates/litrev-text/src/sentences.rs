@@ -183,17 +183,17 @@ fn run_in_label_length(sentence: &str) -> usize {
     if !sentence.starts_with(char::is_uppercase) {
         return 0;
     }
-    let words = || sentence.split(' ');
     let lower = sentence.to_lowercase();
-    let single = words()
-        .next()
-        .filter(|label| SECTION_LABELS.contains(&label.to_lowercase().as_str()))
-        .map(str::len);
-    let several = RUN_IN_LABELS
+    let Some(length) = RUN_IN_LABELS
         .iter()
-        .find(|label| lower.starts_with(*label) && lower[label.len()..].starts_with(' '))
-        .map(|label| label.len());
-    let Some(length) = several.or(single) else {
+        .chain(SECTION_LABELS)
+        .find(|label| {
+            lower
+                .strip_prefix(*label)
+                .is_some_and(|rest| rest.starts_with(' '))
+        })
+        .map(|label| label.len())
+    else {
         return 0;
     };
     // `get`, not indexing: lower-casing may change byte lengths before the label's end.
