@@ -17,6 +17,8 @@ use std::time::Duration;
 
 use flate2::read::GzDecoder;
 
+use crate::random::SplitMix64;
+
 /// Query parameters that identify the caller rather than the request, ignored by [`Replay`].
 const IDENTITY_PARAMS: &[&str] = &["mailto", "email", "api_key", "tool"];
 
@@ -127,9 +129,6 @@ struct Shared {
     log: Mutex<Vec<String>>,
 }
 
-/// SplitMix64: a tiny deterministic generator, good enough to pick faults.
-struct SplitMix64(u64);
-
 impl Server {
     /// Starts a server on `127.0.0.1` at a free port.
     ///
@@ -143,7 +142,7 @@ impl Server {
         let address = listener.local_addr().expect("the bound address");
         let shared = Arc::new(Shared {
             handler: Box::new(handler),
-            generator: Mutex::new(SplitMix64(faults.seed)),
+            generator: Mutex::new(SplitMix64::new(faults.seed)),
             faults,
             stopping: AtomicBool::new(false),
             requests: AtomicU64::new(0),
@@ -452,21 +451,6 @@ impl Replay {
                 .map(<[u8]>::to_vec),
             reply,
         });
-    }
-}
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut mixed = self.0;
-        mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        mixed ^ (mixed >> 31)
-    }
-
-    /// A uniform draw in `[0, 1)`.
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1_u64 << 53) as f64
     }
 }
 

@@ -464,7 +464,8 @@ fn references(record: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn abstract_text(record: &Value) -> String {
+/// The text of a record's `abstract_inverted_index`, words in their positions.
+pub fn abstract_text(record: &Value) -> String {
     let Some(index) = record
         .get("abstract_inverted_index")
         .and_then(Value::as_object)

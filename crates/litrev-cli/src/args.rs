@@ -59,6 +59,32 @@ pub enum BenchCommand {
     /// Embed the title and abstract of every work in some snapshot files with the model a
     /// review uses (no cache); print docs/s and tokens/s.
     Embed(EmbedBenchArgs),
+    /// Run whole reviews of every dataset at every tier, on its records as they are and on
+    /// hostile copies of them (text that breaks naive code, emptied fields, markup); print one
+    /// line per run, ok or the failure. Exit code 2 when any run failed.
+    Sweep(SweepBenchArgs),
+}
+
+/// `litrev bench sweep`.
+#[derive(Debug, Args)]
+pub struct SweepBenchArgs {
+    /// OpenAlex works files (.jsonl or .jsonl.gz), each a dataset; with no --works and no
+    /// --csv, every works file and CSV under `synergy/` in LITREV_TESTDATA (default
+    /// ../shared/data).
+    #[arg(long, num_args = 1..)]
+    pub works: Vec<PathBuf>,
+    /// Title/abstract/label CSVs (.csv or .csv.gz), each a dataset.
+    #[arg(long, num_args = 1..)]
+    pub csv: Vec<PathBuf>,
+    /// Tiers to run each dataset at (default: all four).
+    #[arg(long, num_args = 1..)]
+    pub tier: Vec<Tier>,
+    /// Only the hostile copies, or only the records as they are (default: both).
+    #[arg(long, value_parser = ["plain", "hostile"])]
+    pub only: Option<String>,
+    /// Seed of the hostile mutations.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// `litrev bench embed`.
@@ -153,6 +179,21 @@ pub struct ScreenBenchArgs {
     /// Write the screening order of the first simulation here, one id per line.
     #[arg(long)]
     pub order_out: Option<PathBuf>,
+    /// Leave-one-dataset-out cross-validation over every labelled set in --data: for each
+    /// dataset, the WSS@95 of the ranker setting chosen on all the others, beside the shipped
+    /// setting's.
+    #[arg(long, conflicts_with_all = ["works", "csv"])]
+    pub cv: bool,
+    /// The shared data folder --cv reads (default: LITREV_TESTDATA, else ../shared/data).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// With --cv: write each dataset as NAME.csv (record_id,title,abstract,label_included)
+    /// and NAME.priors (seed, included row, excluded row) for `scripts/asreview-simulate.sh`.
+    #[arg(long)]
+    pub asreview_out: Option<PathBuf>,
+    /// With --cv: the asreview.tsv `scripts/asreview-simulate.sh` wrote, printed as a column.
+    #[arg(long)]
+    pub asreview: Option<PathBuf>,
 }
 
 /// The language model of a run or a benchmark.

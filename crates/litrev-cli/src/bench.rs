@@ -3,11 +3,16 @@
 use anyhow::{Context, bail};
 use litrev::Home;
 use litrev::bench::{
-    LabelledRecords, read_labelled_csv, read_works_with_labels, simulate_screening,
+    LabelledRecords, file_stem, read_labelled_csv, read_works_with_labels, simulate_screening,
 };
 
+use std::path::PathBuf;
+
+use litrev::model::Tier;
+
 use crate::args::{
-    BenchCommand, EmbedBenchArgs, ScreenBenchArgs, SnowballBenchArgs, ThemesBenchArgs,
+    BenchCommand, EmbedBenchArgs, ScreenBenchArgs, SnowballBenchArgs, SweepBenchArgs,
+    ThemesBenchArgs,
 };
 
 /// Runs a benchmark; the exit code is 0 when it ran.
@@ -17,7 +22,81 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
         BenchCommand::Themes(args) => themes(home, &args),
         BenchCommand::Snowball(args) => snowball(home, &args),
         BenchCommand::Embed(args) => embed(home, &args),
+        BenchCommand::Sweep(args) => sweep(home, &args),
     }
+}
+
+fn sweep(home: &Home, args: &SweepBenchArgs) -> anyhow::Result<u8> {
+    use litrev::bench::Variant;
+    let (works, csv) = if args.works.is_empty() && args.csv.is_empty() {
+        let data = std::env::var_os("LITREV_TESTDATA")
+            .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
+            .join("synergy");
+        let works = files_in(&data.join("works"))?;
+        let csv = files_in(&data.join("built_csv_from_asreview_makita"))?;
+        if works.is_empty() && csv.is_empty() {
+            bail!(
+                "no datasets under {}: pass --works FILE… or --csv FILE…, or set LITREV_TESTDATA to the shared data folder",
+                data.display()
+            );
+        }
+        (works, csv)
+    } else {
+        (args.works.clone(), args.csv.clone())
+    };
+    let variants = match args.only.as_deref() {
+        Some("plain") => vec![Variant::Plain],
+        Some(_) => vec![Variant::Hostile],
+        None => vec![Variant::Plain, Variant::Hostile],
+    };
+    let tiers = if args.tier.is_empty() {
+        Tier::ALL.to_vec()
+    } else {
+        args.tier.clone()
+    };
+    let options = litrev::bench::SweepOptions {
+        works,
+        csv,
+        tiers,
+        variants,
+        seed: args.seed,
+    };
+    let runs = litrev::bench::sweep(home, &options, &mut |run| match &run.outcome {
+        Ok(reviewed) => println!(
+            "ok    {:<20} {:<13} {:<8} {:>6} considered {:>4} included {:>6} words {:>7.1} s",
+            run.dataset,
+            run.tier.name(),
+            run.variant.name(),
+            reviewed.considered,
+            reviewed.included,
+            reviewed.words,
+            run.seconds
+        ),
+        Err(failure) => println!(
+            "FAIL  {:<20} {:<13} {:<8} {failure} ({:.1} s)",
+            run.dataset,
+            run.tier.name(),
+            run.variant.name(),
+            run.seconds
+        ),
+    })?;
+    let failed = runs.iter().filter(|run| run.outcome.is_err()).count();
+    println!("{} runs, {failed} failed", runs.len());
+    Ok(if failed == 0 { 0 } else { 2 })
+}
+
+/// The data files in a folder, sorted; none when it does not exist.
+fn files_in(folder: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .with_context(|| format!("cannot list {}", folder.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 fn embed(home: &Home, args: &EmbedBenchArgs) -> anyhow::Result<u8> {
@@ -276,6 +355,9 @@ fn themes(home: &Home, args: &ThemesBenchArgs) -> anyhow::Result<u8> {
 }
 
 fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
+    if args.cv {
+        return screen_cross_validated(args);
+    }
     let (name, records): (String, LabelledRecords) = match (&args.works, &args.labels, &args.csv) {
         (Some(works), Some(labels), None) => {
             (file_stem(works), read_works_with_labels(works, labels)?)
@@ -345,10 +427,131 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-fn file_stem(path: &std::path::Path) -> String {
-    let name = path
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or("data");
-    name.split('.').next().unwrap_or(name).to_owned()
+/// `litrev bench screen --cv`: per dataset, the shipped setting's WSS@95, the cross-validated
+/// one (the setting chosen on the other datasets) and, given its results, ASReview's.
+fn screen_cross_validated(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
+    let data = args.data.clone().unwrap_or_else(shared_data);
+    let datasets = litrev::bench::labelled_datasets(&data)?;
+    let seeds: Vec<u64> = (0..args.repeats.max(1)).collect();
+    if let Some(folder) = &args.asreview_out {
+        litrev::bench::write_asreview_inputs(folder, &datasets, &seeds)?;
+    }
+    let asreview = match &args.asreview {
+        Some(path) => read_asreview(path)?,
+        None => std::collections::BTreeMap::new(),
+    };
+    let started = std::time::Instant::now();
+    let grid = litrev::bench::setting_grid();
+    let result = litrev::bench::cross_validate(&datasets, &grid, &seeds)?;
+    let shipped = litrev::bench::ScreenSetting::shipped();
+    let shipped_index = grid.iter().position(|setting| *setting == shipped);
+    println!(
+        "leave-one-dataset-out over {} datasets, {} settings, {} priors each ({:.0} s)",
+        datasets.len(),
+        grid.len(),
+        seeds.len(),
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:<34} {:>7} {:>5} {:>8} {:>8} {:>9}  chosen on the others",
+        "dataset", "records", "incl", "shipped", "cv", "asreview"
+    );
+    let (mut cv_sum, mut asreview_sum, mut asreview_count, mut behind) = (0.0, 0.0, 0, 0);
+    for (index, dataset) in datasets.iter().enumerate() {
+        let held_out = result.held_out(index);
+        cv_sum += held_out;
+        let shipped_wss = shipped_index.map_or_else(
+            || "-".to_owned(),
+            |s| format!("{:.3}", result.wss[s][index]),
+        );
+        let theirs = asreview.get(&dataset.name).copied();
+        if let Some(theirs) = theirs {
+            asreview_sum += theirs;
+            asreview_count += 1;
+            if held_out < theirs {
+                behind += 1;
+            }
+        }
+        println!(
+            "{:<34} {:>7} {:>5} {:>8} {:>8.3} {:>9}  {}",
+            dataset.name,
+            dataset.records.labels.len(),
+            dataset
+                .records
+                .labels
+                .iter()
+                .filter(|label| **label)
+                .count(),
+            shipped_wss,
+            held_out,
+            theirs.map_or_else(|| "-".to_owned(), |wss| format!("{wss:.3}")),
+            result.settings[result.chosen[index]].describe()
+        );
+    }
+    println!(
+        "mean cross-validated WSS@95 {:.3}{}",
+        cv_sum / datasets.len().max(1) as f64,
+        if asreview_count > 0 {
+            format!(
+                "; ASReview {:.3} on {asreview_count}; litrev behind on {behind}",
+                asreview_sum / asreview_count as f64
+            )
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "{:>8} {:>8}  setting (mean WSS@95 over all datasets, worst and best of them)",
+        "mean", "worst"
+    );
+    for (index, setting) in result.settings.iter().enumerate() {
+        let row = &result.wss[index];
+        println!(
+            "{:>8.3} {:>8.3}  {}{}",
+            row.iter().sum::<f64>() / row.len().max(1) as f64,
+            row.iter().copied().fold(f64::MAX, f64::min),
+            setting.describe(),
+            if Some(index) == shipped_index {
+                " (shipped)"
+            } else {
+                ""
+            }
+        );
+    }
+    println!(
+        "chosen on all datasets (what should ship): {}",
+        result.settings[result.chosen_on_all].describe()
+    );
+    Ok(0)
+}
+
+/// The shared data folder: LITREV_TESTDATA, else ../shared/data.
+fn shared_data() -> PathBuf {
+    std::env::var_os("LITREV_TESTDATA")
+        .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
+}
+
+/// Mean WSS@95 per dataset from the `asreview.tsv` of `scripts/asreview-simulate.sh`.
+fn read_asreview(
+    path: &std::path::Path,
+) -> anyhow::Result<std::collections::BTreeMap<String, f64>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read ASReview's results {}", path.display()))?;
+    let mut sums: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (Some(name), Some(wss)) = (fields.first(), fields.get(2)) else {
+            continue;
+        };
+        let wss: f64 = wss
+            .parse()
+            .with_context(|| format!("{}: `{wss}` is not a WSS@95", path.display()))?;
+        let entry = sums.entry((*name).to_owned()).or_default();
+        entry.0 += wss;
+        entry.1 += 1;
+    }
+    Ok(sums
+        .into_iter()
+        .map(|(name, (sum, count))| (name, sum / count as f64))
+        .collect())
 }

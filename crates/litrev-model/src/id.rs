@@ -95,19 +95,48 @@ fn strip_any_prefix<'a>(text: &'a str, prefixes: &[&str]) -> &'a str {
         .unwrap_or(text)
 }
 
+// The prefixes each kind of id is written with; a text starting with one is that kind.
+const OPENALEX_PREFIXES: &[&str] = &[
+    "https://openalex.org/",
+    "http://openalex.org/",
+    "https://api.openalex.org/works/",
+    "https://api.openalex.org/",
+    "openalex:",
+];
+const DOI_PREFIXES: &[&str] = &[
+    "https://doi.org/",
+    "http://doi.org/",
+    "https://dx.doi.org/",
+    "http://dx.doi.org/",
+    "doi.org/",
+    "doi:",
+];
+const PMID_PREFIXES: &[&str] = &[
+    "https://pubmed.ncbi.nlm.nih.gov/",
+    "http://pubmed.ncbi.nlm.nih.gov/",
+    "https://www.ncbi.nlm.nih.gov/pubmed/",
+    "pmid:",
+];
+const PMCID_PREFIXES: &[&str] = &[
+    "https://www.ncbi.nlm.nih.gov/pmc/articles/",
+    "http://www.ncbi.nlm.nih.gov/pmc/articles/",
+    "https://pmc.ncbi.nlm.nih.gov/articles/",
+    "pmcid:",
+];
+const ARXIV_PREFIXES: &[&str] = &[
+    "https://arxiv.org/abs/",
+    "http://arxiv.org/abs/",
+    "https://arxiv.org/pdf/",
+    "http://arxiv.org/pdf/",
+    "http://export.arxiv.org/abs/",
+    "arxiv:",
+];
+const S2_PREFIXES: &[&str] = &["https://www.semanticscholar.org/paper/", "s2:"];
+
 impl FromStr for OpenAlexId {
     type Err = IdError;
     fn from_str(text: &str) -> Result<Self, IdError> {
-        let bare = strip_any_prefix(
-            text.trim(),
-            &[
-                "https://openalex.org/",
-                "http://openalex.org/",
-                "https://api.openalex.org/works/",
-                "https://api.openalex.org/",
-                "openalex:",
-            ],
-        );
+        let bare = strip_any_prefix(text.trim(), OPENALEX_PREFIXES);
         let digits = bare.strip_prefix(['W', 'w']).unwrap_or("");
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(IdError::Malformed {
@@ -122,18 +151,7 @@ impl FromStr for OpenAlexId {
 impl FromStr for Doi {
     type Err = IdError;
     fn from_str(text: &str) -> Result<Self, IdError> {
-        let bare = strip_any_prefix(
-            text.trim(),
-            &[
-                "https://doi.org/",
-                "http://doi.org/",
-                "https://dx.doi.org/",
-                "http://dx.doi.org/",
-                "doi.org/",
-                "doi:",
-            ],
-        )
-        .trim();
+        let bare = strip_any_prefix(text.trim(), DOI_PREFIXES).trim();
         let valid = bare.starts_with("10.") && bare.contains('/') && !bare.ends_with('/');
         if !valid || bare.chars().any(char::is_whitespace) {
             return Err(IdError::Malformed {
@@ -148,39 +166,23 @@ impl FromStr for Doi {
 impl FromStr for Pmid {
     type Err = IdError;
     fn from_str(text: &str) -> Result<Self, IdError> {
-        let bare = strip_any_prefix(
-            text.trim(),
-            &[
-                "https://pubmed.ncbi.nlm.nih.gov/",
-                "http://pubmed.ncbi.nlm.nih.gov/",
-                "https://www.ncbi.nlm.nih.gov/pubmed/",
-                "pmid:",
-            ],
-        )
-        .trim_end_matches('/');
-        if bare.is_empty() || !bare.bytes().all(|b| b.is_ascii_digit()) {
+        let bare = strip_any_prefix(text.trim(), PMID_PREFIXES).trim_end_matches('/');
+        // PubMed ids count from 1: all zeros would print as `pmid:`, which reads back as nothing.
+        let digits = bare.trim_start_matches('0');
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(IdError::Malformed {
                 kind: "PubMed id",
                 text: text.to_owned(),
             });
         }
-        Ok(Self(bare.trim_start_matches('0').to_owned()))
+        Ok(Self(digits.to_owned()))
     }
 }
 
 impl FromStr for Pmcid {
     type Err = IdError;
     fn from_str(text: &str) -> Result<Self, IdError> {
-        let bare = strip_any_prefix(
-            text.trim(),
-            &[
-                "https://www.ncbi.nlm.nih.gov/pmc/articles/",
-                "http://www.ncbi.nlm.nih.gov/pmc/articles/",
-                "https://pmc.ncbi.nlm.nih.gov/articles/",
-                "pmcid:",
-            ],
-        )
-        .trim_end_matches('/');
+        let bare = strip_any_prefix(text.trim(), PMCID_PREFIXES).trim_end_matches('/');
         let digits = strip_prefix_ci(bare, "PMC").unwrap_or(bare);
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(IdError::Malformed {
@@ -195,17 +197,7 @@ impl FromStr for Pmcid {
 impl FromStr for ArxivId {
     type Err = IdError;
     fn from_str(text: &str) -> Result<Self, IdError> {
-        let bare = strip_any_prefix(
-            text.trim(),
-            &[
-                "https://arxiv.org/abs/",
-                "http://arxiv.org/abs/",
-                "https://arxiv.org/pdf/",
-                "http://arxiv.org/pdf/",
-                "http://export.arxiv.org/abs/",
-                "arxiv:",
-            ],
-        );
+        let bare = strip_any_prefix(text.trim(), ARXIV_PREFIXES);
         let bare = bare.strip_suffix(".pdf").unwrap_or(bare);
         let without_version = match bare.rfind('v') {
             Some(at)
@@ -253,10 +245,7 @@ fn is_arxiv_body(body: &str) -> bool {
 impl FromStr for S2Id {
     type Err = IdError;
     fn from_str(text: &str) -> Result<Self, IdError> {
-        let bare = strip_any_prefix(
-            text.trim(),
-            &["https://www.semanticscholar.org/paper/", "s2:"],
-        );
+        let bare = strip_any_prefix(text.trim(), S2_PREFIXES);
         let bare = bare.rsplit('/').next().unwrap_or(bare);
         if bare.len() != 40 || !bare.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(IdError::Malformed {
@@ -337,6 +326,30 @@ impl FromStr for WorkId {
     type Err = IdError;
     fn from_str(text: &str) -> Result<Self, IdError> {
         let trimmed = text.trim();
+        // A text opening with a kind's prefix (or a DOI's `10.`) is that kind, whatever words
+        // follow: arXiv's DOIs are `10.48550/arXiv.…`, and a DOI's suffix may hold `pubmed`,
+        // `/pmc/` or `W1`, which the guesses below would take for another kind.
+        let starts = |prefixes: &[&str]| {
+            prefixes
+                .iter()
+                .any(|prefix| strip_prefix_ci(trimmed, prefix).is_some())
+        };
+        if trimmed.starts_with("10.") || starts(DOI_PREFIXES) {
+            return trimmed.parse().map(WorkId::Doi);
+        }
+        type Parse = fn(&str) -> Result<WorkId, IdError>;
+        let kinds: [(&[&str], Parse); 5] = [
+            (OPENALEX_PREFIXES, |text| text.parse().map(WorkId::OpenAlex)),
+            (PMID_PREFIXES, |text| text.parse().map(WorkId::Pmid)),
+            (PMCID_PREFIXES, |text| text.parse().map(WorkId::Pmcid)),
+            (ARXIV_PREFIXES, |text| text.parse().map(WorkId::Arxiv)),
+            (S2_PREFIXES, |text| text.parse().map(WorkId::S2)),
+        ];
+        for (prefixes, parse) in kinds {
+            if starts(prefixes) {
+                return parse(trimmed);
+            }
+        }
         let lower = trimmed.to_ascii_lowercase();
         let looks_openalex = lower.contains("openalex.org/w")
             || lower.starts_with("openalex:")
@@ -535,6 +548,37 @@ mod tests {
         ] {
             assert!(bad.parse::<WorkId>().is_err(), "{bad} should not parse");
         }
+    }
+
+    #[test]
+    fn a_prefix_decides_the_kind() {
+        // Found by the fuzz target `work_id`: arXiv's own DOIs, and DOIs whose suffix holds
+        // `pmc`, `pubmed` or a `W` number, were taken for arXiv, PubMed or OpenAlex ids and
+        // refused, so the DOI a parser read was dropped and a stored DOI did not read back.
+        check(
+            "https://doi.org/10.48550/arXiv.2101.00001",
+            "10.48550/arxiv.2101.00001",
+        );
+        check("10.1093/obo/9780199/pmc/60", "10.1093/obo/9780199/pmc/60");
+        check("doi:10.1000/pubmed.12", "10.1000/pubmed.12");
+        check("10.1000/openalex.org/w1", "10.1000/openalex.org/w1");
+        // An old-style arXiv archive may be any word; its `arXiv:` form still reads back.
+        check("arXiv:pubmed/1234567", "arXiv:pubmed/1234567");
+        check(
+            "https://www.semanticscholar.org/paper/PubMed-Arxiv-Tools/649def34f8be52c8b66281af98ae884c09aef38b",
+            "s2:649def34f8be52c8b66281af98ae884c09aef38b",
+        );
+    }
+
+    #[test]
+    fn a_pubmed_id_of_zeros_is_no_id() {
+        // Found by the fuzz target `ris` (`AN  - pmid:0`): it was kept as an empty id that
+        // printed as `pmid:` and did not read back.
+        for zeros in ["pmid:0", "0", "https://pubmed.ncbi.nlm.nih.gov/000/"] {
+            assert!(zeros.parse::<Pmid>().is_err(), "{zeros}");
+        }
+        assert!("pmid:0".parse::<WorkId>().is_err());
+        check("pmid:007", "pmid:7");
     }
 
     #[test]

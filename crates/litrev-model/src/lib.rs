@@ -17,6 +17,7 @@ mod dedup;
 mod id;
 mod organisation;
 mod plan;
+mod processing;
 mod review;
 mod run;
 mod screening;
@@ -29,6 +30,7 @@ pub use dedup::{Deduplicated, FUZZY_TITLE_SIMILARITY, MergeCounts, merge_duplica
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{Filters, Plan, Query};
+pub use processing::{Processing, processing, work_in_process};
 pub use review::{
     Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef,
 };

@@ -135,11 +135,141 @@ impl fmt::Display for StyleName {
     }
 }
 
+/// The deepest element nesting a style file may have: the CSL test suite's styles nest 14
+/// deep, and hayagriva overflows a 2 MiB thread stack somewhere past 800.
+const MAX_NESTING: usize = 128;
+
+/// How deep the elements of `xml` nest, counting no further than `limit + 1`. Comments,
+/// CDATA, processing instructions and the DOCTYPE are skipped, quoted attribute values may
+/// hold `>`; malformed markup is counted as well as it goes (the XML reader refuses it after).
+fn nesting_depth(xml: &str, limit: usize) -> usize {
+    let bytes = xml.as_bytes();
+    let (mut depth, mut deepest, mut at) = (0_usize, 0_usize, 0);
+    let skip_to = |from: usize, end: &str| {
+        xml.get(from..)
+            .and_then(|rest| rest.find(end))
+            .map_or(bytes.len(), |found| from + found + end.len())
+    };
+    while let Some(found) = xml.get(at..).and_then(|rest| rest.find('<')) {
+        let start = at + found;
+        let rest = &xml[start..];
+        if rest.starts_with("<!--") {
+            at = skip_to(start, "-->");
+            continue;
+        }
+        if rest.starts_with("<![CDATA[") {
+            at = skip_to(start, "]]>");
+            continue;
+        }
+        // The tag's end: the first `>` outside quotes.
+        let mut quote = None;
+        let mut end = bytes.len();
+        for (offset, byte) in rest.bytes().enumerate().skip(1) {
+            match (quote, byte) {
+                (None, b'"' | b'\'') => quote = Some(byte),
+                (Some(open), _) if byte == open => quote = None,
+                (None, b'>') => {
+                    end = start + offset;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let tag = &xml[start..end];
+        if tag.starts_with("</") {
+            depth = depth.saturating_sub(1);
+        } else if !(tag.starts_with("<?") || tag.starts_with("<!") || tag.ends_with('/')) {
+            depth += 1;
+            deepest = deepest.max(depth);
+            if deepest > limit {
+                break;
+            }
+        }
+        at = end + 1;
+    }
+    deepest
+}
+
+/// A loop of macros calling each other (`a → b → a`), if the style has one.
+fn macro_cycle(csl: &IndependentStyle) -> Option<Vec<String>> {
+    // The macros each macro calls: every `macro` attribute among its elements, found in the
+    // serialised form so no kind of element (`<text>`, `<key>`, a `<names>`' substitute, a
+    // `<choose>` branch…) is missed.
+    fn called(value: &serde_json::Value, out: &mut Vec<String>) {
+        let mut stack = vec![value];
+        while let Some(node) = stack.pop() {
+            match node {
+                serde_json::Value::Object(map) => {
+                    for (key, child) in map {
+                        match child {
+                            serde_json::Value::String(name) if key == "@macro" => {
+                                out.push(name.clone());
+                            }
+                            _ => stack.push(child),
+                        }
+                    }
+                }
+                serde_json::Value::Array(items) => stack.extend(items),
+                _ => {}
+            }
+        }
+    }
+    let calls: BTreeMap<&str, Vec<String>> = csl
+        .macros
+        .iter()
+        .map(|csl_macro| {
+            let mut out = Vec::new();
+            if let Ok(children) = serde_json::to_value(&csl_macro.children) {
+                called(&children, &mut out);
+            }
+            (csl_macro.name.as_str(), out)
+        })
+        .collect();
+    // Depth-first from each macro, without recursion: a path that comes back to a macro on
+    // it is a loop.
+    let mut done: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    for start in calls.keys() {
+        if done.contains(start) {
+            continue;
+        }
+        let mut path: Vec<&str> = vec![start];
+        let mut next_call: Vec<usize> = vec![0];
+        while let (Some(&current), Some(index)) = (path.last(), next_call.last_mut()) {
+            let callees = calls.get(current).map(Vec::as_slice).unwrap_or_default();
+            let Some(callee) = callees.get(*index) else {
+                done.insert(current);
+                path.pop();
+                next_call.pop();
+                continue;
+            };
+            *index += 1;
+            let callee = callee.as_str();
+            if let Some(at) = path.iter().position(|on_path| *on_path == callee) {
+                let mut cycle: Vec<String> =
+                    path[at..].iter().map(|name| (*name).to_owned()).collect();
+                cycle.push(callee.to_owned());
+                return Some(cycle);
+            }
+            if let Some((name, _)) = calls.get_key_value(callee)
+                && !done.contains(name)
+            {
+                path.push(name);
+                next_call.push(0);
+            }
+        }
+    }
+    None
+}
+
+static LOCALES: std::sync::OnceLock<Vec<Locale>> = std::sync::OnceLock::new();
+
 /// A parsed CSL style with the locales it may need, ready to format.
 #[derive(Debug, Clone)]
 pub struct CitationStyle {
     csl: IndependentStyle,
-    locales: Vec<Locale>,
+    /// hayagriva's locales, decoded once per process (decoding them took longer than
+    /// parsing most styles).
+    locales: &'static [Locale],
 }
 
 impl CitationStyle {
@@ -162,8 +292,25 @@ impl CitationStyle {
             path: path.to_owned(),
             reason,
         };
+        // hayagriva's XML reader recurses once per element, so a file of a few thousand nested
+        // elements overflows the stack and aborts the process; real styles nest about 15 deep.
+        if nesting_depth(xml, MAX_NESTING) > MAX_NESTING {
+            return Err(bad(format!(
+                "its elements are nested more than {MAX_NESTING} deep, which no CSL style needs"
+            )));
+        }
         match Style::from_xml(xml).map_err(|error| bad(error.to_string()))? {
-            Style::Independent(csl) => Ok(CitationStyle::new(csl)),
+            Style::Independent(csl) => {
+                // hayagriva expands macros by recursion: one that calls itself overflows the
+                // stack when the first citation is formatted.
+                if let Some(cycle) = macro_cycle(&csl) {
+                    return Err(bad(format!(
+                        "its macros call themselves in a loop ({}), which never ends",
+                        cycle.join(" → ")
+                    )));
+                }
+                Ok(CitationStyle::new(csl))
+            }
             Style::Dependent(dependent) => {
                 let parent = &dependent.parent_link.href;
                 let Some(archived) = ArchivedStyle::by_id(parent) else {
@@ -187,7 +334,7 @@ impl CitationStyle {
     fn new(csl: IndependentStyle) -> CitationStyle {
         CitationStyle {
             csl,
-            locales: locales(),
+            locales: LOCALES.get_or_init(locales),
         }
     }
 
@@ -387,11 +534,11 @@ pub(crate) fn style_citations(cites: &[(Vec<&Item>, CiteForm)], style: &Citation
             request_items,
             &style.csl,
             locale.clone(),
-            &style.locales,
+            style.locales,
             None,
         ));
     }
-    let rendered = driver.finish(BibliographyRequest::new(&style.csl, locale, &style.locales));
+    let rendered = driver.finish(BibliographyRequest::new(&style.csl, locale, style.locales));
     let mut rendered_citations = rendered.citations.iter();
     let mut next_text = |keys: &[String]| {
         let citation = rendered_citations

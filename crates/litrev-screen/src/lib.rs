@@ -23,9 +23,13 @@ use litrev_text::{Corpus, RelevanceProfile};
 use serde::{Deserialize, Serialize};
 
 pub use judge::{JUDGE_PHASE, JudgeConfig, JudgeReport, judge};
-pub use model::{FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer, record_links};
+pub use model::{
+    FeatureConfig, FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer, record_links,
+};
 pub use rules::rule_exclusion;
-pub use simulate::{Metrics, Simulation, SimulationConfig, SimulationError, metrics, simulate};
+pub use simulate::{
+    Metrics, Simulation, SimulationConfig, SimulationError, metrics, priors, simulate, simulate_in,
+};
 
 /// Options of the screen phase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,7 +73,10 @@ pub fn screen(
         .collect();
     let texts: BTreeMap<&WorkId, String> = works
         .iter()
-        .map(|(id, work)| (id, work.title_and_abstract()))
+        .map(|(id, work)| {
+            let _processing = litrev_model::processing(id);
+            (id, work.title_and_abstract())
+        })
         .collect();
     let corpus = Corpus::fit(texts.values().map(String::as_str));
     let profile_ids: Vec<&WorkId> = if seeds.is_empty() {
@@ -142,6 +149,7 @@ pub fn screen(
     let mut rank = 0usize;
     let total = ranked.len();
     for (id, score) in ranked {
+        let _processing = litrev_model::processing(id);
         let work = &works[id];
         rank += 1;
         let words = profile.driving_words(&texts[id], 4).join(", ");

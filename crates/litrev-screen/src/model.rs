@@ -42,16 +42,34 @@ impl Features {
     }
 }
 
-/// How much the citation links weigh beside the text: each record's text features form a unit
-/// vector, its links another scaled by this. Measured with `litrev bench screen` on the
-/// SYNERGY datasets: links at full weight help the sparsely linked pools and blur the densely
-/// linked ones (Jeyaraman_2020), where everything cites the same classics; at 0.3 both gain.
-pub const LINK_WEIGHT: f32 = 0.3;
+/// What the features of a record are made of: settings chosen by leave-one-dataset-out
+/// cross-validation over every labelled screening set (`litrev bench screen --cv`), never on
+/// the sets they are scored on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FeatureConfig {
+    /// How much the citation links weigh beside the text: each record's text features form a
+    /// unit vector, its links another scaled by this (0: links unused).
+    pub link_weight: f32,
+    /// Whether pairs of adjacent words are features beside the words.
+    pub word_pairs: bool,
+    /// Features in fewer texts than this are dropped (1 keeps every feature).
+    pub min_texts: u32,
+}
+
+impl Default for FeatureConfig {
+    fn default() -> FeatureConfig {
+        FeatureConfig {
+            link_weight: 0.3,
+            word_pairs: true,
+            min_texts: 1,
+        }
+    }
+}
 
 /// TF-IDF features fitted on the texts being ranked: words (two characters or more,
 /// lower-cased, unstemmed) and pairs of adjacent words, sublinear term frequency, smooth IDF;
 /// the text and the citation links are L2-normalised apart, so a long reference list does not
-/// drown the words (see [`LINK_WEIGHT`]).
+/// drown the words (see [`FeatureConfig`]).
 #[derive(Debug, Clone)]
 pub struct FeatureSpace {
     dimension: usize,
@@ -71,7 +89,19 @@ impl FeatureSpace {
     /// cites) as further features: records that cite what included records cite are coupled.
     /// `links` is empty or has one list per text.
     pub fn fit_with_links(texts: &[String], links: &[Vec<String>]) -> FeatureSpace {
-        let documents: Vec<Vec<u64>> = texts.iter().map(|text| word_features(text)).collect();
+        FeatureSpace::fit_with_config(texts, links, &FeatureConfig::default())
+    }
+
+    /// Like [`FeatureSpace::fit_with_links`], with the features `config` names.
+    pub fn fit_with_config(
+        texts: &[String],
+        links: &[Vec<String>],
+        config: &FeatureConfig,
+    ) -> FeatureSpace {
+        let documents: Vec<Vec<u64>> = texts
+            .iter()
+            .map(|text| word_features(text, config.word_pairs))
+            .collect();
         let link_documents: Vec<Vec<u64>> = (0..texts.len())
             .map(|index| {
                 links.get(index).map_or_else(Vec::new, |links| {
@@ -92,7 +122,9 @@ impl FeatureSpace {
         // Ids in hash order, so the features do not depend on the map's iteration order.
         let mut kept: Vec<(u64, u32)> = document_frequency
             .into_iter()
-            .filter(|(_, frequency)| *frequency >= 2 && (*frequency as f32) <= 0.95 * n)
+            .filter(|(_, frequency)| {
+                *frequency >= config.min_texts && (*frequency as f32) <= 0.95 * n
+            })
             .collect();
         kept.sort_unstable();
         let ids: HashMap<u64, (u32, f32)> = kept
@@ -125,7 +157,7 @@ impl FeatureSpace {
             .zip(&link_documents)
             .map(|(words, links)| {
                 let mut entries = tf_idf(words, 1.0);
-                entries.extend(tf_idf(links, LINK_WEIGHT));
+                entries.extend(tf_idf(links, config.link_weight));
                 entries.sort_unstable_by_key(|&(id, _)| id);
                 Features { entries }
             })
@@ -173,13 +205,16 @@ impl FeatureSpace {
 /// string is kept. Words are not stemmed: measured on the SYNERGY datasets, stems and stem
 /// pairs ranked worse than the words as written ("treated" and "treatment" mark different
 /// kinds of paper).
-fn word_features(text: &str) -> Vec<u64> {
+fn word_features(text: &str, word_pairs: bool) -> Vec<u64> {
     let words: Vec<String> = text
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .filter(|word| word.chars().count() >= 2)
         .map(str::to_lowercase)
         .collect();
     let mut features: Vec<u64> = words.iter().map(|word| hash(&["word", word])).collect();
+    if !word_pairs {
+        return features;
+    }
     features.extend(
         words
             .windows(2)
@@ -214,7 +249,8 @@ pub struct SvmConfig {
     /// Regularisation: larger fits the labels more closely.
     pub c: f32,
     /// How many times as much the included examples weigh in the loss, all together, as the
-    /// excluded ones all together (ASReview's default model uses 9.8; 20 ranked better here).
+    /// excluded ones all together (ASReview's default model uses 9.8; leave-one-dataset-out
+    /// cross-validation chose 5).
     pub class_ratio: f32,
     /// Most passes over the labelled works.
     pub max_epochs: usize,
@@ -226,7 +262,7 @@ impl Default for SvmConfig {
     fn default() -> SvmConfig {
         SvmConfig {
             c: 0.11,
-            class_ratio: 20.0,
+            class_ratio: 5.0,
             max_epochs: 1000,
             tolerance: 0.001,
         }

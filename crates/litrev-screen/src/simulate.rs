@@ -1,7 +1,7 @@
 //! Active-learning screening, simulated with known labels: the order in which a reviewer who
 //! follows litrev's ranking would read the records, and how much reading that saves.
 
-use crate::model::{FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer};
+use crate::model::{FeatureConfig, FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer};
 
 /// Options of a simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -14,15 +14,19 @@ pub struct SimulationConfig {
     pub retrain_fraction: usize,
     /// The SVM's options.
     pub svm: SvmConfig,
+    /// What the features are made of.
+    pub features: FeatureConfig,
 }
 
 impl Default for SimulationConfig {
     fn default() -> SimulationConfig {
         SimulationConfig {
             prior_seed: 0,
-            retrain_every_label_until: 100,
+            // Every label: cross-validation preferred it to every 1/40 of the labels after 100.
+            retrain_every_label_until: usize::MAX,
             retrain_fraction: 40,
             svm: SvmConfig::default(),
+            features: FeatureConfig::default(),
         }
     }
 }
@@ -104,6 +108,16 @@ pub fn simulate(
             labels: labels.len(),
         });
     }
+    let space = FeatureSpace::fit_with_config(texts, links, &config.features);
+    simulate_in(&space, labels, config)
+}
+
+/// The two prior records a simulation with `prior_seed` starts from: one included and one
+/// excluded, drawn with the seed.
+///
+/// # Errors
+/// When one class is missing.
+pub fn priors(labels: &[bool], prior_seed: u64) -> Result<[usize; 2], SimulationError> {
     let included: Vec<usize> = (0..labels.len()).filter(|&index| labels[index]).collect();
     let excluded: Vec<usize> = (0..labels.len()).filter(|&index| !labels[index]).collect();
     if included.is_empty() || excluded.is_empty() {
@@ -112,14 +126,32 @@ pub fn simulate(
             records: labels.len(),
         });
     }
-    let mut random = SplitMix64::new(config.prior_seed);
-    let priors = [
+    let mut random = SplitMix64::new(prior_seed);
+    Ok([
         included[random.below(included.len())],
         excluded[random.below(excluded.len())],
-    ];
+    ])
+}
 
-    let space = FeatureSpace::fit_with_links(texts, links);
-    let n = texts.len();
+/// Like [`simulate`], in a feature space already fitted (one per dataset and feature setting,
+/// shared by the simulations of its priors and SVM settings); `config.features` is not read.
+///
+/// # Errors
+/// When the space and the labels differ in size or one class is missing.
+pub fn simulate_in(
+    space: &FeatureSpace,
+    labels: &[bool],
+    config: &SimulationConfig,
+) -> Result<Simulation, SimulationError> {
+    if space.len() != labels.len() {
+        return Err(SimulationError::Mismatch {
+            texts: space.len(),
+            labels: labels.len(),
+        });
+    }
+    let priors = priors(labels, config.prior_seed)?;
+    let included = labels.iter().filter(|label| **label).count();
+    let n = labels.len();
     let mut screened = vec![false; n];
     let mut order: Vec<usize> = Vec::with_capacity(n);
     let mut labelled: Vec<(usize, bool)> = Vec::with_capacity(n);
@@ -134,10 +166,10 @@ pub fn simulate(
     let mut labels_at_training = 0usize;
     let mut trainings = 0usize;
     let mut trainer = Trainer::new(config.svm);
-    let mut scores = Scores::new(&space);
+    let mut scores = Scores::new(space);
     while order.len() < n {
         // Once every included record is found the rest of the order changes no metric.
-        if found == included.len() {
+        if found == included {
             order.extend((0..n).filter(|&index| !screened[index]));
             break;
         }
@@ -146,10 +178,10 @@ pub fn simulate(
             || labelled.len() <= config.retrain_every_label_until
             || stale * config.retrain_fraction >= labelled.len();
         if due {
-            let model = trainer.train(&space, &labelled);
+            let model = trainer.train(space, &labelled);
             trainings += 1;
             labels_at_training = labelled.len();
-            scores.update(&space, &model, trainings);
+            scores.update(space, &model, trainings);
             let mut scored: Vec<(f32, usize)> = (0..n)
                 .filter(|&index| !screened[index])
                 .map(|index| (scores.values[index], index))

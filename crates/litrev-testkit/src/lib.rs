@@ -8,9 +8,13 @@
     reason = "telling the person running the tests that data or tools are missing is the point"
 )]
 
+pub mod hostile;
 pub mod http;
 pub mod llm;
 pub mod openalex;
+
+/// The seeded generator the bench server draws faults and hostile text from.
+pub use litrev_bench_server::random;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -161,13 +161,21 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     ranges
 }
 
+/// Pushes `text[start..end]` without its surrounding white space and run-in label, when what
+/// is left holds a letter. `start..end` may be empty or all white space (a label's colon right
+/// before a bullet): nothing is pushed then.
 fn push_trimmed(text: &str, start: usize, end: usize, ranges: &mut Vec<(usize, usize)>) {
-    let slice = &text[start..end];
+    let Some(slice) = text.get(start..end) else {
+        return;
+    };
+    let trimmed = slice.trim();
+    if trimmed.is_empty() {
+        return;
+    }
     let leading = slice.len() - slice.trim_start().len();
-    let trailing = slice.len() - slice.trim_end().len();
-    let (mut trimmed_start, trimmed_end) = (start + leading, end - trailing);
+    let (mut trimmed_start, trimmed_end) = (start + leading, start + leading + trimmed.len());
     // A label run into its sentence ("Results The mean…") is not part of the sentence.
-    trimmed_start += run_in_label_length(&text[trimmed_start..trimmed_end]);
+    trimmed_start += run_in_label_length(trimmed);
     if trimmed_end > trimmed_start
         && text[trimmed_start..trimmed_end]
             .chars()
@@ -183,20 +191,21 @@ fn run_in_label_length(sentence: &str) -> usize {
     if !sentence.starts_with(char::is_uppercase) {
         return 0;
     }
-    let lower = sentence.to_lowercase();
+    // Labels are ASCII, so they are compared byte for byte, without lower-casing (which can
+    // change byte lengths: `\u{212a}`, the Kelvin sign, lower-cases to `k`).
     let Some(length) = RUN_IN_LABELS
         .iter()
         .chain(SECTION_LABELS)
         .find(|label| {
-            lower
-                .strip_prefix(*label)
-                .is_some_and(|rest| rest.starts_with(' '))
+            sentence
+                .get(..label.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(label))
+                && sentence[label.len()..].starts_with(' ')
         })
         .map(|label| label.len())
     else {
         return 0;
     };
-    // `get`, not indexing: lower-casing may change byte lengths before the label's end.
     match sentence.get(length + 1..) {
         Some(rest) if rest.starts_with(char::is_uppercase) => length + 1,
         _ => 0,
@@ -298,6 +307,78 @@ fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
         && label
             .chars()
             .all(|c| c.is_alphabetic() || c == ' ' || c == '&' || c == '/')
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every word the splitter treats specially, so hostile text puts them next to each other.
+    fn known_words() -> Vec<&'static str> {
+        SECTION_LABELS
+            .iter()
+            .chain(RUN_IN_LABELS)
+            .chain(ABBREVIATIONS)
+            .chain(BULLETS)
+            .chain(BOILERPLATE_CUES)
+            .copied()
+            .chain([
+                "key practitioner message",
+                "article",
+                " was published on ",
+                " in the journal ",
+            ])
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn sentences_are_trimmed_ordered_disjoint_ranges_on_char_boundaries(
+            text in litrev_testkit::hostile::text_with(known_words(), 40)
+        ) {
+            let ranges = split_sentences(&text);
+            let mut previous_end = 0;
+            for &(start, end) in &ranges {
+                prop_assert!(previous_end <= start && start < end && end <= text.len(), "{ranges:?}");
+                let sentence = text.get(start..end);
+                prop_assert!(sentence.is_some(), "({start}, {end}) is not on char boundaries");
+                let sentence = sentence.unwrap_or_default();
+                prop_assert_eq!(sentence, sentence.trim());
+                prop_assert!(sentence.chars().any(char::is_alphabetic));
+                previous_end = end;
+            }
+            let stripped = strip_boilerplate(&text);
+            for sentence in stripped.split(' ').filter(|part| !part.is_empty()) {
+                prop_assert!(text.contains(sentence));
+            }
+        }
+    }
+
+    #[test]
+    fn a_label_before_a_bullet_is_no_sentence() {
+        // SYNERGY (not in shared data): a run-in block after the copyright line; the space
+        // between the label's colon and the bullet made an inverted range.
+        let text = "Copyright © 2010 John Wiley & Sons, Ltd. Key Practitioner Message: • Self-concept clarity, which refers to …";
+        let sentences: Vec<&str> = split_sentences(text)
+            .into_iter()
+            .map(|(start, end)| &text[start..end])
+            .collect();
+        assert_eq!(
+            sentences,
+            [
+                "Copyright © 2010 John Wiley & Sons, Ltd.",
+                "Self-concept clarity, which refers to …"
+            ]
+        );
+        assert_eq!(
+            strip_boilerplate(text),
+            "Self-concept clarity, which refers to …"
+        );
+        assert_eq!(run_in_label_length("\u{212a}ey points The end"), 0);
+    }
 }
 
 #[cfg(test)]

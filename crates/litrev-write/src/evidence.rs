@@ -43,6 +43,7 @@ pub fn spans_of(work: &Work) -> Vec<Span> {
         return Vec::new();
     };
     let id: WorkId = work.id();
+    let _processing = litrev_model::processing(&id);
     let ranges = split_sentences(text);
     let count = ranges.len();
     ranges

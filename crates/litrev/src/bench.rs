@@ -13,14 +13,21 @@ use litrev_sources::SnapshotSource;
 
 use crate::error::{Error, Result};
 
+mod cross_validate;
 mod snowball;
+mod sweep;
 
 pub use crate::embeddings::EmbedderOptions;
+pub use cross_validate::{
+    CrossValidation, Dataset, ScreenSetting, cross_validate, labelled_datasets, setting_grid,
+    write_asreview_inputs,
+};
 pub use litrev_snowball::SnowballConfig;
 pub use snowball::{
     BaselineNumbers, EngineNumbers, SnowballBench, SnowballBenchOptions, StageNumbers,
     plan_config_for, read_review_title, recall_at, size_for_recall, snowball_bench,
 };
+pub use sweep::{SweepOptions, SweepRun, Variant, sweep};
 
 /// Labelled records: what a reviewer reads, and the decision the human reviewers made.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,6 +40,10 @@ pub struct LabelledRecords {
     pub labels: Vec<bool>,
     /// An identifier per record (OpenAlex id, else DOI, else the row number).
     pub ids: Vec<String>,
+    /// Each record's title alone (empty when it has none).
+    pub titles: Vec<String>,
+    /// Each record's abstract alone (empty when it has none).
+    pub abstracts: Vec<String>,
 }
 
 /// Reads an OpenAlex works file and a SYNERGY labels file (`openalex_id,…,label_included`),
@@ -50,6 +61,9 @@ pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRec
             out.links.push(litrev_screen::record_links(&work));
             out.labels.push(label);
             out.ids.push(work.id().to_string());
+            out.titles.push(work.title.clone().unwrap_or_default());
+            out.abstracts
+                .push(work.abstract_text.clone().unwrap_or_default());
         }
     }
     if out.texts.is_empty() {
@@ -92,7 +106,8 @@ pub fn read_labels(labels: &Path) -> Result<BTreeMap<WorkId, bool>> {
     Ok(label_of)
 }
 
-/// Reads a CSV of `title,abstract,label_included` (and optionally `doi`), gzipped or not.
+/// Reads a CSV of `title,abstract,label_included` (and optionally `doi` and `keywords`),
+/// gzipped or not.
 ///
 /// # Errors
 /// When the file cannot be read or lacks the columns.
@@ -118,17 +133,29 @@ pub fn read_labelled_csv(path: &Path) -> Result<LabelledRecords> {
     };
     let abstract_column = column(&["abstract", "abstract_note"]);
     let doi = column(&["doi"]);
+    let keywords = column(&["keywords", "mesh_terms", "author_keywords"]);
     let mut out = LabelledRecords::default();
     for (row_number, row) in reader.records().enumerate() {
         let row = row.map_err(|error| csv_error(path, &error))?;
         let field =
             |index: Option<usize>| index.and_then(|index| row.get(index)).unwrap_or("").trim();
-        out.texts.push(format!(
-            "{}. {}",
-            field(Some(title)),
-            field(abstract_column)
-        ));
+        // The record as a Work, so the ranker reads a CSV row as it reads a work: title,
+        // abstract and subject keywords (`;`-separated, as MEDLINE exports give MeSH).
+        let work = litrev_model::Work {
+            title: Some(field(Some(title)).to_owned()).filter(|text| !text.is_empty()),
+            abstract_text: Some(field(abstract_column).to_owned()).filter(|text| !text.is_empty()),
+            keywords: field(keywords)
+                .split(';')
+                .map(str::trim)
+                .filter(|keyword| !keyword.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            ..litrev_model::Work::default()
+        };
+        out.texts.push(work.indexed_text());
         out.labels.push(field(Some(label)) == "1");
+        out.titles.push(field(Some(title)).to_owned());
+        out.abstracts.push(field(abstract_column).to_owned());
         let id = field(doi);
         out.ids.push(if id.is_empty() {
             format!("row:{}", row_number + 1)
@@ -147,6 +174,18 @@ pub struct TimedSimulation {
     pub simulation: Simulation,
     /// Wall time of the simulation (features, training, ranking), in seconds.
     pub seconds: f64,
+}
+
+/// The two prior records (one included, one excluded) the simulation with `prior_seed` starts
+/// from.
+///
+/// # Errors
+/// When the labels have a single class.
+pub fn priors(labels: &[bool], prior_seed: u64) -> Result<[usize; 2]> {
+    litrev_screen::priors(labels, prior_seed).map_err(|error| Error::BadInput {
+        path: PathBuf::new(),
+        message: error.to_string(),
+    })
 }
 
 /// Simulates screening `records` once per prior seed.
@@ -180,6 +219,13 @@ pub fn simulate_screening(
 }
 
 fn csv_reader(path: &Path) -> Result<csv::Reader<Box<dyn Read>>> {
+    Ok(csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(open_maybe_gzip(path)?))
+}
+
+/// A file's bytes, gunzipped when it is gzip.
+fn open_maybe_gzip(path: &Path) -> Result<Box<dyn Read>> {
     let file = File::open(path).map_err(|source| Error::Write {
         path: path.to_owned(),
         source,
@@ -189,12 +235,33 @@ fn csv_reader(path: &Path) -> Result<csv::Reader<Box<dyn Read>>> {
         .and_then(|mut probe| probe.read_exact(&mut magic))
         .is_ok()
         && magic == [0x1f, 0x8b];
-    let reader: Box<dyn Read> = if is_gzip {
+    Ok(if is_gzip {
         Box::new(MultiGzDecoder::new(BufReader::new(file)))
     } else {
         Box::new(BufReader::new(file))
-    };
-    Ok(csv::ReaderBuilder::new().flexible(true).from_reader(reader))
+    })
+}
+
+/// A text file, gunzipped when it is gzip.
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    let mut text = String::new();
+    open_maybe_gzip(path)?
+        .read_to_string(&mut text)
+        .map_err(|error| Error::BadInput {
+            path: path.to_owned(),
+            message: format!("cannot read it as text: {error}"),
+        })?;
+    Ok(text)
+}
+
+/// A dataset's name: the file's name without its extensions (`Donners_2021.jsonl.gz` →
+/// `Donners_2021`).
+pub fn file_stem(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("data");
+    name.split('.').next().unwrap_or(name).to_owned()
 }
 
 fn csv_error(path: &Path, error: &csv::Error) -> Error {

@@ -125,6 +125,9 @@ pub enum Error {
         "no work passed screening, so there is nothing to review: broaden the question, add --seed works, or use a larger snapshot"
     )]
     NothingIncluded,
+    /// A step panicked: a bug, reported with the step, the work and what to do.
+    #[error("{0}")]
+    Panicked(Box<crate::panics::PanicReport>),
 }
 
 impl Error {

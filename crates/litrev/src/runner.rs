@@ -25,6 +25,7 @@ use crate::events::Event;
 use crate::home::Home;
 use crate::llm::{EarlierCalls, PlanLlmRecord, StageLlmRecord};
 use crate::options::{RunOptions, SourceSpec};
+use crate::panics::PanicReport;
 use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
 
@@ -33,6 +34,8 @@ const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Set this to a step key (`discover`, `snowball.1`, `screen`…) to abort the process right
 /// after that step commits, as a kill would: the resume tests use it.
 const FAIL_AFTER_VARIABLE: &str = "LITREV_FAIL_AFTER";
+/// `LITREV_PANIC_IN=<step>` panics as the step starts, as a bug would: tests of the panic net.
+const PANIC_IN_VARIABLE: &str = "LITREV_PANIC_IN";
 
 /// Drives runs against one store.
 pub struct Runner {
@@ -291,7 +294,26 @@ impl Runner {
 
     fn drive(&mut self, run: &RunId, approve: bool, events: &dyn Fn(&Event)) -> Result<Outcome> {
         self.store.set_status(run, RunStatus::Running)?;
-        let result = self.drive_steps(run, approve, events);
+        // The step running now, for a panic's report: the last one that started.
+        let step = std::cell::RefCell::new(String::from("start"));
+        let tracking = |event: &Event| {
+            if let Event::StepStarted { step: started, .. } = event {
+                step.replace(started.clone());
+            }
+            events(event);
+        };
+        // A panic is a bug, but it must not cost the user the run: whatever the step had not
+        // committed is rolled back as its transaction unwinds, and the run stays resumable.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.drive_steps(run, approve, &tracking)
+        }))
+        .unwrap_or_else(|payload| {
+            Err(Error::Panicked(Box::new(PanicReport::caught(
+                &run.to_string(),
+                &step.borrow(),
+                payload.as_ref(),
+            ))))
+        });
         let status = match &result {
             Ok(Outcome::Done(_)) => RunStatus::Done,
             Ok(Outcome::AwaitingApproval { .. }) => RunStatus::AwaitingApproval,
@@ -944,6 +966,10 @@ fn started(events: &dyn Fn(&Event), step: &str, detail: &str) {
         step: step.to_owned(),
         detail: detail.to_owned(),
     });
+    if std::env::var(PANIC_IN_VARIABLE).as_deref() == Ok(step) {
+        // An injected bug, to test the last line of defence.
+        panic!("injected panic ({PANIC_IN_VARIABLE}={step})");
+    }
 }
 
 fn finished(events: &dyn Fn(&Event), step: &str, summary: String) {

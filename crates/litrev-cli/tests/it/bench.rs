@@ -65,25 +65,34 @@ fn the_screening_simulation_orders_every_record_and_saves_work() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("4544 records, 38 included"));
 }
 
-/// ASReview's default model (ELAS u4) on the same records, WSS@95 as the mean of 5 priors of
-/// one included and one excluded record, measured with `asreview simulate` (issue 5).
+/// ASReview's default model (ELAS u4) on the same records from the same 5 priors, WSS@95 as
+/// their mean, measured with `scripts/asreview-simulate.sh` (asreview 3.0.8, scikit-learn
+/// 1.9.1) on what `litrev bench screen --cv --asreview-out` wrote.
 const ASREVIEW_WSS_95: [(&str, f64); 8] = [
-    ("Chou_2004", 0.285),
-    ("Donners_2021", 0.577),
-    ("Jeyaraman_2020", 0.637),
-    ("Menon_2022", 0.551),
-    ("Nelson_2002", 0.311),
-    ("Sep_2021", 0.206),
-    ("van_der_Valk_2021", 0.470),
-    ("van_de_Schoot_2018", 0.901),
+    ("Chou_2004", 0.279),
+    ("Donners_2021", 0.569),
+    ("Jeyaraman_2020", 0.635),
+    ("Menon_2022", 0.557),
+    ("Nelson_2002", 0.360),
+    ("Sep_2021", 0.429),
+    ("van_der_Valk_2021", 0.464),
+    ("van_de_Schoot_2018", 0.900),
 ];
 
+/// How far under ASReview one dataset may fall: the spread of WSS@95 between priors of one
+/// model on one dataset (0.01–0.04 here), so that a tie is not a failure.
+const PRIOR_SPREAD: f64 = 0.02;
+
+/// The shipped ranker (settings chosen by leave-one-dataset-out cross-validation, not on these
+/// sets alone) saves more reading than ASReview over the SYNERGY datasets, and on none falls
+/// further under it than priors alone move a figure.
 #[test]
-fn screening_saves_at_least_as_much_reading_as_asreview_on_every_synergy_dataset() {
+fn screening_saves_more_reading_than_asreview_over_the_synergy_datasets() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
     let mut report = Vec::new();
     let mut behind = Vec::new();
+    let (mut ours, mut theirs) = (0.0, 0.0);
     for (dataset, asreview) in ASREVIEW_WSS_95 {
         let works = data.join(format!("synergy/works/{dataset}.jsonl.gz"));
         let input: Vec<String> = if works.is_file() {
@@ -108,14 +117,16 @@ fn screening_saves_at_least_as_much_reading_as_asreview_on_every_synergy_dataset
         report.push(format!(
             "{dataset}: litrev {wss_95:.3}, ASReview {asreview:.3}"
         ));
-        if wss_95 < asreview {
+        ours += wss_95;
+        theirs += asreview;
+        if wss_95 < asreview - PRIOR_SPREAD {
             behind.push(dataset);
         }
     }
     eprintln!("{}", report.join("\n"));
     assert!(
-        behind.is_empty(),
-        "behind ASReview on {behind:?}:\n{}",
+        behind.is_empty() && ours > theirs,
+        "behind ASReview on {behind:?}, or in all ({ours:.3} against {theirs:.3}):\n{}",
         report.join("\n")
     );
 }
@@ -436,4 +447,37 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
         calls.len()
     );
     assert!(stdout.contains(&expected), "{expected}\n{stdout}");
+}
+
+/// `litrev bench sweep` at the quick tier over every SYNERGY dataset, its records as they are
+/// and hostile copies of them: every review ends, none with a failure.
+#[test]
+fn the_quick_sweep_over_every_synergy_dataset_and_its_hostile_copy_has_no_failure() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let data_text = data.display().to_string();
+    let output = litrev(
+        home.path(),
+        &["bench", "sweep", "--tier", "quick"],
+        &[("LITREV_TESTDATA", data_text.as_str())],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", describe(&output));
+    let datasets = std::fs::read_dir(data.join("synergy/works"))
+        .expect("works folder")
+        .count()
+        + 1;
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with("ok "))
+        .collect();
+    assert_eq!(lines.len(), 2 * datasets, "{stdout}");
+    assert!(
+        lines.iter().any(|line| line.contains(" hostile ")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{} runs, 0 failed", 2 * datasets)),
+        "{stdout}"
+    );
 }

@@ -1,6 +1,48 @@
 //! Bad input gets a clear error, the right exit code, and loses nothing stored.
 
-use crate::support::{describe, litrev, review_of, table, testdata, works_file};
+use crate::support::{describe, litrev, newest_run, review_of, table, testdata, works_file};
+
+#[test]
+fn a_panic_in_a_step_is_a_resumable_failure_that_names_the_step() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("out");
+    let snapshot = works_file(&data, "Donners_2021");
+    let question = "Pharmacokinetics and associated efficacy of emicizumab in humans";
+    let panicked = review_of(
+        home.path(),
+        question,
+        &snapshot,
+        &out,
+        &["--yes"],
+        &[("LITREV_PANIC_IN", "screen")],
+    );
+    assert_eq!(panicked.status.code(), Some(2), "{}", describe(&panicked));
+    let stderr = String::from_utf8_lossy(&panicked.stderr);
+    assert!(
+        stderr.contains("step `screen` stopped on an internal error: injected panic")
+            && stderr.contains("please report it at")
+            && stderr.contains("litrev resume "),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("panicked at") && !stderr.contains("backtrace"),
+        "no raw panic output: {stderr}"
+    );
+    let listed = litrev(home.path(), &["runs"], &[]);
+    assert!(
+        String::from_utf8_lossy(&listed.stdout).contains("failed"),
+        "{}",
+        describe(&listed)
+    );
+    // What the steps before it stored is kept: resuming redoes only the step that panicked.
+    let run = newest_run(home.path());
+    let resumed = litrev(home.path(), &["resume", &run], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(stderr.contains("discover  done earlier"), "{stderr}");
+    assert!(out.join("review.md").is_file());
+}
 
 #[test]
 fn a_missing_snapshot_says_what_to_pass() {

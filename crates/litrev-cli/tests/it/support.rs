@@ -54,7 +54,9 @@ pub fn litrev(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     command
         .args(args)
         .env("LITREV_HOME", home)
-        .env_remove("LITREV_FAIL_AFTER");
+        .env_remove("LITREV_FAIL_AFTER")
+        .env_remove("LITREV_PANIC_IN")
+        .env_remove("RUST_BACKTRACE");
     for (key, value) in env {
         command.env(key, value);
     }

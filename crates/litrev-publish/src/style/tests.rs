@@ -365,6 +365,82 @@ fn a_file_that_is_no_style_says_what_to_pass() {
     assert!(CitationStyle::builtin(BuiltinStyle::Ieee).is_numeric());
 }
 
+#[test]
+fn a_style_nested_thousands_deep_is_refused_not_a_crash() {
+    // Found by the fuzz target `csl_style`: a style whose `<style>` element held 5,000 nested
+    // `<style>` elements overflowed the stack in hayagriva's XML reader and aborted the process.
+    let nested = |depth: usize| {
+        format!(
+            r#"<style xmlns="http://purl.org/net/xbiblio/csl" class="note" version="1.0">{}{}<info><title>Deep</title><id>deep</id><updated>2024-01-01T00:00:00+00:00</updated></info><citation><layout><text variable="title" prefix="&gt;" suffix='>'/></layout></citation><!-- <a><b> --></style>"#,
+            "<style>".repeat(depth),
+            "</style>".repeat(depth)
+        )
+    };
+    let error = CitationStyle::from_csl(&nested(5_000), Path::new("deep.csl"))
+        .expect_err("nested 5,000 deep");
+    assert!(
+        error.to_string().contains("nested more than 128 deep"),
+        "{error}"
+    );
+    // Nesting within the limit is left to the XML reader, as before.
+    assert!(
+        !CitationStyle::from_csl(&nested(100), Path::new("deep.csl"))
+            .is_err_and(|error| error.to_string().contains("nested more than")),
+    );
+    assert_eq!(super::nesting_depth(&nested(3), 128), 4);
+    // Every built-in style is well within the limit.
+    for style in BuiltinStyle::ALL {
+        let xml = CitationStyle::builtin(style)
+            .to_csl()
+            .expect("written back");
+        assert!(super::nesting_depth(&xml, 128) < 32, "{}", style.name());
+        CitationStyle::from_csl(&xml, Path::new("builtin.csl")).expect("reads back");
+    }
+}
+
+#[test]
+fn macros_calling_themselves_are_refused_not_a_crash() {
+    // Found by the fuzz target `csl_style` (a mutation of the suite's
+    // date_NegativeDateSortViaMacro): `<macro name="mydate"><text macro="mydate"/>…` loaded,
+    // then overflowed the stack and aborted the process when the first citation was formatted.
+    let style = |mydate: &str, other: &str| {
+        format!(
+            r#"<style xmlns="http://purl.org/net/xbiblio/csl" class="note" version="1.0">
+  <info><id /><title /><updated>2009-08-10T04:49:00+09:00</updated></info>
+  <macro name="mydate">{mydate}<date variable="issued"><date-part name="year"/></date></macro>
+  <macro name="other"><group><choose><if variable="title">{other}</if></choose></group></macro>
+  <citation><sort><key macro="mydate"/></sort><layout><text macro="mydate"/><text macro="other"/></layout></citation>
+</style>"#
+        )
+    };
+    let error = CitationStyle::from_csl(
+        &style(r#"<text macro="mydate"/>"#, ""),
+        Path::new("loop.csl"),
+    )
+    .expect_err("a macro calling itself");
+    assert!(
+        error
+            .to_string()
+            .contains("call themselves in a loop (mydate → mydate)"),
+        "{error}"
+    );
+    let error = CitationStyle::from_csl(
+        &style(
+            r#"<text macro="other"/>"#,
+            r#"<names variable="author"><substitute><text macro="mydate"/></substitute></names>"#,
+        ),
+        Path::new("loop.csl"),
+    )
+    .expect_err("two macros calling each other");
+    assert!(error.to_string().contains("in a loop"), "{error}");
+    // Calling another macro, twice, is fine.
+    let fine = style(
+        r#"<text macro="other"/>"#,
+        r#"<text macro="other-missing"/>"#,
+    );
+    CitationStyle::from_csl(&fine, Path::new("fine.csl")).expect("no loop");
+}
+
 /// One fixture of the suite: its mode, expected result, style and items.
 struct Fixture {
     mode: String,

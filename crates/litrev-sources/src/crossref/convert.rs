@@ -206,7 +206,10 @@ fn work_from_wire(wire: WireWork) -> Option<Work> {
             .iter()
             .filter_map(|author| {
                 let name = match (author.given.as_deref(), author.family.as_deref()) {
-                    (Some(given), Some(family)) => format!("{} {}", given.trim(), family.trim()),
+                    // Trimmed again: a blank given name or family name left a space behind.
+                    (Some(given), Some(family)) => format!("{} {}", given.trim(), family.trim())
+                        .trim()
+                        .to_owned(),
                     (None, Some(family)) => family.trim().to_owned(),
                     _ => author.name.as_deref()?.trim().to_owned(),
                 };
@@ -334,7 +337,19 @@ fn orcid(text: &str) -> Option<String> {
 ///
 /// Section titles become labels (`Background: …`), as PubMed writes structured abstracts; a
 /// leading `Abstract` title is dropped. A `<` that does not open a tag (`p < 0.05`) is kept.
+/// Linear in the length of the markup, however its tags nest or fail to close.
 pub fn jats_to_text(markup: &str) -> Option<String> {
+    let text = flatten(markup, true);
+    let text = decode_entities(&text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (!text.is_empty()).then_some(text)
+}
+
+/// Drops the tags of `markup`; with `titles`, a `<title>…</title>` becomes a label. A title's
+/// own text is flattened without titles, so nested (or unclosed) titles recurse once at most.
+fn flatten(markup: &str, titles: bool) -> String {
     let mut out = String::with_capacity(markup.len());
     let mut rest = markup;
     while let Some(open) = rest.find('<') {
@@ -342,7 +357,12 @@ pub fn jats_to_text(markup: &str) -> Option<String> {
         let after = &rest[open + 1..];
         let is_tag =
             after.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'));
-        let Some(close) = after.find('>').filter(|_| is_tag) else {
+        // A tag ends at the first `>`; a `<` before it means this `<` opened no tag. Looking no
+        // further than the next `<` keeps a text full of `<` linear.
+        let close = after
+            .find(['<', '>'])
+            .filter(|at| is_tag && after.as_bytes()[*at] == b'>');
+        let Some(close) = close else {
             out.push('<');
             rest = after;
             continue;
@@ -355,14 +375,17 @@ pub fn jats_to_text(markup: &str) -> Option<String> {
             .next()
             .unwrap_or("");
         let local = name.rsplit(':').next().unwrap_or(name);
-        if local == "title" && !tag.starts_with('/') && !tag.ends_with('/') {
+        if titles && local == "title" && !tag.starts_with('/') && !tag.ends_with('/') {
             let end_tag = format!("</{name}>");
             let (raw, after_title) = match rest.find(&end_tag) {
                 Some(at) => (&rest[..at], &rest[at + end_tag.len()..]),
                 None => (rest, ""),
             };
             rest = after_title;
-            let label = jats_to_text(raw).unwrap_or_default();
+            let label = decode_entities(&flatten(raw, false))
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             let label = label.trim_end_matches([':', '.']);
             if !label.is_empty() && !label.eq_ignore_ascii_case("abstract") {
                 out.push(' ');
@@ -373,17 +396,13 @@ pub fn jats_to_text(markup: &str) -> Option<String> {
         }
         if matches!(
             local,
-            "p" | "sec" | "list-item" | "br" | "break" | "div" | "li"
+            "p" | "sec" | "list-item" | "br" | "break" | "div" | "li" | "title"
         ) {
             out.push(' ');
         }
     }
     out.push_str(rest);
-    let text = decode_entities(&out)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    (!text.is_empty()).then_some(text)
+    out
 }
 
 fn short(text: &str) -> String {
@@ -397,6 +416,44 @@ fn short(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blank_name_parts_leave_no_blank_author() {
+        // Shown by the fuzz harness's author invariant (`replay crossref`): a given and family
+        // name of white space made the author " ", and a blank given name " Smith".
+        let json = r#"{"status":"ok","message-type":"work","message":{"DOI":"10.1000/x",
+            "author":[{"given":" ","family":"\t"},{"given":"","family":"Smith"},{"family":" "}]}}"#;
+        let work = parse_work(json).expect("work");
+        let names: Vec<&str> = work
+            .authors
+            .iter()
+            .map(|author| author.name.as_str())
+            .collect();
+        assert_eq!(names, ["Smith"]);
+    }
+
+    #[test]
+    fn nested_or_unclosed_titles_and_stray_brackets_stay_linear() {
+        // Found by the fuzz target `crossref`: an abstract of 140,000 `<title>` tags without
+        // their end tag ran for minutes (each title searched the rest for `</title>` and
+        // recursed into it, deep enough to overflow the stack). Now each title's text is
+        // flattened once, and a `<` only looks as far as the next `<` for its `>`.
+        let titles = "<title>".repeat(200_000);
+        let started = std::time::Instant::now();
+        assert_eq!(jats_to_text(&titles), None);
+        let brackets = format!("{}>", "<a ".repeat(200_000));
+        let text = jats_to_text(&brackets).expect("the brackets are text");
+        assert!(text.starts_with("<a <a"), "{}", &text[..10]);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            jats_to_text("<title>Methods<title>inner</title> We <b>did</b>.").as_deref(),
+            Some("Methods inner: We did.")
+        );
+    }
 
     #[test]
     fn flattens_jats_abstracts() {

@@ -51,10 +51,13 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
         .into_iter()
         .filter_map(|authorship| {
             let author = authorship.author;
+            // A blank name (`"display_name": "\n"`) is no name: the raw one, else no author.
             let name = author
                 .as_ref()
                 .and_then(|author| author.display_name.clone())
-                .or(authorship.raw_author_name)?;
+                .filter(|name| !name.trim().is_empty())
+                .or(authorship.raw_author_name)
+                .filter(|name| !name.trim().is_empty())?;
             let orcid = author.and_then(|author| author.orcid);
             Some(Author { name, orcid })
         })
@@ -256,6 +259,24 @@ mod tests {
             work.keywords,
             vec!["Sleep research".to_owned(), "sleep".to_owned()]
         );
+    }
+
+    #[test]
+    fn blank_author_names_are_no_authors() {
+        // Found by the fuzz targets `openalex_work_2023` and `openalex_work_current`: an
+        // authorship whose display name was white space became an author without a name.
+        let json = r#"{"id":"https://openalex.org/W1","authorships":[
+            {"author":{"display_name":"\n\n","orcid":null}},
+            {"author":{"display_name":" "},"raw_author_name":"Jane Smith"},
+            {"author":{"display_name":"\r\n"},"raw_author_name":" "},
+            {"author":{"display_name":"Bo Lee"}}]}"#;
+        let work = parse_work(json).expect("work");
+        let names: Vec<&str> = work
+            .authors
+            .iter()
+            .map(|author| author.name.as_str())
+            .collect();
+        assert_eq!(names, ["Jane Smith", "Bo Lee"]);
     }
 
     #[test]

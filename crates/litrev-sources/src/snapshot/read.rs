@@ -12,7 +12,7 @@ use crate::error::{Error, Issue, Result};
 use crate::openalex::parse_work;
 
 /// Bumped whenever the index layout or the Work conversion changes, so old indexes are rebuilt.
-const INDEX_FORMAT: &str = "litrev-snapshot-index-v2";
+const INDEX_FORMAT: &str = "litrev-snapshot-index-v3";
 
 /// Expands folders into their `.jsonl`/`.jsonl.gz`/`.json` files, sorted; keeps files as given.
 pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
@@ -117,13 +117,16 @@ pub(crate) fn read_file(
     let mut parsed = 0;
     let mut first_problem = None;
     let issues_before = issues.len();
-    for (line_index, line) in reader.lines().enumerate() {
+    // Lines are read as bytes: one line that is not UTF-8 is a bad line like any other, not a
+    // file that cannot be read.
+    for (line_index, line) in reader.split(b'\n').enumerate() {
         let line = line.map_err(read_error)?;
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        match parse_work(line) {
+        let outcome = match std::str::from_utf8(&line).map(str::trim) {
+            Ok("") => continue,
+            Ok(line) => parse_work(line),
+            Err(error) => Err(format!("the line is not UTF-8 text ({error})")),
+        };
+        match outcome {
             Ok(work) => {
                 parsed += 1;
                 sink(work);

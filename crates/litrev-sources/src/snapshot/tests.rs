@@ -123,6 +123,23 @@ fn malformed_files_get_a_clear_error_and_bad_lines_are_skipped() {
     assert_eq!(issues.len(), 1);
     assert_eq!(issues[0].line, 2);
 
+    // Found by the fuzz target `snapshot_file`: one line that was not UTF-8 made the whole
+    // file unreadable ("stream did not contain valid UTF-8"); it is a bad line like any other.
+    let broken = folder.path().join("broken.jsonl");
+    let mut bytes = b"{\"id\":\"https://openalex.org/W1\",\"title\":\"A\"}\n{\"title\":\"".to_vec();
+    bytes.extend_from_slice(&[0xff, 0xc3]);
+    bytes.extend_from_slice(b"\"}\r\n{\"id\":\"https://openalex.org/W2\"}\r\n");
+    std::fs::write(&broken, bytes).expect("write");
+    let (works, issues) = SnapshotSource::read_works(&[broken]).expect("a file with a bad line");
+    assert_eq!(works.len(), 2);
+    assert_eq!(issues.len(), 1);
+    assert_eq!(issues[0].line, 2);
+    assert!(
+        issues[0].message.contains("not UTF-8"),
+        "{}",
+        issues[0].message
+    );
+
     let missing = SnapshotSource::read_works(&[folder.path().join("nope.jsonl")]);
     assert!(missing.is_err());
 }

@@ -1,0 +1,215 @@
+//! The files reviewers and benchmarks bring: snapshot `.jsonl` files, RIS exports and the
+//! labelled CSVs. The file readers take paths, so each case is written to a temporary file
+//! first (a folder per thread, reused).
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+use litrev_sources::SnapshotSource;
+use litrev_sources::library::read_ris;
+use litrev_sources::openalex::parse_work;
+
+use super::text;
+use crate::check::{self, Checked};
+use crate::seeds::{self, Seed, Seeds};
+
+thread_local! {
+    static FOLDER: RefCell<Option<tempfile::TempDir>> = const { RefCell::new(None) };
+}
+
+/// Writes `bytes` to `name` in this thread's temporary folder and calls `read` on its path.
+fn with_file(name: &str, bytes: &[u8], read: impl FnOnce(&Path) -> Checked) -> Checked {
+    let path: PathBuf = FOLDER.with(|folder| {
+        let mut folder = folder.borrow_mut();
+        if folder.is_none() {
+            *folder =
+                Some(tempfile::tempdir().map_err(|error| format!("no temporary folder: {error}"))?);
+        }
+        Ok::<_, String>(
+            folder
+                .as_ref()
+                .map(|dir| dir.path().join(name))
+                .unwrap_or_default(),
+        )
+    })?;
+    std::fs::write(&path, bytes).map_err(|error| format!("{}: {error}", path.display()))?;
+    read(&path)
+}
+
+/// Consecutive lines of each SYNERGY works file and of openalexPro's snapshot file.
+pub(super) fn snapshot_seeds(data: &Path) -> Seeds {
+    let mut out = Vec::new();
+    let mut add = |file: &Path, skip: usize| -> Result<(), String> {
+        let lines = seeds::lines(file, skip + 4)?;
+        let chunk = lines.get(skip..).unwrap_or_default().join("\n");
+        out.push(Seed::new(
+            format!("{}:{}-{}", seeds::relative(data, file), skip + 1, skip + 4),
+            chunk,
+        ));
+        Ok(())
+    };
+    for file in seeds::files(&data.join("synergy/works"), &[".jsonl.gz"])? {
+        add(&file, 0)?;
+        add(&file, 40)?;
+    }
+    add(
+        &data.join("openalex-recorded-openalexPro/works_008_parallel_snapshots.jsonl.gz"),
+        0,
+    )?;
+    Ok(seeds::sized(out, seeds::keep))
+}
+
+/// `SnapshotSource::read_works` on one file. Besides the works' invariants: a line is either
+/// a work or a reported issue, and a file with any readable work is read (ARCHITECTURE.md: a
+/// malformed line is skipped and reported).
+pub(super) fn snapshot(input: &[u8]) -> Checked {
+    with_file("snapshot.jsonl", input, |path| {
+        let read = SnapshotSource::read_works(&[path.to_owned()]);
+        if let Ok((works, _)) = &read {
+            check::api_works(works)?;
+        }
+        if input.starts_with(&[0x1f, 0x8b]) {
+            return Ok(());
+        }
+        let mut lines = 0;
+        let mut parsable = 0;
+        for line in input.split(|byte| *byte == b'\n') {
+            match std::str::from_utf8(line).map(str::trim) {
+                Ok("") => {}
+                Ok(line) => {
+                    lines += 1;
+                    parsable += usize::from(parse_work(line).is_ok());
+                }
+                // Not UTF-8: a malformed line like any other.
+                Err(_) => lines += 1,
+            }
+        }
+        match read {
+            Ok((works, issues)) => {
+                if works.len() != parsable || works.len() + issues.len() != lines {
+                    return Err(format!(
+                        "{lines} lines of which {parsable} works, read as {} works and {} issues",
+                        works.len(),
+                        issues.len()
+                    ));
+                }
+                Ok(())
+            }
+            Err(error) if parsable > 0 => Err(format!(
+                "a file with {parsable} readable works of {lines} lines was refused: {error}"
+            )),
+            Err(_) => Ok(()),
+        }
+    })
+}
+
+/// Every RIS export of the shared data: ASReview's dialect files, rispy's, litstudy's,
+/// commonmeta's, JabRef's importer fixtures.
+pub(super) fn ris_seeds(data: &Path) -> Seeds {
+    let mut out = Vec::new();
+    let asreview = data.join("import-exports/asreview-demo-data");
+    for file in seeds::files(&asreview, &[".ris"])? {
+        out.push(Seed::new(seeds::relative(data, &file), seeds::read(&file)?));
+    }
+    for name in [
+        "web_of_science.txt",
+        "pubmed_endnote.txt",
+        "ris_issue_992.txt",
+        "ris_issue_1099.txt",
+    ] {
+        let file = asreview.join(name);
+        out.push(Seed::new(seeds::relative(data, &file), seeds::read(&file)?));
+    }
+    for folder in ["import-exports/rispy", "commonmeta-recorded/fixtures"] {
+        for file in seeds::files(&data.join(folder), &[".ris"])? {
+            out.push(Seed::new(seeds::relative(data, &file), seeds::read(&file)?));
+        }
+    }
+    for file in [
+        "import-exports/litstudy/example.ris",
+        "import-exports/litstudy/notebook_data/exclude.ris.gz",
+    ] {
+        out.push(Seed::new(file, seeds::read(&data.join(file))?));
+    }
+    out.extend(seeds::tar_entries(
+        &data.join("import-exports/jabref/jabref-test-resources.tar.gz"),
+        ".ris",
+    )?);
+    Ok(seeds::sized(out, seeds::shrink_ris))
+}
+
+/// `read_ris` on one text: every record a work with its invariants, and with a title or an id.
+pub(super) fn ris(input: &[u8]) -> Checked {
+    let (records, _issues) = read_ris(&text(input), Path::new("fuzz.ris"));
+    for record in &records {
+        check::work(&record.work)?;
+        if record.work.title.is_none() && record.work.ids.primary().is_none() {
+            return Err(format!(
+                "a record with neither title nor id: {:?}",
+                record.work
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The first rows of every SYNERGY labels file, and the v2 id lists.
+pub(super) fn label_seeds(data: &Path) -> Seeds {
+    let mut out = Vec::new();
+    for folder in ["synergy/labels", "synergy/v2_ids"] {
+        for file in seeds::files(&data.join(folder), &[".csv.gz"])? {
+            out.push(Seed::new(
+                seeds::relative(data, &file),
+                seeds::shrink_lines(seeds::read(&file)?),
+            ));
+        }
+    }
+    Ok(seeds::sized(out, seeds::shrink_lines))
+}
+
+/// `read_labels` on one file: every id it returns reads back.
+pub(super) fn labels(input: &[u8]) -> Checked {
+    with_file("labels.csv", input, |path| {
+        if let Ok(labels) = litrev::bench::read_labels(path) {
+            labels.keys().try_for_each(check::id_round_trip)?;
+        }
+        Ok(())
+    })
+}
+
+/// The first rows of every title/abstract screening CSV: SYNERGY's PTSD set, the nine
+/// screening-csv sets, ASReview's generic CSVs.
+pub(super) fn labelled_csv_seeds(data: &Path) -> Seeds {
+    let mut out = Vec::new();
+    let mut paths = seeds::files(&data.join("screening-csv"), &[".csv.gz"])?;
+    paths.push(data.join("synergy/built_csv_from_asreview_makita/van_de_Schoot_2018.csv.gz"));
+    paths.extend(seeds::files(
+        &data.join("import-exports/asreview-demo-data"),
+        &[".csv", ".tsv", ".tab"],
+    )?);
+    for file in paths {
+        out.push(Seed::new(
+            seeds::relative(data, &file),
+            seeds::shrink_lines(seeds::read(&file)?),
+        ));
+    }
+    Ok(seeds::sized(out, seeds::shrink_lines))
+}
+
+/// `read_labelled_csv` on one file: one text, label and id per row.
+pub(super) fn labelled_csv(input: &[u8]) -> Checked {
+    with_file("labelled.csv", input, |path| {
+        if let Ok(records) = litrev::bench::read_labelled_csv(path)
+            && (records.texts.len() != records.labels.len()
+                || records.ids.len() != records.labels.len())
+        {
+            return Err(format!(
+                "{} texts, {} labels, {} ids",
+                records.texts.len(),
+                records.labels.len(),
+                records.ids.len()
+            ));
+        }
+        Ok(())
+    })
+}

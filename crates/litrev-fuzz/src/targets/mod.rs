@@ -1,0 +1,161 @@
+//! The fuzz targets: one per parser of outside data, each a function taking the mutated input
+//! and calling the real parser, with the seed corpus it starts from.
+//!
+//! A target returns `Err` only when an invariant of [`crate::check`] fails; a parser refusing
+//! its input (`Err`) is the expected answer to most mutations. Panics and hangs are caught by
+//! the harness. An importer added later gets a target here and a line in `tests/fuzz.rs`.
+
+mod apis;
+mod files;
+mod ids;
+mod openalex;
+mod style;
+
+use std::path::Path;
+
+use crate::check::Checked;
+use crate::mutate::{Format, Input};
+use crate::seeds::Seeds;
+
+/// One parser under fuzzing.
+#[derive(Debug, Clone, Copy)]
+pub struct Target {
+    /// The target's name (`ris`, `pubmed`…), used in test names and failure files.
+    pub name: &'static str,
+    /// The parsers it calls.
+    pub parsers: &'static str,
+    /// What its input looks like.
+    pub format: Format,
+    /// Whether the parser takes text or bytes.
+    pub input: Input,
+    /// Its seeds, read from the shared data folder.
+    pub seeds: fn(&Path) -> Seeds,
+    /// Calls the parsers on one input and checks what they return.
+    pub run: fn(&[u8]) -> Checked,
+}
+
+/// Every target, in the order the long run takes them.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "openalex_work_2023",
+        parsers: "litrev_sources::openalex::parse_work (snapshot lines, 2023 schema: host_venue, concepts)",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: openalex::seeds_2023,
+        run: openalex::work,
+    },
+    Target {
+        name: "openalex_work_current",
+        parsers: "litrev_sources::openalex::parse_work (current schema: primary_location, topics)",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: openalex::seeds_current,
+        run: openalex::work,
+    },
+    Target {
+        name: "snapshot_file",
+        parsers: "SnapshotSource::read_works (a .jsonl file, plain or gzipped, line by line)",
+        format: Format::JsonLines,
+        input: Input::Bytes,
+        seeds: files::snapshot_seeds,
+        run: files::snapshot,
+    },
+    Target {
+        name: "openalex_api",
+        parsers: "litrev_sources::openalex::{parse_page, parse_work, parse_error}",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: openalex::api_seeds,
+        run: openalex::api,
+    },
+    Target {
+        name: "semantic_scholar",
+        parsers: "litrev_sources::semantic_scholar::parse_* (paper, search, bulk, batch, citations, references, recommendations, error)",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: apis::semantic_scholar_seeds,
+        run: apis::semantic_scholar,
+    },
+    Target {
+        name: "crossref",
+        parsers: "litrev_sources::crossref::{parse_work, parse_works, parse_error, jats_to_text}",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: apis::crossref_seeds,
+        run: apis::crossref,
+    },
+    Target {
+        name: "pubmed",
+        parsers: "litrev_sources::pubmed::parse_* (esearch, epost, efetch, elink, esummary, error)",
+        format: Format::Xml,
+        input: Input::Text,
+        seeds: apis::pubmed_seeds,
+        run: apis::pubmed,
+    },
+    Target {
+        name: "arxiv",
+        parsers: "litrev_sources::arxiv::parse_feed (Atom, 2016 and 2026 layouts)",
+        format: Format::Xml,
+        input: Input::Text,
+        seeds: apis::arxiv_seeds,
+        run: apis::arxiv,
+    },
+    Target {
+        name: "unpaywall",
+        parsers: "litrev_sources::unpaywall::{parse_record, parse_error}",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: apis::unpaywall_seeds,
+        run: apis::unpaywall,
+    },
+    Target {
+        name: "ris",
+        parsers: "litrev_sources::library::read_ris (every dialect: ASReview, Rayyan, Ovid, EndNote, WoS, Zotero…)",
+        format: Format::Ris,
+        input: Input::Text,
+        seeds: files::ris_seeds,
+        run: files::ris,
+    },
+    Target {
+        name: "synergy_labels",
+        parsers: "litrev::bench::read_labels (openalex_id,…,label_included CSV, plain or gzipped)",
+        format: Format::Csv,
+        input: Input::Bytes,
+        seeds: files::label_seeds,
+        run: files::labels,
+    },
+    Target {
+        name: "labelled_csv",
+        parsers: "litrev::bench::read_labelled_csv (title,abstract,label_included CSV)",
+        format: Format::Csv,
+        input: Input::Bytes,
+        seeds: files::labelled_csv_seeds,
+        run: files::labelled_csv,
+    },
+    Target {
+        name: "csl_style",
+        parsers: "litrev_publish::CitationStyle::from_csl, to_csl, and review_files in the loaded style",
+        format: Format::Xml,
+        input: Input::Text,
+        seeds: style::seeds,
+        run: style::run,
+    },
+    Target {
+        name: "work_id",
+        parsers: "litrev_model::WorkId and its newtypes' FromStr (every id read from outside data)",
+        format: Format::Text,
+        input: Input::Text,
+        seeds: ids::seeds,
+        run: ids::run,
+    },
+];
+
+/// The target named `name`.
+pub fn target(name: &str) -> Option<&'static Target> {
+    TARGETS.iter().find(|target| target.name == name)
+}
+
+/// The input as text (already valid UTF-8 for text targets).
+fn text(input: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(input)
+}
