@@ -87,8 +87,11 @@ pub fn organise(
     let ids: Vec<&WorkId> = included.keys().collect();
     // Funding and disclosure sentences would otherwise form themes of their own.
     let texts: Vec<String> = included
-        .values()
-        .map(|work| strip_boilerplate(&work.title_and_abstract()))
+        .iter()
+        .map(|(id, work)| {
+            let _processing = litrev_model::processing(id);
+            strip_boilerplate(&work.title_and_abstract())
+        })
         .collect();
     let corpus = Corpus::fit(texts.iter().map(String::as_str));
     let vectors: Vec<SparseVector> = texts.iter().map(|text| corpus.vector(text)).collect();

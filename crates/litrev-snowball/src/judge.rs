@@ -88,8 +88,11 @@ pub(crate) fn score<'a>(
         .map(|(position, id)| (id, position))
         .collect();
     let texts: Vec<String> = records
-        .values()
-        .map(|work| work.title_and_abstract())
+        .iter()
+        .map(|(id, work)| {
+            let _processing = litrev_model::processing(id);
+            work.title_and_abstract()
+        })
         .collect();
     let corpus = Corpus::fit(texts.iter().map(String::as_str));
     let text_vectors: Vec<SparseVector> = texts.iter().map(|text| corpus.vector(text)).collect();
