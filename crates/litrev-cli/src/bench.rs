@@ -29,11 +29,9 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
 fn sweep(home: &Home, args: &SweepBenchArgs) -> anyhow::Result<u8> {
     use litrev::bench::Variant;
     let (works, csv) = if args.works.is_empty() && args.csv.is_empty() {
-        let data = std::env::var_os("LITREV_TESTDATA")
-            .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
-            .join("synergy");
-        let works = files_in(&data.join("works"))?;
-        let csv = files_in(&data.join("built_csv_from_asreview_makita"))?;
+        let data = shared_data().join("synergy");
+        let works = litrev::bench::data_files(&data.join("works"));
+        let csv = litrev::bench::data_files(&data.join("built_csv_from_asreview_makita"));
         if works.is_empty() && csv.is_empty() {
             bail!(
                 "no datasets under {}: pass --works FILE… or --csv FILE…, or set LITREV_TESTDATA to the shared data folder",
@@ -83,20 +81,6 @@ fn sweep(home: &Home, args: &SweepBenchArgs) -> anyhow::Result<u8> {
     let failed = runs.iter().filter(|run| run.outcome.is_err()).count();
     println!("{} runs, {failed} failed", runs.len());
     Ok(if failed == 0 { 0 } else { 2 })
-}
-
-/// The data files in a folder, sorted; none when it does not exist.
-fn files_in(folder: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
-    if !folder.is_dir() {
-        return Ok(Vec::new());
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-        .with_context(|| format!("cannot list {}", folder.display()))?
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| path.is_file())
-        .collect();
-    files.sort();
-    Ok(files)
 }
 
 fn embed(home: &Home, args: &EmbedBenchArgs) -> anyhow::Result<u8> {

@@ -25,11 +25,7 @@ fn main() -> ExitCode {
     // A step's panic is already an error naming the step; this catches one anywhere else
     // (a benchmark, the screening session) so the user still gets a message, not a backtrace.
     let outcome = std::panic::catch_unwind(|| run(cli)).unwrap_or_else(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|text| (*text).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+        let message = litrev::panic_message(payload.as_ref());
         Err(anyhow::anyhow!(
             "litrev stopped on an internal error: {message}. This is a bug in litrev: please report it at {}/issues with this message and the command you ran (RUST_BACKTRACE=1 adds where it happened); what was already stored is kept",
             env!("CARGO_PKG_REPOSITORY")

@@ -102,12 +102,6 @@ pub fn simulate(
     labels: &[bool],
     config: &SimulationConfig,
 ) -> Result<Simulation, SimulationError> {
-    if texts.len() != labels.len() {
-        return Err(SimulationError::Mismatch {
-            texts: texts.len(),
-            labels: labels.len(),
-        });
-    }
     let space = FeatureSpace::fit_with_config(texts, links, &config.features);
     simulate_in(&space, labels, config)
 }

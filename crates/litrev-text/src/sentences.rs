@@ -165,9 +165,7 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
 /// is left holds a letter. `start..end` may be empty or all white space (a label's colon right
 /// before a bullet): nothing is pushed then.
 fn push_trimmed(text: &str, start: usize, end: usize, ranges: &mut Vec<(usize, usize)>) {
-    let Some(slice) = text.get(start..end) else {
-        return;
-    };
+    let slice = &text[start..end];
     let trimmed = slice.trim();
     if trimmed.is_empty() {
         return;

@@ -19,8 +19,8 @@ mod sweep;
 
 pub use crate::embeddings::EmbedderOptions;
 pub use cross_validate::{
-    CrossValidation, Dataset, ScreenSetting, cross_validate, labelled_datasets, setting_grid,
-    write_asreview_inputs,
+    CrossValidation, Dataset, ScreenSetting, cross_validate, data_files, labelled_datasets,
+    setting_grid, write_asreview_inputs,
 };
 pub use litrev_snowball::SnowballConfig;
 pub use snowball::{

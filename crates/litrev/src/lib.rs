@@ -50,7 +50,7 @@ pub use litrev_model as model;
 pub use litrev_publish::{BuiltinStyle, StyleName};
 pub use llm::{LlmKind, LlmOptions, LlmRecord, SnowballLlmRecord, StageLlmRecord};
 pub use options::{RunOptions, SourceSpec};
-pub use panics::{PanicReport, install_panic_hook};
+pub use panics::{PanicReport, install_panic_hook, panic_message};
 pub use record::{OutputFile, RunRecordFile, SourceCalls};
 pub use runner::{Outcome, RunSummary, Runner, Summary};
 pub use search::{SearchReport, SourceRow};

@@ -26,7 +26,7 @@ pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let seen = Seen {
-            message: payload_text(info.payload()),
+            message: panic_message(info.payload()),
             location: info
                 .location()
                 .map(|location| format!("{}:{}", location.file(), location.line())),
@@ -60,7 +60,7 @@ impl PanicReport {
     /// The report of a panic caught while `step` of `run` ran, from its payload and what the
     /// hook recorded (taken, so a later panic is not mistaken for this one).
     pub(crate) fn caught(run: &str, step: &str, payload: &(dyn Any + Send)) -> PanicReport {
-        let message = payload_text(payload);
+        let message = panic_message(payload);
         let seen = LAST_SEEN.lock().ok().and_then(|mut last| last.take());
         let seen = seen.filter(|seen| seen.message == message);
         PanicReport {
@@ -93,7 +93,8 @@ impl fmt::Display for PanicReport {
     }
 }
 
-fn payload_text(payload: &(dyn Any + Send)) -> String {
+/// The message a panic carried (its `&str` or `String` payload).
+pub fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_owned()
     } else if let Some(text) = payload.downcast_ref::<String>() {

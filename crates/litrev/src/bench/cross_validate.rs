@@ -98,7 +98,7 @@ pub struct Dataset {
 /// When a file cannot be read, or there is none.
 pub fn labelled_datasets(data: &Path) -> Result<Vec<Dataset>> {
     let mut datasets = Vec::new();
-    for works in sorted_files(&data.join("synergy/works")) {
+    for works in data_files(&data.join("synergy/works")) {
         let name = super::file_stem(&works);
         let labels = data.join(format!("synergy/labels/{name}.csv.gz"));
         if labels.is_file() {
@@ -109,7 +109,7 @@ pub fn labelled_datasets(data: &Path) -> Result<Vec<Dataset>> {
         }
     }
     for folder in ["synergy/built_csv_from_asreview_makita", "screening-csv"] {
-        for csv in sorted_files(&data.join(folder)) {
+        for csv in data_files(&data.join(folder)) {
             if csv.to_string_lossy().contains(".csv") {
                 datasets.push(Dataset {
                     name: super::file_stem(&csv),
@@ -127,7 +127,8 @@ pub fn labelled_datasets(data: &Path) -> Result<Vec<Dataset>> {
     Ok(datasets)
 }
 
-fn sorted_files(folder: &Path) -> Vec<std::path::PathBuf> {
+/// The files in a folder, sorted by path; none when it cannot be read.
+pub fn data_files(folder: &Path) -> Vec<std::path::PathBuf> {
     let mut files: Vec<_> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()

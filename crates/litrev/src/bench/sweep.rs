@@ -231,9 +231,7 @@ fn csv_records(path: &Path) -> Result<(Vec<Value>, Option<String>)> {
 /// the dataset's folder.
 fn review_title(path: &Path, dataset: &str) -> Option<String> {
     let folder = path.parent()?.parent()?;
-    let record = bench::read_text(&folder.join(format!("review_papers/{dataset}.json"))).ok()?;
-    let record: Value = serde_json::from_str(&record).ok()?;
-    record.get("title")?.as_str().map(str::to_owned)
+    bench::read_review_title(&folder.join(format!("review_papers/{dataset}.json"))).ok()
 }
 
 fn write_snapshot(folder: &Path, records: &[Value]) -> Result<PathBuf> {
