@@ -63,6 +63,10 @@ pub enum BenchCommand {
     /// hostile copies of them (text that breaks naive code, emptied fields, markup); print one
     /// line per run, ok or the failure. Exit code 2 when any run failed.
     Sweep(SweepBenchArgs),
+    /// Run whole offline reviews of some works files with the corpus scaled by copies of the
+    /// records under new ids; print each step's wall time at each scale and its growth exponent
+    /// between scales (1.0 = linear in the corpus).
+    Pipeline(PipelineBenchArgs),
 }
 
 /// `litrev bench sweep`.
@@ -85,6 +89,30 @@ pub struct SweepBenchArgs {
     /// Seed of the hostile mutations.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// `litrev bench pipeline`.
+#[derive(Debug, Args)]
+pub struct PipelineBenchArgs {
+    /// OpenAlex works files (.jsonl or .jsonl.gz), reviewed together; with none, every works
+    /// file under `synergy/works` in LITREV_TESTDATA (default ../shared/data).
+    #[arg(long, num_args = 1..)]
+    pub works: Vec<PathBuf>,
+    /// The question.
+    #[arg(
+        long,
+        default_value = "Treatments and their effects in clinical research"
+    )]
+    pub question: String,
+    /// The tier.
+    #[arg(long, default_value = "exhaustive")]
+    pub tier: Tier,
+    /// Copies of the records to review, comma-separated (1: the files as given).
+    #[arg(long, value_delimiter = ',', default_value = "1,4,16")]
+    pub scale: Vec<usize>,
+    /// Keep each scale's review in OUT/scale-N/review (default: a temporary folder).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// `litrev bench embed`.
@@ -375,9 +403,13 @@ pub struct ShowArgs {
     /// The run.
     pub run: RunId,
     /// The claim: a sentence of the review, numbered from 1 in reading order (see evidence.json).
-    #[arg(long)]
-    pub claim: usize,
-    /// Print the claim and its evidence as JSON.
+    #[arg(long, required_unless_present = "telemetry")]
+    pub claim: Option<usize>,
+    /// Print what each step of the run cost: wall and CPU time, peak memory, requests, cache
+    /// hits, LLM tokens and dollars.
+    #[arg(long, conflicts_with = "claim")]
+    pub telemetry: bool,
+    /// Print the claim and its evidence (or the telemetry) as JSON.
     #[arg(long)]
     pub json: bool,
     /// The store file (default: $LITREV_HOME/litrev.sqlite).

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use litrev::model::Tier;
 
 use crate::args::{
-    BenchCommand, EmbedBenchArgs, ScreenBenchArgs, SnowballBenchArgs, SweepBenchArgs,
-    ThemesBenchArgs,
+    BenchCommand, EmbedBenchArgs, PipelineBenchArgs, ScreenBenchArgs, SnowballBenchArgs,
+    SweepBenchArgs, ThemesBenchArgs,
 };
 
 /// Runs a benchmark; the exit code is 0 when it ran.
@@ -23,7 +23,56 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
         BenchCommand::Snowball(args) => snowball(home, &args),
         BenchCommand::Embed(args) => embed(home, &args),
         BenchCommand::Sweep(args) => sweep(home, &args),
+        BenchCommand::Pipeline(args) => pipeline(home, &args),
     }
+}
+
+fn pipeline(home: &Home, args: &PipelineBenchArgs) -> anyhow::Result<u8> {
+    let works = if args.works.is_empty() {
+        let folder = shared_data().join("synergy/works");
+        let works = litrev::bench::data_files(&folder);
+        if works.is_empty() {
+            bail!(
+                "no works files under {}: pass --works FILE…, or set LITREV_TESTDATA to the shared data folder",
+                folder.display()
+            );
+        }
+        works
+    } else {
+        args.works.clone()
+    };
+    let mut scales = args.scale.clone();
+    scales.sort_unstable();
+    scales.dedup();
+    if scales.first() == Some(&0) {
+        bail!("a scale is a number of copies, 1 or more: --scale 1,4,16");
+    }
+    let options = litrev::bench::PipelineOptions {
+        works,
+        question: args.question.clone(),
+        tier: args.tier,
+        scales,
+        out: args.out.clone(),
+    };
+    let runs = litrev::bench::pipeline(home, &options, &mut |run| {
+        let summary = &run.summary;
+        println!(
+            "scale {:>3}: {} records, {} considered, {} included, {} themes, {} words in {:.2} s",
+            run.scale,
+            run.records,
+            summary.considered,
+            summary.included,
+            summary.themes,
+            summary.words,
+            run.telemetry().wall_seconds
+        );
+    })?;
+    println!("{}", litrev::bench::growth_table(&runs));
+    println!(
+        "(exponent: ln(t₂/t₁)/ln(s₂/s₁), 1.00 = linear in the corpus; ~ = under {} s at the larger scale, too short to measure)",
+        litrev::bench::MEASURABLE_SECONDS
+    );
+    Ok(0)
 }
 
 fn sweep(home: &Home, args: &SweepBenchArgs) -> anyhow::Result<u8> {

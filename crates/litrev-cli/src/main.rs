@@ -174,7 +174,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Bench(bench) => bench::run(&home, bench),
         Command::Show(show) => {
             let runner = Runner::open(home, show.db.as_deref())?;
-            let claim = runner.claim(&show.run, show.claim)?;
+            let Some(claim) = show.claim else {
+                let telemetry = runner.telemetry(&show.run)?;
+                if show.json {
+                    println!("{}", serde_json::to_string_pretty(&telemetry)?);
+                } else {
+                    println!("{}", telemetry.table());
+                }
+                return Ok(0);
+            };
+            let claim = runner.claim(&show.run, claim)?;
             if show.json {
                 println!("{}", serde_json::to_string_pretty(&claim)?);
             } else {
@@ -272,9 +281,11 @@ fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
                     "citations": summary.citations,
                     "views": summary.views,
                     "out_dir": summary.out_dir,
+                    "telemetry": summary.telemetry,
                 });
                 println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
+                println!("{}", summary.telemetry.table());
                 println!(
                     "{} works considered, {} included, {} themes, {} words, {} citations → {} (run {})",
                     summary.considered,

@@ -81,10 +81,11 @@ pub fn organise(
     );
     let graph = CitationGraph::new(&nodes, citations);
     let pagerank = graph.pagerank();
-    let betweenness = graph.betweenness();
+    let ids: Vec<&WorkId> = included.keys().collect();
+    let members: Vec<WorkId> = included.keys().cloned().collect();
+    let betweenness = graph.betweenness_among(&members, BETWEENNESS_PIVOTS);
     let latest_year = included.values().filter_map(|work| work.year).max();
 
-    let ids: Vec<&WorkId> = included.keys().collect();
     // Funding and disclosure sentences would otherwise form themes of their own.
     let texts: Vec<String> = included
         .iter()
@@ -93,8 +94,7 @@ pub fn organise(
             strip_boilerplate(&work.title_and_abstract())
         })
         .collect();
-    let corpus = Corpus::fit(texts.iter().map(String::as_str));
-    let vectors: Vec<SparseVector> = texts.iter().map(|text| corpus.vector(text)).collect();
+    let (_, vectors) = Corpus::with_vectors(&texts);
 
     let n_works = ids.len();
     let wanted = ((n_works as f32 / 2.0).sqrt().round() as usize)
@@ -480,6 +480,10 @@ fn top_by(works: &[WorkId], count: usize, score: impl Fn(&WorkId) -> f64) -> Vec
         .map(|(_, id)| id.clone())
         .collect()
 }
+
+/// Bridging works are measured exactly up to this many included works, and from this many
+/// evenly spread ones past it (the estimate's relative error about 1/√256 ≈ 6 %).
+const BETWEENNESS_PIVOTS: usize = 256;
 
 /// Leiden resolutions tried for the citation view; the one whose communities of three or
 /// more works number closest to the text themes wins (the lowest on ties).

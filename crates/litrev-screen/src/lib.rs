@@ -20,6 +20,7 @@ use litrev_model::{
     WorkId,
 };
 use litrev_text::{Corpus, RelevanceProfile};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub use judge::{JUDGE_PHASE, JudgeConfig, JudgeReport, judge};
@@ -78,7 +79,8 @@ pub fn screen(
             (id, work.title_and_abstract())
         })
         .collect();
-    let corpus = Corpus::fit(texts.values().map(String::as_str));
+    let text_list: Vec<&str> = texts.values().map(String::as_str).collect();
+    let (corpus, vectors) = Corpus::with_vectors(&text_list);
     let profile_ids: Vec<&WorkId> = if seeds.is_empty() {
         entries
             .iter()
@@ -97,8 +99,9 @@ pub fn screen(
 
     // Text relevance, then a boost for citation links to the text-relevant core.
     let text_scores: BTreeMap<&WorkId, f32> = texts
-        .iter()
-        .map(|(id, text)| (*id, profile.score(text)))
+        .keys()
+        .zip(&vectors)
+        .map(|(id, vector)| (*id, profile.score_vector(vector)))
         .collect();
     let mut by_text: Vec<(&WorkId, f32)> = text_scores.iter().map(|(id, s)| (*id, *s)).collect();
     by_text.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
@@ -144,15 +147,22 @@ pub fn screen(
         .unwrap_or(0.0);
     let threshold = reference * config.relative_threshold;
 
+    // The words behind each score, for the reasons: read on every core, in ranking order.
+    let driving: Vec<String> = ranked
+        .par_iter()
+        .map(|(id, _)| {
+            let _processing = litrev_model::processing(id);
+            profile.driving_words(&texts[*id], 4).join(", ")
+        })
+        .collect();
     let mut decisions = Vec::with_capacity(entries.len());
     let mut included = 0usize;
     let mut rank = 0usize;
     let total = ranked.len();
-    for (id, score) in ranked {
+    for ((id, score), words) in ranked.into_iter().zip(driving) {
         let _processing = litrev_model::processing(id);
         let work = &works[id];
         rank += 1;
-        let words = profile.driving_words(&texts[id], 4).join(", ");
         let drove = if words.is_empty() {
             "no words in common with the question or seeds".to_owned()
         } else {

@@ -94,8 +94,7 @@ pub(crate) fn score<'a>(
             work.title_and_abstract()
         })
         .collect();
-    let corpus = Corpus::fit(texts.iter().map(String::as_str));
-    let text_vectors: Vec<SparseVector> = texts.iter().map(|text| corpus.vector(text)).collect();
+    let (corpus, text_vectors) = Corpus::with_vectors(&texts);
     let profile_positions: Vec<usize> = profile
         .iter()
         .filter_map(|id| positions.get(id).copied())

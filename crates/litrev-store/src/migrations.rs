@@ -70,6 +70,9 @@ CREATE TABLE labels (
 );
 CREATE INDEX labels_by_run ON labels(run_id, id);
 "#,
+    r#"
+ALTER TABLE steps ADD COLUMN telemetry TEXT;
+"#,
 ];
 
 /// Brings the schema up to date.

@@ -65,6 +65,8 @@ pub struct StepWrites<'a> {
     pub citations: &'a [Citation],
     /// Decisions to set (replacing earlier ones for the same works).
     pub decisions: &'a [ScreeningDecision],
+    /// What the step cost (time, memory, calls), as JSON opaque to the store.
+    pub telemetry: Option<&'a str>,
 }
 
 impl Store {
@@ -223,6 +225,29 @@ impl Store {
         .transpose()
     }
 
+    /// The telemetry of each step of a run that recorded one, in commit order.
+    ///
+    /// # Errors
+    /// When the query fails or a record does not decode as `T`.
+    pub fn step_telemetry<T: DeserializeOwned>(&self, id: &RunId) -> Result<Vec<T>> {
+        let mut statement = self.connection.prepare(
+            "SELECT step, telemetry FROM steps WHERE run_id = ?1 AND telemetry IS NOT NULL ORDER BY rowid",
+        )?;
+        let rows = statement
+            .query_map(params![id.as_str()], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<(String, String)>>>()?;
+        rows.into_iter()
+            .map(|(step, json)| {
+                serde_json::from_str(&json).map_err(|error| Error::Decode {
+                    what: "step telemetry",
+                    message: format!("{step}: {error}"),
+                })
+            })
+            .collect()
+    }
+
     /// Saves a step's output and everything it wrote in one transaction: all or nothing.
     ///
     /// # Errors
@@ -288,9 +313,9 @@ impl Store {
         }
         transaction.execute(
             &format!(
-                "INSERT OR REPLACE INTO steps (run_id, step, output, finished_at) VALUES (?1, ?2, ?3, {NOW})"
+                "INSERT OR REPLACE INTO steps (run_id, step, output, finished_at, telemetry) VALUES (?1, ?2, ?3, {NOW}, ?4)"
             ),
-            params![id.as_str(), step, output],
+            params![id.as_str(), step, output, writes.telemetry],
         )?;
         transaction.execute(
             &format!("UPDATE runs SET updated_at = {NOW} WHERE id = ?1"),
@@ -587,11 +612,15 @@ mod tests {
                         corpus: &corpus,
                         citations: &citations,
                         decisions: &decisions,
+                        telemetry: Some(r#"{"step":"discover","wall_seconds":1.5}"#),
                     },
                 )
                 .expect("commit");
         }
         let store = Store::open(&path).expect("reopen");
+        let telemetry: Vec<serde_json::Value> = store.step_telemetry(&run).expect("telemetry");
+        assert_eq!(telemetry.len(), 1, "{telemetry:?}");
+        assert_eq!(telemetry[0]["wall_seconds"], 1.5);
         let record = store.run(&run).expect("run");
         assert_eq!(record.status, RunStatus::Running);
         assert_eq!(record.steps_done, vec!["discover".to_owned()]);

@@ -23,5 +23,5 @@ pub use relevance::RelevanceProfile;
 pub use sentences::{is_boilerplate, split_sentences, strip_boilerplate};
 pub use stopwords::{is_generic, is_stopword};
 pub use support::{MIN_SPAN_SUPPORT, MIN_SUPPORT, Support, Unsupported, check_support, support};
-pub use terms::{content_words, stem, terms, word_tokens};
+pub use terms::{content_words, stem, terms, terms_of_each, word_tokens};
 pub use tfidf::{Corpus, SparseVector};

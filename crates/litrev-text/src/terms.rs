@@ -54,6 +54,13 @@ pub fn terms(text: &str) -> Vec<String> {
     content_words(text).iter().map(|word| stem(word)).collect()
 }
 
+/// [`terms`] of each text, in the texts' order, read on every core: the costly part of
+/// TF-IDF over a corpus, and the same whatever the number of threads.
+pub fn terms_of_each<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<Vec<String>> {
+    use rayon::prelude::*;
+    texts.par_iter().map(|text| terms(text.as_ref())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::terms::terms;
+use rayon::prelude::*;
+
+use crate::terms::{terms, terms_of_each};
 
 /// Document frequencies of a set of texts: the IDF side of TF-IDF.
 #[derive(Debug, Clone, Default)]
@@ -23,19 +25,38 @@ pub struct SparseVector {
 impl Corpus {
     /// Counts in how many texts each term occurs.
     pub fn fit<'a>(texts: impl IntoIterator<Item = &'a str>) -> Corpus {
+        let texts: Vec<&str> = texts.into_iter().collect();
+        let documents = terms_of_each(&texts);
+        Corpus::fit_terms(documents.iter().map(Vec::as_slice))
+    }
+
+    /// The corpus of `texts` and each text's vector in it, in order: the texts are read once,
+    /// on every core.
+    pub fn with_vectors<S: AsRef<str> + Sync>(texts: &[S]) -> (Corpus, Vec<SparseVector>) {
+        let documents = terms_of_each(texts);
+        let corpus = Corpus::fit_terms(documents.iter().map(Vec::as_slice));
+        let vectors = corpus.vectors_of_each(&documents);
+        (corpus, vectors)
+    }
+
+    /// Counts in how many documents each term occurs, the documents given as their [`terms`]
+    /// (from [`crate::terms_of_each`], which reads texts on every core).
+    pub fn fit_terms<'a>(documents: impl IntoIterator<Item = &'a [String]>) -> Corpus {
         let mut corpus = Corpus::default();
-        for text in texts {
-            corpus.add(text);
+        for terms in documents {
+            corpus.add_terms(terms);
         }
         corpus
     }
 
     /// Adds one more text to the counts.
     pub fn add(&mut self, text: &str) {
-        let mut seen: Vec<u32> = terms(text)
-            .into_iter()
-            .map(|term| self.intern(term))
-            .collect();
+        self.add_terms(&terms(text));
+    }
+
+    /// Adds one more document, given as its [`terms`], to the counts.
+    pub fn add_terms(&mut self, terms: &[String]) {
+        let mut seen: Vec<u32> = terms.iter().map(|term| self.intern(term)).collect();
         seen.sort_unstable();
         seen.dedup();
         for id in seen {
@@ -68,9 +89,22 @@ impl Corpus {
     ///
     /// Terms the corpus has never seen are dropped: they cannot be compared.
     pub fn vector(&self, text: &str) -> SparseVector {
+        self.vector_of_terms(&terms(text))
+    }
+
+    /// [`Corpus::vector`] of each document given as its [`terms`], in order, on every core.
+    pub fn vectors_of_each(&self, documents: &[Vec<String>]) -> Vec<SparseVector> {
+        documents
+            .par_iter()
+            .map(|terms| self.vector_of_terms(terms))
+            .collect()
+    }
+
+    /// [`Corpus::vector`] of a document given as its [`terms`].
+    pub fn vector_of_terms(&self, terms: &[String]) -> SparseVector {
         let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
-        for term in terms(text) {
-            if let Some(&id) = self.ids.get(&term) {
+        for term in terms {
+            if let Some(&id) = self.ids.get(term) {
                 *counts.entry(id).or_default() += 1;
             }
         }
@@ -90,13 +124,13 @@ impl Corpus {
         self.terms.get(id as usize).map(String::as_str)
     }
 
-    fn intern(&mut self, term: String) -> u32 {
+    fn intern(&mut self, term: &str) -> u32 {
         let next = self.ids.len() as u32;
-        if let Some(&id) = self.ids.get(&term) {
+        if let Some(&id) = self.ids.get(term) {
             return id;
         }
-        self.ids.insert(term.clone(), next);
-        self.terms.push(term);
+        self.ids.insert(term.to_owned(), next);
+        self.terms.push(term.to_owned());
         self.document_frequency.push(0);
         next
     }

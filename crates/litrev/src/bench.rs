@@ -14,6 +14,7 @@ use litrev_sources::SnapshotSource;
 use crate::error::{Error, Result};
 
 mod cross_validate;
+mod pipeline;
 mod snowball;
 mod sweep;
 
@@ -23,6 +24,9 @@ pub use cross_validate::{
     setting_grid, write_asreview_inputs,
 };
 pub use litrev_snowball::SnowballConfig;
+pub use pipeline::{
+    MEASURABLE_SECONDS, PipelineOptions, ScaledRun, copied, growth_exponent, growth_table, pipeline,
+};
 pub use snowball::{
     BaselineNumbers, EngineNumbers, SnowballBench, SnowballBenchOptions, StageNumbers,
     plan_config_for, read_review_title, recall_at, size_for_recall, snowball_bench,

@@ -40,6 +40,7 @@ mod runner;
 mod search;
 mod session;
 mod sources;
+mod telemetry;
 
 pub use config::{ApiConfig, HttpSettings, SourcesConfig};
 pub use error::{Error, ErrorCode, Result};
@@ -55,3 +56,4 @@ pub use record::{OutputFile, RunRecordFile, SourceCalls};
 pub use runner::{Outcome, RunSummary, Runner, Summary};
 pub use search::{SearchReport, SourceRow};
 pub use session::{Candidate, ImportReport, ScreeningSession};
+pub use telemetry::{StepTelemetry, Telemetry};

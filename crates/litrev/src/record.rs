@@ -39,6 +39,9 @@ pub struct RunRecordFile {
     /// its sentences came to (absent for extractive runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm: Option<crate::LlmRecord>,
+    /// What each step cost: time, memory, calls, tokens and dollars.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub telemetry: Option<crate::Telemetry>,
 }
 
 /// The calls one API answered during a step or a run.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use litrev_audit::AuditReport;
 use litrev_discover::QueryHits;
 use litrev_graph::{CitationGraph, edges_within};
+use litrev_llm::PhaseUsage;
 use litrev_model::{
     Citation, CorpusEntry, Decision, Organisation, Plan, ReasonCode, Review, RunId, RunStatus,
     ScreeningDecision, StageReport, StopReason, Work, WorkId,
@@ -28,6 +29,7 @@ use crate::options::{RunOptions, SourceSpec};
 use crate::panics::PanicReport;
 use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
+use crate::telemetry::{Meter, StepTelemetry, Telemetry};
 
 const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -42,6 +44,8 @@ pub struct Runner {
     store: Store,
     sources: SourceOpener,
     home: Home,
+    /// Measures the step under way, from its start to its commit.
+    meter: Option<Meter>,
 }
 
 /// How a call to the runner ended.
@@ -81,6 +85,8 @@ pub struct Summary {
     pub views: Option<litrev_model::Views>,
     /// The output folder.
     pub out_dir: PathBuf,
+    /// What each step cost.
+    pub telemetry: Telemetry,
 }
 
 /// A run as listed by `litrev runs`.
@@ -214,6 +220,7 @@ impl Runner {
             store,
             sources,
             home,
+            meter: None,
         })
     }
 
@@ -346,7 +353,7 @@ impl Runner {
             });
             self.output(run, "plan")?
         } else {
-            started(events, "plan", "turning the question into searches");
+            self.started(events, "plan", "turning the question into searches");
             let mut config = PlanConfig::for_tier(options.tier);
             config.seeds = options.seeds.clone();
             config.filters = options.filters.clone();
@@ -358,7 +365,8 @@ impl Runner {
                 None => None,
             };
             let planned = PlanRecord { plan, llm };
-            self.commit(run, "plan", &planned, &StepWrites::default())?;
+            let usage = planned.llm.iter().map(|llm| llm.usage.clone()).collect();
+            self.commit(run, "plan", &planned, &StepWrites::default(), usage)?;
             finished(
                 events,
                 "plan",
@@ -383,8 +391,10 @@ impl Runner {
             self.output(run, "discover")?
         } else {
             let calls_before = self.sources.http_summary();
+            // Opening the sources (indexing snapshots) is part of the step's cost.
+            self.measure();
             let opened = self.sources.open(&options.sources, events)?;
-            started(
+            self.started(
                 events,
                 "discover",
                 &format!("searching {}", opened.describe()),
@@ -420,6 +430,7 @@ impl Runner {
                     citations: &citations,
                     ..StepWrites::default()
                 },
+                Vec::new(),
             )?;
             finished(
                 events,
@@ -440,11 +451,12 @@ impl Runner {
                 self.output(run, &key)?
             } else {
                 let calls_before = self.sources.http_summary();
+                self.measure();
                 let opened = match source.take() {
                     Some(opened) => opened,
                     None => self.sources.open(&options.sources, events)?,
                 };
-                started(events, &key, "following references and citing works");
+                self.started(events, &key, "following references and citing works");
                 let entries = self.store.corpus(run)?;
                 let works = self.described_works(&entries)?;
                 let expanded: BTreeSet<WorkId> = stages
@@ -498,6 +510,7 @@ impl Runner {
                         citations: &outcome.citations,
                         ..StepWrites::default()
                     },
+                    record.llm.iter().map(|llm| llm.usage.clone()).collect(),
                 )?;
                 let mut summary = match &outcome.report {
                     Some(report) => format!(
@@ -540,7 +553,7 @@ impl Runner {
                 step: "screen".into(),
             });
         } else {
-            started(events, "screen", "ranking the corpus against the question");
+            self.started(events, "screen", "ranking the corpus against the question");
             let works = self.described_works(&entries)?;
             let citations = self.store.citations(run)?;
             let config = ScreenConfig::from_plan(&plan);
@@ -569,6 +582,11 @@ impl Runner {
                     decisions: &decisions,
                     ..StepWrites::default()
                 },
+                record
+                    .judge
+                    .iter()
+                    .map(|judge| judge.usage.clone())
+                    .collect(),
             )?;
             finished(
                 events,
@@ -608,6 +626,7 @@ impl Runner {
                     approved_by: approved_by.to_owned(),
                 },
                 &StepWrites::default(),
+                Vec::new(),
             )?;
             finished(
                 events,
@@ -638,7 +657,7 @@ impl Runner {
             });
             self.output(run, "organise")?
         } else {
-            started(
+            self.started(
                 events,
                 "organise",
                 "grouping the included works into themes",
@@ -658,7 +677,13 @@ impl Runner {
                 &citations,
                 embeddings.as_ref(),
             );
-            self.commit(run, "organise", &organisation, &StepWrites::default())?;
+            self.commit(
+                run,
+                "organise",
+                &organisation,
+                &StepWrites::default(),
+                Vec::new(),
+            )?;
             let agreement = organisation.views.as_ref().map_or_else(String::new, |views| {
                 format!(
                     "; {} citation communities among {} linked works, NMI with the themes {:.2}",
@@ -684,7 +709,7 @@ impl Runner {
                 None => "writing the review from the works' abstracts".to_owned(),
                 Some(llm) => format!("drafting the themes with {} ({})", llm.model, llm.provider),
             };
-            started(events, "write", &detail);
+            self.started(events, "write", &detail);
             let facts = method_facts(&plan, &discovery, &stages, &screen);
             let corpus_citations = corpus_citations(&entries, &citations, &included);
             let input = WriteInput {
@@ -708,8 +733,9 @@ impl Runner {
                 }
             };
             let words = review.sentences().map(words_of).sum();
+            let usage = record_phases(llm.as_ref());
             let record = WriteRecord { review, words, llm };
-            self.commit(run, "write", &record, &StepWrites::default())?;
+            self.commit(run, "write", &record, &StepWrites::default(), usage)?;
             finished(events, "write", format!("{words} words"));
             record
         };
@@ -721,13 +747,13 @@ impl Runner {
             });
             self.output(run, "audit")?
         } else {
-            started(
+            self.started(
                 events,
                 "audit",
                 "checking every citation and every taken sentence",
             );
             let report = litrev_audit::audit(&written.review, &included)?;
-            self.commit(run, "audit", &report, &StepWrites::default())?;
+            self.commit(run, "audit", &report, &StepWrites::default(), Vec::new())?;
             finished(
                 events,
                 "audit",
@@ -750,7 +776,7 @@ impl Runner {
         };
 
         // Publish.
-        started(events, "publish", "writing the output files");
+        self.started(events, "publish", "writing the output files");
         let style = load_style(&options.style)?;
         let mut artifacts = litrev_publish::review_files(&written.review, &included, &style)?;
         artifacts.push(Artifact {
@@ -812,6 +838,11 @@ impl Runner {
             "write": { "words": written.words },
             "audit": audit,
         });
+        // The publish step's own cost is read before run.json is written, and stored as read.
+        let publishing = self.reading("publish", Vec::new());
+        let mut measured: Vec<StepTelemetry> = self.store.step_telemetry(run)?;
+        measured.extend(publishing.clone());
+        let telemetry = Telemetry::of(measured);
         let run_record = RunRecordFile {
             format: RECORD_FORMAT,
             tool: "litrev".to_owned(),
@@ -831,6 +862,7 @@ impl Runner {
                     .chain(stages.iter().map(|stage| stage.calls.as_slice())),
             ),
             llm: written.llm.clone(),
+            telemetry: Some(telemetry.clone()),
         };
         let run_json = serde_json::to_string_pretty(&run_record)
             .map_err(|error| Error::BadOptions(error.to_string()))?;
@@ -841,11 +873,12 @@ impl Runner {
         for artifact in &artifacts {
             write_file(&options.out_dir, &artifact.name, &artifact.bytes)?;
         }
-        self.commit(
+        self.commit_measured(
             run,
             "publish",
             &PublishRecord { outputs },
             &StepWrites::default(),
+            publishing.as_ref(),
         )?;
         finished(
             events,
@@ -862,7 +895,17 @@ impl Runner {
             citations: audit.citations,
             views: organisation.views.clone(),
             out_dir: options.out_dir.clone(),
+            telemetry,
         }))
+    }
+
+    /// What each step of a run cost, as far as it went, in the order the steps committed.
+    ///
+    /// # Errors
+    /// When the run is unknown or the store fails.
+    pub fn telemetry(&self, run: &RunId) -> Result<Telemetry> {
+        self.store.run(run)?;
+        Ok(Telemetry::of(self.store.step_telemetry(run)?))
     }
 
     /// Claim `number` of a run's review (sentences counted from 1) with its evidence.
@@ -892,14 +935,66 @@ impl Runner {
         Ok(claims.swap_remove(number - 1))
     }
 
+    /// Starts measuring a step, unless its measure started earlier (before opening sources).
+    fn measure(&mut self) {
+        if self.meter.is_none() {
+            self.meter = Some(Meter::start(self.sources.http_summary()));
+        }
+    }
+
+    /// Tells the frontend a step started, and measures it from now.
+    fn started(&mut self, events: &dyn Fn(&Event), step: &str, detail: &str) {
+        self.measure();
+        events(&Event::StepStarted {
+            step: step.to_owned(),
+            detail: detail.to_owned(),
+        });
+        if std::env::var(PANIC_IN_VARIABLE).as_deref() == Ok(step) {
+            // An injected bug, to test the last line of defence.
+            panic!("injected panic ({PANIC_IN_VARIABLE}={step})");
+        }
+    }
+
+    /// What the step under way cost so far (none when nothing measured it: the gate); `llm`
+    /// is what its language-model calls cost.
+    fn reading(&self, step: &str, llm: Vec<PhaseUsage>) -> Option<StepTelemetry> {
+        self.meter
+            .as_ref()
+            .map(|meter| meter.read(step, &self.sources.http_summary(), llm))
+    }
+
+    /// Commits a step with what it cost up to now.
     fn commit<T: Serialize>(
         &mut self,
         run: &RunId,
         step: &str,
         output: &T,
         writes: &StepWrites<'_>,
+        llm: Vec<PhaseUsage>,
     ) -> Result<()> {
-        self.store.commit_step(run, step, output, writes)?;
+        let telemetry = self.reading(step, llm);
+        self.commit_measured(run, step, output, writes, telemetry.as_ref())
+    }
+
+    /// Commits a step with `telemetry`, its cost as measured by the caller, and ends its measure.
+    fn commit_measured<T: Serialize>(
+        &mut self,
+        run: &RunId,
+        step: &str,
+        output: &T,
+        writes: &StepWrites<'_>,
+        telemetry: Option<&StepTelemetry>,
+    ) -> Result<()> {
+        self.meter = None;
+        let telemetry = telemetry
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|error| Error::BadOptions(error.to_string()))?;
+        let writes = StepWrites {
+            telemetry: telemetry.as_deref(),
+            ..*writes
+        };
+        self.store.commit_step(run, step, output, &writes)?;
         if std::env::var(FAIL_AFTER_VARIABLE).as_deref() == Ok(step) {
             // A simulated kill: no destructors, no cleanup, exactly like `kill -9`.
             std::process::abort();
@@ -958,17 +1053,6 @@ impl Runner {
         let ris = litrev_publish::screening_ris(decisions, works);
         write_file(out_dir, "screening.ris", ris.as_bytes())?;
         Ok(out_dir.join("screening.csv"))
-    }
-}
-
-fn started(events: &dyn Fn(&Event), step: &str, detail: &str) {
-    events(&Event::StepStarted {
-        step: step.to_owned(),
-        detail: detail.to_owned(),
-    });
-    if std::env::var(PANIC_IN_VARIABLE).as_deref() == Ok(step) {
-        // An injected bug, to test the last line of defence.
-        panic!("injected panic ({PANIC_IN_VARIABLE}={step})");
     }
 }
 
@@ -1257,4 +1341,15 @@ fn new_run_id() -> RunId {
         now.format("%Y%m%d-%H%M%S"),
         suffix & 0xffff
     ))
+}
+
+/// The language model's usage per phase in a write step's record (none without a model).
+fn record_phases(llm: Option<&crate::LlmRecord>) -> Vec<PhaseUsage> {
+    llm.map_or_else(Vec::new, |llm| {
+        llm.phases
+            .iter()
+            .filter(|usage| usage.phase.starts_with("write"))
+            .cloned()
+            .collect()
+    })
 }

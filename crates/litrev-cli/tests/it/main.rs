@@ -7,4 +7,5 @@ mod llm;
 mod outputs;
 mod resume;
 mod sources;
+mod speed;
 mod support;

@@ -184,7 +184,7 @@ fn review(
 
 /// The OpenAlex records of a works file, one JSON value per line (malformed lines skipped, as
 /// the snapshot reader does).
-fn read_records(path: &Path) -> Result<Vec<Value>> {
+pub(crate) fn read_records(path: &Path) -> Result<Vec<Value>> {
     let text = bench::read_text(path)?;
     let records: Vec<Value> = text
         .lines()
@@ -234,7 +234,7 @@ fn review_title(path: &Path, dataset: &str) -> Option<String> {
     bench::read_review_title(&folder.join(format!("review_papers/{dataset}.json"))).ok()
 }
 
-fn write_snapshot(folder: &Path, records: &[Value]) -> Result<PathBuf> {
+pub(crate) fn write_snapshot(folder: &Path, records: &[Value]) -> Result<PathBuf> {
     let path = folder.join("works.jsonl.gz");
     let failed = |source| Error::Write {
         path: path.clone(),
