@@ -36,6 +36,8 @@ pub enum Command {
     Show(ShowArgs),
     /// List the runs in the store.
     Runs(RunsArgs),
+    /// Serve the web app and its REST + Server-Sent Events API on the store the CLI uses.
+    Serve(ServeArgs),
     /// Measure litrev on labelled data.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -437,6 +439,24 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
+/// `litrev serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where to listen; any address but loopback needs --token.
+    #[arg(long, default_value = "127.0.0.1:8484")]
+    pub addr: std::net::SocketAddr,
+    /// The token every /api request must carry (`Authorization: Bearer TOKEN`; the page asks
+    /// for it once).
+    #[arg(long, env = "LITREV_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Runs driven at once; more wait in line.
+    #[arg(long, default_value_t = 2)]
+    pub workers: usize,
+    /// The store file (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+}
+
 /// `litrev runs`.
 #[derive(Debug, Args)]
 pub struct RunsArgs {
@@ -470,34 +490,9 @@ fn parse_years(text: &str) -> Result<(Option<i32>, Option<i32>), String> {
     }
 }
 
-/// `reviews/emicizumab-haemophilia-prophylaxis`: the first content words of the question.
-pub fn default_out_dir(question: &str) -> PathBuf {
-    let words: Vec<String> = question
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| word.len() > 3)
-        .take(5)
-        .map(str::to_lowercase)
-        .collect();
-    let slug = if words.is_empty() {
-        "review".to_owned()
-    } else {
-        words.join("-")
-    };
-    PathBuf::from("reviews").join(slug)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_default_output_folder_is_named_after_the_question() {
-        assert_eq!(
-            default_out_dir("Pharmacokinetics and efficacy of emicizumab: a review"),
-            PathBuf::from("reviews/pharmacokinetics-efficacy-emicizumab-review")
-        );
-        assert_eq!(default_out_dir("?"), PathBuf::from("reviews/review"));
-    }
 
     #[test]
     fn reads_year_ranges() {

@@ -134,7 +134,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 out_dir: review
                     .out
                     .clone()
-                    .unwrap_or_else(|| args::default_out_dir(&review.question)),
+                    .unwrap_or_else(|| litrev::default_out_dir(&review.question)),
                 question: review.question,
                 sources,
                 seeds: review.seed,
@@ -226,6 +226,27 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
             }
             Ok(0)
+        }
+        Command::Serve(serve) => {
+            let options = litrev_server::ServeOptions {
+                addr: serve.addr,
+                token: serve.token.filter(|token| !token.is_empty()),
+                workers: serve.workers,
+                db: serve.db,
+            };
+            let served = litrev_server::serve(home, options, |bound| {
+                println!("litrev is serving on http://{bound}/ (Ctrl-C to stop)");
+                // The line is how scripts and tests learn the port: out at once.
+                let _ = std::io::Write::flush(&mut std::io::stdout());
+            });
+            match served {
+                Ok(()) => Ok(0),
+                Err(error @ litrev_server::Error::TokenRequired(_)) => {
+                    eprintln!("error: {error}");
+                    Ok(EXIT_USAGE)
+                }
+                Err(error) => Err(error.into()),
+            }
         }
         Command::Screen(screen) => {
             let mut runner = Runner::open(home, screen.db.as_deref())?;

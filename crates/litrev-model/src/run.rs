@@ -131,6 +131,8 @@ impl FromStr for Step {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
+    /// Created and waiting for a worker to start it (the web app's queue).
+    Queued,
     /// Steps remain and nothing is waiting.
     Running,
     /// Waiting for a person to approve the screening.
@@ -145,6 +147,7 @@ impl RunStatus {
     /// The snake-case name used in the store.
     pub fn name(self) -> &'static str {
         match self {
+            RunStatus::Queued => "queued",
             RunStatus::Running => "running",
             RunStatus::AwaitingApproval => "awaiting_approval",
             RunStatus::Done => "done",
@@ -157,6 +160,7 @@ impl FromStr for RunStatus {
     type Err = UnknownStep;
     fn from_str(text: &str) -> Result<Self, UnknownStep> {
         [
+            RunStatus::Queued,
             RunStatus::Running,
             RunStatus::AwaitingApproval,
             RunStatus::Done,

@@ -73,6 +73,16 @@ CREATE INDEX labels_by_run ON labels(run_id, id);
     r#"
 ALTER TABLE steps ADD COLUMN telemetry TEXT;
 "#,
+    r#"
+CREATE TABLE run_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX run_events_by_run ON run_events(run_id, id);
+"#,
 ];
 
 /// Brings the schema up to date.

@@ -54,6 +54,17 @@ pub struct RunRecord {
     pub steps_done: Vec<String>,
 }
 
+/// One event of a run's stream, as stored for the clients that follow the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredEvent {
+    /// Increasing over the whole store: a client resumes after the last id it saw.
+    pub id: i64,
+    /// What kind of event (`step`, `progress`, `notice`, `gate`, `done`, `failed`).
+    pub kind: String,
+    /// The event as JSON (opaque to the store).
+    pub data: String,
+}
+
 /// Everything one step writes besides its own output, saved in the same transaction.
 #[derive(Debug, Default)]
 pub struct StepWrites<'a> {
@@ -223,6 +234,39 @@ impl Store {
             })
         })
         .transpose()
+    }
+
+    /// Appends an event to a run's stream; its id.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn append_event(&self, id: &RunId, kind: &str, data: &str) -> Result<i64> {
+        self.connection.execute(
+            &format!("INSERT INTO run_events (run_id, kind, data, at) VALUES (?1, ?2, ?3, {NOW})"),
+            params![id.as_str(), kind, data],
+        )?;
+        Ok(self.connection.last_insert_rowid())
+    }
+
+    /// A run's events after the one with id `after` (0: from the start), oldest first, at most
+    /// `limit`.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn events_after(&self, id: &RunId, after: i64, limit: usize) -> Result<Vec<StoredEvent>> {
+        let mut statement = self.connection.prepare(
+            "SELECT id, kind, data FROM run_events WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+        )?;
+        let events = statement
+            .query_map(params![id.as_str(), after, limit as i64], |row| {
+                Ok(StoredEvent {
+                    id: row.get(0)?,
+                    kind: row.get(1)?,
+                    data: row.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<StoredEvent>>>()?;
+        Ok(events)
     }
 
     /// The telemetry of each step of a run that recorded one, in commit order.

@@ -138,9 +138,35 @@ impl SourceSpec {
     }
 }
 
+/// `reviews/emicizumab-haemophilia-prophylaxis`: the first content words of the question, the
+/// folder a run writes to when none is given.
+pub fn default_out_dir(question: &str) -> PathBuf {
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() > 3)
+        .take(5)
+        .map(str::to_lowercase)
+        .collect();
+    let slug = if words.is_empty() {
+        "review".to_owned()
+    } else {
+        words.join("-")
+    };
+    PathBuf::from("reviews").join(slug)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_output_folder_is_named_after_the_question() {
+        assert_eq!(
+            default_out_dir("Pharmacokinetics and efficacy of emicizumab: a review"),
+            PathBuf::from("reviews/pharmacokinetics-efficacy-emicizumab-review")
+        );
+        assert_eq!(default_out_dir("?"), PathBuf::from("reviews/review"));
+    }
 
     #[test]
     fn parses_and_merges_sources() {

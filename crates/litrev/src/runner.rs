@@ -229,6 +229,21 @@ impl Runner {
     /// # Errors
     /// When a step fails; the run stays resumable from that step.
     pub fn start(&mut self, options: &RunOptions, events: &dyn Fn(&Event)) -> Result<Outcome> {
+        let run = self.create(options)?;
+        events(&Event::RunCreated {
+            run: run.to_string(),
+        });
+        let approve = options.approve;
+        self.drive(&run, approve, events)
+    }
+
+    /// Creates a run, checked and stored with status `queued`, without starting it: a server
+    /// answers at once and drives it when a worker is free ([`Runner::drive_queued`]).
+    ///
+    /// # Errors
+    /// When the options are not usable (an empty question, a style that cannot be read, an
+    /// LLM without its key); nothing is stored then.
+    pub fn create(&mut self, options: &RunOptions) -> Result<RunId> {
         if options.question.trim().is_empty() {
             return Err(Error::EmptyQuestion);
         }
@@ -259,10 +274,28 @@ impl Runner {
             options_json: &options_json,
             tool_version: TOOL_VERSION,
         })?;
-        events(&Event::RunCreated {
-            run: run.to_string(),
-        });
-        self.drive(&run, options.approve, events)
+        self.store.set_status(&run, RunStatus::Queued)?;
+        Ok(run)
+    }
+
+    /// Drives a run made by [`Runner::create`] as far as it goes: to the gate, unless its
+    /// options approve in advance, or to the end.
+    ///
+    /// # Errors
+    /// When the run is unknown or a step fails; the run stays resumable from that step.
+    pub fn drive_queued(&mut self, run: &RunId, events: &dyn Fn(&Event)) -> Result<Outcome> {
+        let approve = self.options(run)?.approve;
+        self.drive(run, approve, events)
+    }
+
+    /// The options a run was created with.
+    ///
+    /// # Errors
+    /// When the run is unknown or its options do not decode.
+    pub fn options(&self, run: &RunId) -> Result<RunOptions> {
+        let record = self.store.run(run)?;
+        serde_json::from_str(&record.options_json)
+            .map_err(|error| Error::BadOptions(error.to_string()))
     }
 
     /// Continues a stopped run from its last committed step; passing the gate counts as approval.

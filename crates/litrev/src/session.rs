@@ -147,6 +147,51 @@ impl Runner {
         Ok(report)
     }
 
+    /// The gate's table: every screened work that is more than an id, in ranking order, with
+    /// the decision in force (a person's label over the model's).
+    ///
+    /// # Errors
+    /// When the run is unknown, not screened yet, or the store fails.
+    pub fn screening_rows(&self, run: &RunId) -> Result<Vec<(Work, ScreeningDecision)>> {
+        let record = self.store().run(run)?;
+        if !record.steps_done.iter().any(|step| step == "screen") {
+            return Err(Error::NotAtGate {
+                run: run.to_string(),
+                why: "it has not been screened yet".to_owned(),
+            });
+        }
+        let entries = self.store().corpus(run)?;
+        let mut works = self.described_works(&entries)?;
+        Ok(self
+            .decisions_in_force(run)?
+            .into_iter()
+            .filter_map(|decision| works.remove(&decision.work).map(|work| (work, decision)))
+            .collect())
+    }
+
+    /// Records a person's labels on a run at the gate, in one transaction; ids the run's
+    /// corpus does not hold are refused, and then nothing is recorded.
+    ///
+    /// # Errors
+    /// When the run is not at the gate, an id is not in its corpus, or the store fails.
+    pub fn label_works(&mut self, run: &RunId, labels: &[Label]) -> Result<()> {
+        self.check_at_gate(run)?;
+        let known: BTreeSet<WorkId> = self
+            .store()
+            .corpus(run)?
+            .into_iter()
+            .map(|entry| entry.work)
+            .collect();
+        if let Some(unknown) = labels.iter().find(|label| !known.contains(&label.work)) {
+            return Err(Error::NotAtGate {
+                run: run.to_string(),
+                why: format!("{} is not in its corpus", unknown.work),
+            });
+        }
+        self.store_mut().add_labels(run, labels)?;
+        Ok(())
+    }
+
     /// The run's decisions with the person's labels in force over the model's.
     pub(crate) fn decisions_in_force(&self, run: &RunId) -> Result<Vec<ScreeningDecision>> {
         let labels = self.store().labels(run)?;

@@ -211,7 +211,8 @@ impl Meter {
             cpu_seconds: self
                 .cpu
                 .zip(cpu_seconds())
-                .map(|(before, now)| (now - before).max(0.0)),
+                // Whole ticks: the difference of two tick counts, without float noise.
+                .map(|(before, now)| ((now - before) * USER_HZ).round().max(0.0) / USER_HZ),
             peak_rss_bytes: peak_memory(),
             calls: SourceCalls::between(&self.calls, calls),
             llm: llm

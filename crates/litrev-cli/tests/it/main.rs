@@ -6,6 +6,7 @@ mod gate;
 mod llm;
 mod outputs;
 mod resume;
+mod serve;
 mod sources;
 mod speed;
 mod support;

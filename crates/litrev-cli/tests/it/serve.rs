@@ -1,0 +1,393 @@
+//! `litrev serve`: the REST + SSE flow of a review through the gate with an HTTP client alone,
+//! fifty live SSE clients and a reconnect with `Last-Event-ID`, the token, and the files route.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use crate::support::{question, testdata, works_file};
+
+const DATASET: &str = "Donners_2021";
+
+/// A `litrev serve` on a free loopback port, stopped when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(home: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_litrev"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .env("LITREV_HOME", home)
+            .env_remove("LITREV_TOKEN")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("litrev serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server says where it listens");
+        let url = line
+            .split_whitespace()
+            .find(|word| word.starts_with("http://"))
+            .expect("a URL in the first line")
+            .trim_end_matches('/')
+            .to_owned();
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn client() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(600))
+        .build()
+        .expect("client")
+}
+
+/// One Server-Sent Event.
+#[derive(Debug, Clone, PartialEq)]
+struct Sse {
+    id: i64,
+    kind: String,
+    data: serde_json::Value,
+}
+
+/// Reads a run's events (after `last`, when given) until one of `until` or the stream's end,
+/// or until `limit` events.
+fn follow(url: &str, run: &str, last: Option<i64>, until: &[&str], limit: usize) -> Vec<Sse> {
+    let mut request = client().get(format!("{url}/api/runs/{run}/events"));
+    if let Some(last) = last {
+        request = request.header("Last-Event-ID", last.to_string());
+    }
+    let response = request.send().expect("events");
+    assert_eq!(response.status(), 200);
+    let mut events = Vec::new();
+    let (mut id, mut kind, mut data) = (None, String::new(), String::new());
+    for line in BufReader::new(response).lines() {
+        let line = line.expect("a line of the stream");
+        if let Some(value) = line.strip_prefix("id: ") {
+            id = value.parse().ok();
+        } else if let Some(value) = line.strip_prefix("event: ") {
+            kind = value.to_owned();
+        } else if let Some(value) = line.strip_prefix("data: ") {
+            data.push_str(value);
+        } else if line.is_empty() && !data.is_empty() {
+            let event = Sse {
+                id: id.take().expect("every event has an id"),
+                kind: std::mem::take(&mut kind),
+                data: serde_json::from_str(&std::mem::take(&mut data)).expect("JSON data"),
+            };
+            let stop = until.contains(&event.kind.as_str());
+            events.push(event);
+            if stop || events.len() >= limit {
+                break;
+            }
+        }
+    }
+    events
+}
+
+fn start_run(url: &str, body: &serde_json::Value) -> String {
+    let response = client()
+        .post(format!("{url}/api/runs"))
+        .json(body)
+        .send()
+        .expect("POST /api/runs");
+    assert_eq!(response.status(), 201);
+    let created: serde_json::Value = response.json().expect("JSON");
+    created["id"].as_str().expect("id").to_owned()
+}
+
+#[test]
+fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start(home.path(), &[]);
+    let url = &server.url;
+    let source = format!("snapshot:{}", works_file(&data, DATASET).display());
+
+    // Bad options get the CLI's message.
+    let refused = client()
+        .post(format!("{url}/api/runs"))
+        .json(&serde_json::json!({"question": "x", "tier": "huge"}))
+        .send()
+        .expect("POST");
+    assert_eq!(refused.status(), 400);
+    let error: serde_json::Value = refused.json().expect("JSON");
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unknown tier"),
+        "{error}"
+    );
+
+    let run = start_run(
+        url,
+        &serde_json::json!({
+            "question": question(&data, DATASET),
+            "sources": [source],
+            "tier": "quick",
+        }),
+    );
+    let to_gate = follow(url, &run, None, &["gate", "failed"], usize::MAX);
+    assert_eq!(
+        to_gate.last().map(|event| event.kind.as_str()),
+        Some("gate"),
+        "{to_gate:?}"
+    );
+    assert!(
+        to_gate.windows(2).all(|pair| pair[0].id < pair[1].id),
+        "ids increase"
+    );
+    assert!(to_gate.iter().any(|event| event.kind == "step"
+        && event.data["step"] == "screen"
+        && event.data["state"] == "finished"));
+    let shown: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET run");
+    assert_eq!(shown["status"], "waiting", "{shown}");
+
+    // The gate's table: exclude two included works, include an excluded one.
+    let rows: Vec<serde_json::Value> = client()
+        .get(format!("{url}/api/runs/{run}/screening"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("screening");
+    let included: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|row| row["decision"] == "include" && row["doi"].is_string())
+        .collect();
+    let excluded = rows
+        .iter()
+        .find(|row| row["decision"] == "exclude")
+        .expect("an excluded work");
+    assert!(included.len() > 2, "{} included", included.len());
+    let dropped = [&included[0], &included[1]];
+    let labels = serde_json::json!([
+        {"id": dropped[0]["id"], "label": "exclude"},
+        {"id": dropped[1]["id"], "label": "exclude"},
+        {"id": excluded["id"], "label": "include"},
+    ]);
+    let labelled = client()
+        .post(format!("{url}/api/runs/{run}/labels"))
+        .json(&labels)
+        .send()
+        .expect("labels");
+    assert_eq!(labelled.status(), 200);
+    let unknown = client()
+        .post(format!("{url}/api/runs/{run}/labels"))
+        .json(&serde_json::json!([{"id": "W1", "label": "include"}]))
+        .send()
+        .expect("labels");
+    assert_eq!(
+        unknown.status(),
+        409,
+        "a work outside the corpus is refused"
+    );
+    let rows: Vec<serde_json::Value> = client()
+        .get(format!("{url}/api/runs/{run}/screening"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("screening");
+    let decision_of = |id: &serde_json::Value| {
+        rows.iter()
+            .find(|row| row["id"] == *id)
+            .map(|row| (row["decision"].clone(), row["reviewer"].clone()))
+    };
+    assert_eq!(
+        decision_of(&dropped[0]["id"]),
+        Some(("exclude".into(), "person".into()))
+    );
+    assert_eq!(
+        decision_of(&excluded["id"]),
+        Some(("include".into(), "person".into()))
+    );
+
+    let approved = client()
+        .post(format!("{url}/api/runs/{run}/approve"))
+        .send()
+        .expect("approve");
+    assert_eq!(approved.status(), 202);
+    let last = to_gate.last().map(|event| event.id);
+    let to_end = follow(url, &run, last, &["done", "failed"], usize::MAX);
+    assert_eq!(
+        to_end.last().map(|event| event.kind.as_str()),
+        Some("done"),
+        "{to_end:?}"
+    );
+    assert!(to_end.first().map(|event| event.id) > last);
+
+    let bib = client()
+        .get(format!("{url}/api/runs/{run}/files/references.bib"))
+        .send()
+        .expect("references.bib");
+    assert_eq!(bib.status(), 200);
+    assert!(
+        bib.headers()["content-type"]
+            .to_str()
+            .unwrap_or_default()
+            .starts_with("application/x-bibtex")
+    );
+    let bib = bib.text().expect("text").to_lowercase();
+    assert!(bib.contains("@article"), "{bib}");
+    for work in dropped {
+        let doi = work["doi"].as_str().unwrap_or_default().to_lowercase();
+        let bare = doi.trim_start_matches("https://doi.org/");
+        assert!(
+            !bib.contains(bare),
+            "{bare}, excluded at the gate, is in references.bib"
+        );
+    }
+    for name in ["charts/years.svg", "review.md", "run.json"] {
+        let status = client()
+            .get(format!("{url}/api/runs/{run}/files/{name}"))
+            .send()
+            .expect("file")
+            .status();
+        assert_eq!(status, 200, "{name}");
+    }
+    for name in [
+        "..%2F..%2Flitrev.sqlite",
+        "%2Fetc%2Fpasswd",
+        "nothing.md",
+        "charts",
+    ] {
+        let status = client()
+            .get(format!("{url}/api/runs/{run}/files/{name}"))
+            .send()
+            .expect("file")
+            .status();
+        assert_eq!(status, 404, "{name}");
+    }
+}
+
+#[test]
+fn fifty_clients_see_one_sequence_and_a_reconnect_misses_nothing() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start(home.path(), &[]);
+    let url = server.url.clone();
+    let run = start_run(
+        &url,
+        &serde_json::json!({
+            "question": question(&data, DATASET),
+            "sources": [format!("snapshot:{}", works_file(&data, DATASET).display())],
+            "tier": "quick",
+            "yes": true,
+        }),
+    );
+    // Fifty clients follow the run live, from its start to its end.
+    let clients: Vec<std::thread::JoinHandle<Vec<Sse>>> = (0..50)
+        .map(|_| {
+            let url = url.clone();
+            let run = run.clone();
+            std::thread::spawn(move || follow(&url, &run, None, &["done", "failed"], usize::MAX))
+        })
+        .collect();
+    let sequences: Vec<Vec<Sse>> = clients
+        .into_iter()
+        .map(|client| client.join().expect("a client"))
+        .collect();
+    let first = &sequences[0];
+    assert_eq!(
+        first.last().map(|event| event.kind.as_str()),
+        Some("done"),
+        "{first:?}"
+    );
+    for (number, sequence) in sequences.iter().enumerate() {
+        assert_eq!(sequence, first, "client {number} saw another sequence");
+    }
+    // A client that drops after five events and reconnects with the last id it saw ends with
+    // the same sequence.
+    let head = follow(&url, &run, None, &[], 5);
+    let tail = follow(
+        &url,
+        &run,
+        head.last().map(|event| event.id),
+        &["done"],
+        usize::MAX,
+    );
+    let joined: Vec<Sse> = head.into_iter().chain(tail).collect();
+    assert_eq!(&joined, first);
+}
+
+#[test]
+fn a_public_address_needs_a_token_and_the_api_then_needs_it() {
+    let home = tempfile::tempdir().expect("home");
+    let refused = Command::new(env!("CARGO_BIN_EXE_litrev"))
+        .args(["serve", "--addr", "0.0.0.0:0"])
+        .env("LITREV_HOME", home.path())
+        .env_remove("LITREV_TOKEN")
+        .output()
+        .expect("litrev serve");
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--token"), "{stderr}");
+
+    let server = Server::start(home.path(), &["--token", "s3cret"]);
+    let url = &server.url;
+    let anonymous = client().get(format!("{url}/api/runs")).send().expect("GET");
+    assert_eq!(anonymous.status(), 401);
+    let wrong = client()
+        .get(format!("{url}/api/runs"))
+        .bearer_auth("guess")
+        .send()
+        .expect("GET");
+    assert_eq!(wrong.status(), 401);
+    let bearer = client()
+        .get(format!("{url}/api/runs"))
+        .bearer_auth("s3cret")
+        .send()
+        .expect("GET");
+    assert_eq!(bearer.status(), 200);
+    // The page signs in once and keeps the token in an HttpOnly cookie; what it changes
+    // carries the CSRF header.
+    let signed_in = client()
+        .post(format!("{url}/api/session"))
+        .json(&serde_json::json!({"token": "s3cret"}))
+        .send()
+        .expect("sign in");
+    assert_eq!(signed_in.status(), 204);
+    let cookie = signed_in.headers()["set-cookie"]
+        .to_str()
+        .expect("cookie")
+        .to_owned();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let pair = cookie.split(';').next().unwrap_or_default().to_owned();
+    let listed = client()
+        .get(format!("{url}/api/runs"))
+        .header("cookie", &pair)
+        .send()
+        .expect("GET");
+    assert_eq!(listed.status(), 200);
+    let forged = client()
+        .post(format!("{url}/api/runs"))
+        .header("cookie", &pair)
+        .json(&serde_json::json!({"question": "q"}))
+        .send()
+        .expect("POST");
+    assert_eq!(forged.status(), 403, "no CSRF header");
+    // The pages themselves hold no data and carry the Content-Security-Policy.
+    let page = client().get(format!("{url}/")).send().expect("page");
+    assert_eq!(page.status(), 200);
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(policy.contains("script-src 'self'"), "{policy}");
+}

@@ -1,0 +1,254 @@
+// litrev's web UI: fills the pages from the API. Every value from a record goes in with
+// textContent, never innerHTML, so a title like <img onerror=…> shows and runs nothing.
+"use strict";
+
+const CSRF = { "x-litrev-csrf": "1" };
+
+function el(tag, text, attributes) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+  return node;
+}
+
+async function api(path, options) {
+  const init = Object.assign({ credentials: "same-origin" }, options || {});
+  if (init.method && init.method !== "GET") {
+    init.headers = Object.assign({ "content-type": "application/json" }, CSRF, init.headers || {});
+  }
+  const response = await fetch(path, init);
+  if (response.status === 401) {
+    document.getElementById("signin").hidden = false;
+    throw new Error("sign in first");
+  }
+  const text = await response.text();
+  const body = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new Error((body && body.error) || response.statusText);
+  return body;
+}
+
+function runId() {
+  const parts = location.pathname.split("/");
+  return decodeURIComponent(parts[2] || "");
+}
+
+function setupSignIn() {
+  const form = document.getElementById("signin-form");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const token = document.getElementById("token").value;
+    await fetch("/api/session", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: Object.assign({ "content-type": "application/json" }, CSRF),
+      body: JSON.stringify({ token }),
+    });
+    location.reload();
+  });
+}
+
+async function indexPage() {
+  const form = document.getElementById("new-run");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = document.getElementById("form-error");
+    error.textContent = "";
+    const list = (id) => document.getElementById(id).value.split(",").map((s) => s.trim()).filter(Boolean);
+    const number = (id) => {
+      const value = document.getElementById(id).value;
+      return value ? Number(value) : null;
+    };
+    const body = {
+      question: document.getElementById("question").value,
+      sources: list("sources"),
+      seeds: list("seeds"),
+      tier: document.getElementById("tier").value,
+      year_from: number("year-from"),
+      year_to: number("year-to"),
+      yes: document.getElementById("yes").checked,
+    };
+    try {
+      const created = await api("/api/runs", { method: "POST", body: JSON.stringify(body) });
+      location.href = "/runs/" + encodeURIComponent(created.id);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  const runs = await api("/api/runs");
+  const body = document.querySelector("#runs tbody");
+  for (const run of runs) {
+    const row = el("tr");
+    const link = el("a", run.id, { href: "/runs/" + encodeURIComponent(run.id) });
+    const cell = el("td");
+    cell.append(link);
+    row.append(cell, el("td", run.status), el("td", run.step || "-"), el("td", run.question));
+    body.append(row);
+  }
+}
+
+const FILES = ["review.html", "review.md", "review.docx", "references.bib", "references.json",
+  "references.ris", "evidence.json", "themes.json", "prisma.svg", "graph.graphml",
+  "corpus.csv", "screening.csv", "screening.ris", "run.json"];
+
+async function runPage() {
+  const id = runId();
+  const run = await api("/api/runs/" + encodeURIComponent(id));
+  document.getElementById("run-title").textContent = run.question;
+  document.title = "litrev: " + run.question;
+  const status = document.getElementById("status");
+  status.textContent = run.status;
+  if (run.queue_position) document.getElementById("position").textContent = "(place " + run.queue_position + " in line)";
+  document.getElementById("gate-link").setAttribute("href", "/runs/" + encodeURIComponent(id) + "/screening");
+  const log = document.getElementById("log");
+  const steps = document.getElementById("steps");
+  const stepItems = new Map();
+  const source = new EventSource("/api/runs/" + encodeURIComponent(id) + "/events");
+  const line = (text, kind) => {
+    const item = el("li", text, { class: kind });
+    log.append(item);
+  };
+  source.addEventListener("step", (event) => {
+    const data = JSON.parse(event.data);
+    status.textContent = "running";
+    document.getElementById("position").textContent = "";
+    let item = stepItems.get(data.step);
+    if (!item) {
+      item = el("li");
+      stepItems.set(data.step, item);
+      steps.append(item);
+    }
+    item.textContent = data.step + ": " + (data.summary || data.detail || data.state);
+    item.className = data.state;
+    line(data.step + " " + data.state + (data.summary ? ": " + data.summary : data.detail ? ": " + data.detail : ""), "step");
+  });
+  source.addEventListener("progress", (event) => {
+    const data = JSON.parse(event.data);
+    const item = stepItems.get(data.step);
+    if (item) item.dataset.progress = data.total ? data.done + "/" + data.total : String(data.done);
+  });
+  source.addEventListener("notice", (event) => line(JSON.parse(event.data).message, "notice"));
+  source.addEventListener("gate", (event) => {
+    const data = JSON.parse(event.data);
+    status.textContent = "waiting";
+    document.getElementById("gate").hidden = false;
+    line("screening included " + data.included + " of " + data.considered + " works; waiting for approval", "gate");
+  });
+  source.addEventListener("failed", (event) => {
+    status.textContent = "failed";
+    line(JSON.parse(event.data).message, "failed");
+    source.close();
+  });
+  source.addEventListener("done", (event) => {
+    const data = JSON.parse(event.data);
+    status.textContent = "done";
+    document.getElementById("gate").hidden = true;
+    showResult(id, data);
+    source.close();
+  });
+  if (run.status === "waiting") document.getElementById("gate").hidden = false;
+}
+
+function showResult(id, data) {
+  document.getElementById("result").hidden = false;
+  document.getElementById("summary").textContent =
+    data.included + " works included of " + data.considered + ", " + data.themes + " themes, " +
+    data.words + " words, " + data.citations + " citations.";
+  const files = document.getElementById("files");
+  files.textContent = "";
+  for (const name of FILES) {
+    const item = el("li");
+    item.append(el("a", name, { href: "/api/runs/" + encodeURIComponent(id) + "/files/" + name, download: name }));
+    files.append(item);
+  }
+  document.getElementById("review").setAttribute("src", "/api/runs/" + encodeURIComponent(id) + "/files/review.html");
+}
+
+async function screeningPage() {
+  const id = runId();
+  document.getElementById("back").setAttribute("href", "/runs/" + encodeURIComponent(id));
+  const body = document.querySelector("#candidates tbody");
+  const message = document.getElementById("message");
+  let rows = [];
+  let sortKey = "rank";
+  let ascending = true;
+  const selected = new Set();
+  const render = () => {
+    const query = document.getElementById("filter").value.toLowerCase();
+    const show = document.getElementById("show").value;
+    const shown = rows
+      .filter((row) => !show || row.decision === show)
+      .filter((row) => !query || [row.title, row.venue, row.rationale, row.reason]
+        .some((field) => String(field || "").toLowerCase().includes(query)))
+      .sort((a, b) => {
+        const x = a[sortKey], y = b[sortKey];
+        const order = x === y ? 0 : (x === null || x === undefined) ? 1 : (y === null || y === undefined) ? -1 : x < y ? -1 : 1;
+        return ascending ? order : -order;
+      });
+    body.textContent = "";
+    for (const row of shown) {
+      const tr = el("tr", undefined, { "data-id": row.id, class: row.decision });
+      const box = el("input", undefined, { type: "checkbox", "aria-label": "select " + row.id });
+      box.checked = selected.has(row.id);
+      box.addEventListener("change", () => (box.checked ? selected.add(row.id) : selected.delete(row.id)));
+      const check = el("td");
+      check.append(box);
+      const title = el("td", row.title || "(no title)", { class: "title" });
+      title.addEventListener("click", () => {
+        const next = tr.nextElementSibling;
+        if (next && next.classList.contains("abstract")) { next.remove(); return; }
+        const detail = el("tr", undefined, { class: "abstract" });
+        const cell = el("td", undefined, { colspan: "8" });
+        cell.append(el("p", (row.authors || []).join(", ")), el("p", row.abstract || "(no abstract)"), el("p", row.rationale, { class: "rationale" }));
+        detail.append(cell);
+        tr.after(detail);
+      });
+      tr.append(check, el("td", row.rank), title, el("td", row.year), el("td", row.venue),
+        el("td", Number(row.score).toFixed(3)), el("td", row.decision + (row.reviewer === "person" ? " (you)" : "")), el("td", row.reason));
+      body.append(tr);
+    }
+    const included = rows.filter((row) => row.decision === "include").length;
+    document.getElementById("counts").textContent = included + " included of " + rows.length;
+  };
+  const load = async () => {
+    rows = await api("/api/runs/" + encodeURIComponent(id) + "/screening");
+    render();
+  };
+  for (const header of document.querySelectorAll("#candidates th[data-key]")) {
+    header.addEventListener("click", () => {
+      const key = header.dataset.key;
+      ascending = key === sortKey ? !ascending : true;
+      sortKey = key;
+      render();
+    });
+  }
+  document.getElementById("filter").addEventListener("input", render);
+  document.getElementById("show").addEventListener("change", render);
+  const label = async (decision) => {
+    const labels = [...selected].map((work) => ({ id: work, label: decision }));
+    if (!labels.length) { message.textContent = "Select works first."; return; }
+    try {
+      await api("/api/runs/" + encodeURIComponent(id) + "/labels", { method: "POST", body: JSON.stringify(labels) });
+      message.textContent = labels.length + " works marked " + decision + "d.";
+      selected.clear();
+      await load();
+    } catch (failure) { message.textContent = failure.message; }
+  };
+  document.getElementById("include").addEventListener("click", () => label("include"));
+  document.getElementById("exclude").addEventListener("click", () => label("exclude"));
+  document.getElementById("approve").addEventListener("click", async () => {
+    try {
+      await api("/api/runs/" + encodeURIComponent(id) + "/approve", { method: "POST", body: "{}" });
+      location.href = "/runs/" + encodeURIComponent(id);
+    } catch (failure) { message.textContent = failure.message; }
+  });
+  await load();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  setupSignIn();
+  const page = document.body.dataset.page;
+  const pages = { index: indexPage, run: runPage, screening: screeningPage };
+  const start = pages[page];
+  if (start) start().catch((failure) => console.error(failure));
+});
