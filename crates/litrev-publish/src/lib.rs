@@ -33,7 +33,10 @@ pub use charts::{bars_svg, stacked_years_svg};
 pub use csl_json::csl_json;
 pub use evidence::{ClaimEvidence, SpanEvidence, claims};
 pub use graphml::{GraphNode, graphml};
-pub use markdown::{escape, review_markdown, sentence_markdown};
+pub use markdown::{
+    ReadReview, ReadSection, ReadSegment, escape, read_review_markdown, read_sentence,
+    review_markdown, sentence_markdown, split_markdown_sentences,
+};
 pub use prisma::{PrismaCounts, prisma_svg};
 pub use ris::{references_ris, screening_ris};
 pub use style::{BuiltinStyle, CitationStyle, StyleName};

@@ -160,6 +160,258 @@ fn yaml_string(text: &str) -> String {
     format!("\"{escaped}\"")
 }
 
+/// A review read back from its Markdown: the title of the front matter and the headed blocks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadReview {
+    /// The front matter's `title`, when it has one.
+    pub title: Option<String>,
+    /// Headed blocks in order; the closing `# References` block is left out.
+    pub sections: Vec<ReadSection>,
+    /// Paragraphs before the first heading.
+    pub preamble: Vec<String>,
+}
+
+/// One heading and the paragraphs under it, before the next heading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadSection {
+    /// Heading level, 1 for `#`.
+    pub level: usize,
+    /// Heading text, unescaped.
+    pub heading: String,
+    /// Paragraphs, each as Markdown with its lines joined by a space.
+    pub paragraphs: Vec<String>,
+}
+
+/// A piece of a sentence read from Markdown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadSegment {
+    /// Text, unescaped.
+    Text(String),
+    /// A citation by keys: `[@a; @b]` or a bare `@a`.
+    Cite {
+        /// The keys, without `@`.
+        keys: Vec<String>,
+        /// How it reads.
+        form: CiteForm,
+    },
+}
+
+/// Reads Markdown in the shape [`review_markdown`] writes: front matter, `#` headings,
+/// paragraphs separated by blank lines, and a closing references block (`::: {#refs}`).
+pub fn read_review_markdown(markdown: &str) -> ReadReview {
+    let mut read = ReadReview::default();
+    let mut lines = markdown.lines().peekable();
+    if lines.peek().is_some_and(|line| line.trim_end() == "---") {
+        lines.next();
+        for line in lines.by_ref() {
+            if line.trim_end() == "---" {
+                break;
+            }
+            if let Some(title) = line.strip_prefix("title:") {
+                read.title = Some(yaml_unquote(title.trim()));
+            }
+        }
+    }
+    let mut paragraph: Vec<&str> = Vec::new();
+    let flush = |paragraph: &mut Vec<&str>, read: &mut ReadReview| {
+        if paragraph.is_empty() {
+            return;
+        }
+        let text = paragraph.join(" ");
+        paragraph.clear();
+        match read.sections.last_mut() {
+            Some(section) => section.paragraphs.push(text),
+            None => read.preamble.push(text),
+        }
+    };
+    for line in lines {
+        let trimmed = line.trim();
+        let hashes = trimmed.chars().take_while(|c| *c == '#').count();
+        if (1..=6).contains(&hashes) && trimmed[hashes..].starts_with(' ') {
+            flush(&mut paragraph, &mut read);
+            read.sections.push(ReadSection {
+                level: hashes,
+                heading: unescape(trimmed[hashes..].trim()),
+                paragraphs: Vec::new(),
+            });
+        } else if trimmed.is_empty() || trimmed.starts_with(":::") {
+            flush(&mut paragraph, &mut read);
+        } else {
+            paragraph.push(trimmed);
+        }
+    }
+    flush(&mut paragraph, &mut read);
+    if read.sections.last().is_some_and(|section| {
+        section.level == 1 && section.heading == "References" && section.paragraphs.is_empty()
+    }) {
+        read.sections.pop();
+    }
+    read
+}
+
+/// Splits a paragraph's Markdown into sentences: a stop (`.`, `!`, `?`, after any closing
+/// quote, bracket or citation) followed by white space and a capital, a digit, `@` or `[`.
+/// Stops inside a citation's brackets or escaped by `\` do not count.
+pub fn split_markdown_sentences(paragraph: &str) -> Vec<&str> {
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let mut depth = 0usize;
+    let mut characters = paragraph.char_indices().peekable();
+    while let Some((index, character)) = characters.next() {
+        match character {
+            '\\' => {
+                characters.next();
+            }
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '.' | '!' | '?' if depth == 0 => {
+                let mut end = index + character.len_utf8();
+                while let Some(&(next, closing)) = characters.peek() {
+                    if !matches!(closing, '"' | '”' | ')' | '’' | '\'') {
+                        break;
+                    }
+                    end = next + closing.len_utf8();
+                    characters.next();
+                }
+                let rest = &paragraph[end..];
+                let after = rest.trim_start();
+                let spaced = after.len() < rest.len();
+                let opens = after.chars().next().is_some_and(|next| {
+                    next.is_uppercase() || next.is_ascii_digit() || matches!(next, '@' | '[' | '"' | '“')
+                });
+                if spaced && opens {
+                    push_sentence(paragraph, start, end, &mut sentences);
+                    start = end;
+                }
+            }
+            _ => {}
+        }
+    }
+    push_sentence(paragraph, start, paragraph.len(), &mut sentences);
+    sentences
+}
+
+fn push_sentence<'a>(text: &'a str, start: usize, end: usize, sentences: &mut Vec<&'a str>) {
+    let sentence = text[start..end].trim();
+    if !sentence.is_empty() {
+        sentences.push(sentence);
+    }
+}
+
+/// Reads one sentence's Markdown into text and citations: `[@a; @b]` is parenthetical (the
+/// keys kept, any prefix or locator text inside the brackets dropped), a bare `@a` narrative,
+/// and `\x` the character `x`.
+pub fn read_sentence(markdown: &str) -> Vec<ReadSegment> {
+    let mut segments = Vec::new();
+    let mut text = String::new();
+    let mut rest = markdown;
+    while let Some(character) = rest.chars().next() {
+        if character == '\\' {
+            let escaped = rest[1..].chars().next();
+            match escaped {
+                Some(escaped) => {
+                    text.push(escaped);
+                    rest = &rest[1 + escaped.len_utf8()..];
+                }
+                None => {
+                    text.push('\\');
+                    rest = "";
+                }
+            }
+            continue;
+        }
+        if character == '['
+            && let Some(close) = rest.find(']')
+            && rest[1..close].contains('@')
+        {
+            let keys: Vec<String> = rest[1..close]
+                .split(';')
+                .filter_map(|item| item.split_once('@').map(|(_, after)| citation_key(after)))
+                .filter(|key| !key.is_empty())
+                .map(str::to_owned)
+                .collect();
+            if !keys.is_empty() {
+                let trimmed = text.trim_end().len();
+                text.truncate(trimmed);
+                flush_text(&mut text, &mut segments);
+                segments.push(ReadSegment::Cite {
+                    keys,
+                    form: CiteForm::Parenthetical,
+                });
+                rest = &rest[close + 1..];
+                continue;
+            }
+        }
+        if character == '@' {
+            let key = citation_key(&rest[1..]);
+            let starts_word = text.chars().last().is_none_or(|last| !last.is_alphanumeric());
+            if !key.is_empty() && starts_word {
+                flush_text(&mut text, &mut segments);
+                segments.push(ReadSegment::Cite {
+                    keys: vec![key.to_owned()],
+                    form: CiteForm::Narrative,
+                });
+                rest = &rest[1 + key.len()..];
+                continue;
+            }
+        }
+        text.push(character);
+        rest = &rest[character.len_utf8()..];
+    }
+    flush_text(&mut text, &mut segments);
+    segments
+}
+
+fn flush_text(text: &mut String, segments: &mut Vec<ReadSegment>) {
+    if !text.is_empty() {
+        segments.push(ReadSegment::Text(std::mem::take(text)));
+    }
+}
+
+/// The citation key at the start of `text`, as Pandoc reads one: letters, digits and `_`,
+/// with internal punctuation (`:.#$%&-+?<>~/`) when a letter or digit follows it.
+fn citation_key(text: &str) -> &str {
+    let mut end = 0;
+    let mut characters = text.char_indices().peekable();
+    while let Some((index, character)) = characters.next() {
+        if character.is_alphanumeric() || character == '_' {
+            end = index + character.len_utf8();
+        } else if ":.#$%&-+?<>~/".contains(character)
+            && end > 0
+            && characters
+                .peek()
+                .is_some_and(|(_, next)| next.is_alphanumeric() || *next == '_')
+        {
+            continue;
+        } else {
+            break;
+        }
+    }
+    &text[..end]
+}
+
+/// Undoes [`escape`]: `\x` reads as `x`.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut characters = text.chars();
+    while let Some(character) = characters.next() {
+        if character == '\\' {
+            out.push(characters.next().unwrap_or('\\'));
+        } else {
+            out.push(character);
+        }
+    }
+    out
+}
+
+/// Undoes [`yaml_string`] (and takes a bare value as it is).
+fn yaml_unquote(value: &str) -> String {
+    match value.strip_prefix('"').and_then(|inner| inner.strip_suffix('"')) {
+        Some(inner) => inner.replace("\\\"", "\"").replace("\\\\", "\\"),
+        None => value.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use litrev_model::{Basis, Section, SectionKind, Sentence};
@@ -234,5 +486,77 @@ mod tests {
         };
         let error = review_markdown(&review, &BTreeMap::new(), &[], None).expect_err("no key");
         assert!(matches!(error, Error::MissingKey(_)));
+    }
+
+    #[test]
+    fn reads_back_headings_paragraphs_and_citations() {
+        let markdown = "---\ntitle: \"Q: a \\\"review\\\"\"\nlang: en\n---\n\n# Costs & \\*benefits\\*\n\nRates fell by 5% \\[n=3\\] for user\\@site [@smith2011x; @lee2012y]. @smith2011x agrees.\nA second line.\n\n## Part\n\nMore [see @lee2012y, p. 3].\n\n# References\n\n::: {#refs}\n:::\n";
+        let read = read_review_markdown(markdown);
+        assert_eq!(read.title.as_deref(), Some("Q: a \"review\""));
+        assert_eq!(read.sections.len(), 2);
+        assert_eq!(read.sections[0].heading, "Costs & *benefits*");
+        assert_eq!((read.sections[1].level, read.sections[1].heading.as_str()), (2, "Part"));
+        let paragraph = &read.sections[0].paragraphs[0];
+        let sentences = split_markdown_sentences(paragraph);
+        assert_eq!(
+            sentences,
+            vec![
+                "Rates fell by 5% \\[n=3\\] for user\\@site [@smith2011x; @lee2012y].",
+                "@smith2011x agrees.",
+                "A second line."
+            ]
+        );
+        assert_eq!(
+            read_sentence(sentences[0]),
+            vec![
+                ReadSegment::Text("Rates fell by 5% [n=3] for user@site".into()),
+                ReadSegment::Cite {
+                    keys: vec!["smith2011x".into(), "lee2012y".into()],
+                    form: CiteForm::Parenthetical
+                },
+                ReadSegment::Text(".".into()),
+            ]
+        );
+        assert_eq!(
+            read_sentence(sentences[1])[0],
+            ReadSegment::Cite {
+                keys: vec!["smith2011x".into()],
+                form: CiteForm::Narrative
+            }
+        );
+        assert_eq!(
+            read_sentence(&read.sections[1].paragraphs[0])[1],
+            ReadSegment::Cite {
+                keys: vec!["lee2012y".into()],
+                form: CiteForm::Parenthetical
+            }
+        );
+    }
+
+    #[test]
+    fn a_rendered_sentence_reads_back_as_itself() {
+        let keys = BTreeMap::from([(id("W1"), "smith2011x".to_owned())]);
+        let sentence = Sentence::structural(vec![
+            Segment::Text("Doses of 3 mg/kg [weekly] cut *bleeds* by 80%".into()),
+            Segment::Cite {
+                works: vec![id("W1")],
+                form: CiteForm::Parenthetical,
+            },
+            Segment::Text(".".into()),
+        ]);
+        let markdown = sentence_markdown(&sentence, &keys).expect("render");
+        let read = read_sentence(&markdown);
+        assert_eq!(
+            read,
+            vec![
+                ReadSegment::Text("Doses of 3 mg/kg [weekly] cut *bleeds* by 80%".into()),
+                ReadSegment::Cite {
+                    keys: vec!["smith2011x".into()],
+                    form: CiteForm::Parenthetical
+                },
+                ReadSegment::Text(".".into()),
+            ]
+        );
+        assert_eq!(split_markdown_sentences(&markdown), vec![markdown.as_str()]);
     }
 }

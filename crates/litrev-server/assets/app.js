@@ -162,6 +162,39 @@ function showResult(id, data) {
     files.append(item);
   }
   document.getElementById("review").setAttribute("src", "/api/runs/" + encodeURIComponent(id) + "/files/review.html");
+  setupEdit(id);
+}
+
+// The edit box: loads the review's Markdown, PUTs it back, lists what the audit refused.
+async function setupEdit(id) {
+  const text = document.getElementById("edit-text");
+  const status = document.getElementById("edit-status");
+  const problems = document.getElementById("edit-problems");
+  const path = "/api/runs/" + encodeURIComponent(id) + "/review";
+  const current = await api(path);
+  text.value = current.markdown;
+  status.textContent = current.revisions ? current.revisions + " earlier version(s) kept" : "";
+  document.getElementById("edit-save").onclick = async () => {
+    problems.textContent = "";
+    status.textContent = "checking…";
+    const response = await fetch(path, {
+      method: "PUT",
+      credentials: "same-origin",
+      headers: Object.assign({ "content-type": "text/markdown" }, CSRF),
+      body: text.value,
+    });
+    const body = await response.json();
+    if (response.ok) {
+      status.textContent = "saved: " + body.words + " words, " + body.citations + " citations";
+      const frame = document.getElementById("review");
+      frame.setAttribute("src", frame.getAttribute("src").split("?")[0] + "?v=" + body.revision);
+    } else {
+      status.textContent = body.error;
+      for (const problem of body.problems || []) {
+        problems.append(el("li", "sentence " + problem.sentence + ": " + problem.problem + " — " + problem.text));
+      }
+    }
+  };
 }
 
 async function screeningPage() {

@@ -30,6 +30,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/labels", post(labels))
         .route("/api/runs/{id}/approve", post(approve))
         .route("/api/runs/{id}/files/{*name}", get(file))
+        .route("/api/runs/{id}/review", get(review).put(edit_review))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::auth::require_token,
@@ -213,7 +214,7 @@ fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json
             "wall_seconds": telemetry.wall_seconds,
         },
         "telemetry": telemetry,
-        "parent": null,
+        "parent": summary.parent.as_ref().map(ToString::to_string),
     }))
 }
 
@@ -362,6 +363,66 @@ async fn approve(
         Json(serde_json::json!({ "id": run.to_string() })),
     )
         .into_response())
+}
+
+/// `GET /api/runs/{id}/review`: the review's Markdown, as `PUT` takes it back.
+async fn review(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<litrev::ReviewText>, ApiError> {
+    let run = run_id(&id)?;
+    Ok(Json(
+        with_runner(&state, move |runner| Ok(runner.review_text(&run)?)).await?,
+    ))
+}
+
+/// `PUT /api/runs/{id}/review`: an edited review, as Markdown (the body itself, or JSON
+/// `{"markdown": …}`). Audited like the writer's output: `422` with the problems, or `200`
+/// with the files published again from it and the replaced text kept as a revision.
+async fn edit_review(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let run = run_id(&id)?;
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/json"));
+    let markdown = if json {
+        #[derive(Deserialize)]
+        struct Edit {
+            markdown: String,
+        }
+        serde_json::from_slice::<Edit>(&body)
+            .map_err(|error| {
+                ApiError::bad_request(format!(
+                    "the body is not {{\"markdown\": \"…\"}}: {error}; or send the Markdown itself as text/markdown"
+                ))
+            })?
+            .markdown
+    } else {
+        String::from_utf8(body.to_vec()).map_err(|_| {
+            ApiError::bad_request("the edited review is not UTF-8 text: save it as UTF-8")
+        })?
+    };
+    if state.queue.busy(&run) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("run {run} is in line or running: edit it when it is done"),
+        ));
+    }
+    let revised = with_runner(&state, move |runner| {
+        Ok(runner.edit_review(&run, &markdown, &|_| {})?)
+    })
+    .await?;
+    Ok(Json(serde_json::json!({
+        "revision": revised.revision,
+        "words": revised.summary.words,
+        "citations": revised.summary.citations,
+        "included": revised.summary.included,
+    })))
 }
 
 /// `GET /api/runs/{id}/files/{name}`: an output file of the run; anything outside the run's

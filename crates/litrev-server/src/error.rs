@@ -40,6 +40,8 @@ pub type Result<T> = std::result::Result<T, Error>;
 pub(crate) struct ApiError {
     pub(crate) status: StatusCode,
     pub(crate) message: String,
+    /// What the edit of a review breaks, sentence by sentence (`422`).
+    pub(crate) problems: Vec<litrev::EditProblem>,
 }
 
 impl ApiError {
@@ -47,6 +49,7 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            problems: Vec::new(),
         }
     }
 
@@ -61,11 +64,18 @@ impl ApiError {
 
 impl From<litrev::Error> for ApiError {
     fn from(error: litrev::Error) -> ApiError {
+        if let litrev::Error::EditRefused(problems) = &error {
+            return ApiError {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                message: error.to_string(),
+                problems: problems.clone(),
+            };
+        }
         let status = match &error {
             litrev::Error::Store(litrev_store_error) if is_unknown_run(litrev_store_error) => {
                 StatusCode::NOT_FOUND
             }
-            litrev::Error::NotAtGate { .. } => StatusCode::CONFLICT,
+            litrev::Error::NotAtGate { .. } | litrev::Error::NotDone { .. } => StatusCode::CONFLICT,
             litrev::Error::EmptyQuestion
             | litrev::Error::BadOptions(_)
             | litrev::Error::StyleFile { .. } => StatusCode::BAD_REQUEST,
@@ -91,10 +101,11 @@ impl From<tokio::task::JoinError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(serde_json::json!({ "error": self.message })),
-        )
-            .into_response()
+        let body = if self.problems.is_empty() {
+            serde_json::json!({ "error": self.message })
+        } else {
+            serde_json::json!({ "error": self.message, "problems": self.problems })
+        };
+        (self.status, Json(body)).into_response()
     }
 }

@@ -83,6 +83,17 @@ CREATE TABLE run_events (
 );
 CREATE INDEX run_events_by_run ON run_events(run_id, id);
 "#,
+    r#"
+CREATE TABLE revisions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    step TEXT NOT NULL,
+    output TEXT NOT NULL,
+    replaced_at TEXT NOT NULL
+);
+CREATE INDEX revisions_by_run ON revisions(run_id, step, id);
+ALTER TABLE runs ADD COLUMN parent TEXT REFERENCES runs(id);
+"#,
 ];
 
 /// Brings the schema up to date.

@@ -31,6 +31,8 @@ pub struct NewRun<'a> {
     pub options_json: &'a str,
     /// litrev's version.
     pub tool_version: &'a str,
+    /// The run it continues, when it is a follow-up.
+    pub parent: Option<&'a RunId>,
 }
 
 /// A run as stored.
@@ -52,6 +54,17 @@ pub struct RunRecord {
     pub updated_at: String,
     /// Names of the steps committed so far, in commit order.
     pub steps_done: Vec<String>,
+    /// The run it continues, when it is a follow-up.
+    pub parent: Option<RunId>,
+}
+
+/// An earlier version of a step's output, kept when a person revised it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revision {
+    /// Increasing over the whole store.
+    pub id: i64,
+    /// When it was replaced (UTC, RFC 3339).
+    pub replaced_at: String,
 }
 
 /// One event of a run's stream, as stored for the clients that follow the run.
@@ -115,14 +128,15 @@ impl Store {
     pub fn create_run(&self, run: &NewRun<'_>) -> Result<()> {
         self.connection.execute(
             &format!(
-                "INSERT INTO runs (id, question, options, status, tool_version, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, 'running', ?4, {NOW}, {NOW})"
+                "INSERT INTO runs (id, question, options, status, tool_version, created_at, updated_at, parent)
+                 VALUES (?1, ?2, ?3, 'running', ?4, {NOW}, {NOW}, ?5)"
             ),
             params![
                 run.id.as_str(),
                 run.question,
                 run.options_json,
-                run.tool_version
+                run.tool_version,
+                run.parent.map(RunId::as_str)
             ],
         )?;
         Ok(())
@@ -136,7 +150,7 @@ impl Store {
         let row = self
             .connection
             .query_row(
-                "SELECT id, question, options, status, tool_version, created_at, updated_at
+                "SELECT id, question, options, status, tool_version, created_at, updated_at, parent
                  FROM runs WHERE id = ?1",
                 params![id.as_str()],
                 |row| {
@@ -148,12 +162,14 @@ impl Store {
                         row.get::<_, String>(4)?,
                         row.get::<_, String>(5)?,
                         row.get::<_, String>(6)?,
+                        row.get::<_, Option<String>>(7)?,
                     ))
                 },
             )
             .optional()?
             .ok_or_else(|| Error::UnknownRun(id.to_string()))?;
-        let (id_text, question, options_json, status, tool_version, created_at, updated_at) = row;
+        let (id_text, question, options_json, status, tool_version, created_at, updated_at, parent) =
+            row;
         let status = status.parse().map_err(|_| Error::Decode {
             what: "run status",
             message: status.clone(),
@@ -169,6 +185,7 @@ impl Store {
             created_at,
             updated_at,
             steps_done,
+            parent: parent.map(RunId::new_unchecked),
         })
     }
 
@@ -234,6 +251,81 @@ impl Store {
             })
         })
         .transpose()
+    }
+
+    /// Replaces a committed step's output with a person's revision, keeping the old output as
+    /// a [`Revision`], and forgets the steps computed from it (`forget`) so that the run redoes
+    /// them: all in one transaction.
+    ///
+    /// # Errors
+    /// When the step was never committed, or a write fails; then nothing changes.
+    pub fn revise_step<T: Serialize>(
+        &mut self,
+        id: &RunId,
+        step: &str,
+        output: &T,
+        forget: &[&str],
+    ) -> Result<Revision> {
+        let output = to_json(output)?;
+        let transaction = self.connection.transaction()?;
+        let copied = transaction.execute(
+            &format!(
+                "INSERT INTO revisions (run_id, step, output, replaced_at)
+                 SELECT run_id, step, output, {NOW} FROM steps WHERE run_id = ?1 AND step = ?2"
+            ),
+            params![id.as_str(), step],
+        )?;
+        if copied == 0 {
+            return Err(Error::Decode {
+                what: "revision",
+                message: format!("run {id} has no `{step}` output to revise"),
+            });
+        }
+        let revision = transaction.query_row(
+            "SELECT id, replaced_at FROM revisions WHERE id = last_insert_rowid()",
+            [],
+            |row| {
+                Ok(Revision {
+                    id: row.get(0)?,
+                    replaced_at: row.get(1)?,
+                })
+            },
+        )?;
+        transaction.execute(
+            "UPDATE steps SET output = ?3 WHERE run_id = ?1 AND step = ?2",
+            params![id.as_str(), step, output],
+        )?;
+        for forgotten in forget {
+            transaction.execute(
+                "DELETE FROM steps WHERE run_id = ?1 AND step = ?2",
+                params![id.as_str(), forgotten],
+            )?;
+        }
+        transaction.execute(
+            &format!("UPDATE runs SET updated_at = {NOW} WHERE id = ?1"),
+            params![id.as_str()],
+        )?;
+        transaction.commit()?;
+        Ok(revision)
+    }
+
+    /// The earlier outputs of a run's step, oldest first.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn revisions(&self, id: &RunId, step: &str) -> Result<Vec<Revision>> {
+        let mut statement = self.connection.prepare(
+            "SELECT id, replaced_at FROM revisions WHERE run_id = ?1 AND step = ?2 ORDER BY id",
+        )?;
+        let revisions = statement
+            .query_map(params![id.as_str(), step], |row| {
+                Ok(Revision {
+                    id: row.get(0)?,
+                    replaced_at: row.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<Revision>>>()?;
+        Ok(revisions)
     }
 
     /// Appends an event to a run's stream; its id.
@@ -611,6 +703,7 @@ mod tests {
                 question: "Q?",
                 options_json: "{}",
                 tool_version: "0.0.0",
+                parent: None,
             })
             .expect("create");
         store
@@ -747,5 +840,29 @@ mod tests {
         }
         let error = Store::open(&path).err().expect("too new");
         assert!(matches!(error, Error::TooNew { found: 99, .. }));
+    }
+
+    #[test]
+    fn a_revision_keeps_the_old_output_and_forgets_what_followed() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let run: RunId = "run-1".parse().expect("run id");
+        let mut store = store_with_run(&folder.path().join("store.sqlite"), &run);
+        for (step, output) in [("write", "first"), ("audit", "ok"), ("publish", "files")] {
+            store
+                .commit_step(&run, step, &output, &StepWrites::default())
+                .expect("commit");
+        }
+        let revision = store
+            .revise_step(&run, "write", &"second", &["audit", "publish"])
+            .expect("revise");
+        assert_eq!(store.steps_done(&run).expect("steps"), vec!["write"]);
+        assert_eq!(
+            store.step_output::<String>(&run, "write").expect("read"),
+            Some("second".to_owned())
+        );
+        assert_eq!(store.revisions(&run, "write").expect("revisions"), vec![revision]);
+        let missing = store.revise_step(&run, "organise", &"x", &[]);
+        assert!(missing.is_err(), "a step never committed cannot be revised");
+        assert_eq!(store.revisions(&run, "organise").expect("revisions"), vec![]);
     }
 }

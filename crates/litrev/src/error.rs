@@ -128,6 +128,22 @@ pub enum Error {
     /// A step panicked: a bug, reported with the step, the work and what to do.
     #[error("{0}")]
     Panicked(Box<crate::panics::PanicReport>),
+    /// An edit of the review breaks the grounding rules; nothing was saved.
+    #[error(
+        "the edit breaks {} rule(s), first: sentence {}: {}; nothing was saved: fix it and save again",
+        .0.len(),
+        .0.first().map_or(0, |problem| problem.sentence),
+        .0.first().map_or("", |problem| problem.problem.as_str())
+    )]
+    EditRefused(Vec<crate::edit::EditProblem>),
+    /// The run is not done, so it has no review to read or edit.
+    #[error("run {run} has no finished review: {why}")]
+    NotDone {
+        /// The run.
+        run: String,
+        /// Why, and what to do.
+        why: String,
+    },
 }
 
 impl Error {
@@ -155,6 +171,8 @@ impl Error {
             | Error::Store(litrev_store::Error::UnknownRun(_))
             | Error::BadInput { .. }
             | Error::NotAtGate { .. }
+            | Error::NotDone { .. }
+            | Error::EditRefused(_)
             | Error::NoSuchClaim { .. }
             | Error::NothingIncluded
             | Error::StyleFile { .. }

@@ -28,6 +28,7 @@
 
 pub mod bench;
 mod config;
+mod edit;
 mod embeddings;
 mod error;
 mod event_log;
@@ -44,6 +45,7 @@ mod sources;
 mod telemetry;
 
 pub use config::{ApiConfig, HttpSettings, SourcesConfig};
+pub use edit::{EditProblem, ReviewText, Revised};
 pub use error::{Error, ErrorCode, Result};
 pub use event_log::{EventLog, StoredEvent};
 pub use events::Event;

@@ -104,6 +104,8 @@ pub struct RunSummary {
     pub last_step: Option<String>,
     /// Output folder.
     pub out_dir: Option<PathBuf>,
+    /// The run it continues, when it is a follow-up.
+    pub parent: Option<RunId>,
 }
 
 /// The plan step's output: the plan, and what the run's model added to it.
@@ -194,12 +196,12 @@ struct GateRecord {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct WriteRecord {
-    review: Review,
-    words: usize,
+pub(crate) struct WriteRecord {
+    pub(crate) review: Review,
+    pub(crate) words: usize,
     /// The language model's ledger and report, when one drafted the themes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    llm: Option<crate::LlmRecord>,
+    pub(crate) llm: Option<crate::LlmRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -273,6 +275,7 @@ impl Runner {
             question: options.question.trim(),
             options_json: &options_json,
             tool_version: TOOL_VERSION,
+            parent: None,
         })?;
         self.store.set_status(&run, RunStatus::Queued)?;
         Ok(run)
@@ -327,12 +330,18 @@ impl Runner {
                     created_at: record.created_at,
                     last_step: record.steps_done.last().cloned(),
                     out_dir,
+                    parent: record.parent,
                 }
             })
             .collect())
     }
 
-    fn drive(&mut self, run: &RunId, approve: bool, events: &dyn Fn(&Event)) -> Result<Outcome> {
+    pub(crate) fn drive(
+        &mut self,
+        run: &RunId,
+        approve: bool,
+        events: &dyn Fn(&Event),
+    ) -> Result<Outcome> {
         self.store.set_status(run, RunStatus::Running)?;
         // The step running now, for a panic's report: the last one that started.
         let step = std::cell::RefCell::new(String::from("start"));
@@ -668,16 +677,7 @@ impl Runner {
             );
         }
 
-        let included: BTreeMap<WorkId, Work> = decisions
-            .iter()
-            .filter(|decision| decision.decision == Decision::Include)
-            .filter_map(|decision| {
-                all_works
-                    .get(&decision.work)
-                    .filter(|work| !work.is_stub())
-                    .map(|work| (decision.work.clone(), work.clone()))
-            })
-            .collect();
+        let included = included_works(&decisions, &all_works);
         if included.is_empty() {
             return Err(Error::NothingIncluded);
         }
@@ -1035,7 +1035,11 @@ impl Runner {
         Ok(())
     }
 
-    fn output<T: serde::de::DeserializeOwned>(&self, run: &RunId, step: &str) -> Result<T> {
+    pub(crate) fn output<T: serde::de::DeserializeOwned>(
+        &self,
+        run: &RunId,
+        step: &str,
+    ) -> Result<T> {
         self.store
             .step_output(run, step)?
             .ok_or_else(|| Error::MissingStep(step.to_owned()))
@@ -1087,6 +1091,23 @@ impl Runner {
         write_file(out_dir, "screening.ris", ris.as_bytes())?;
         Ok(out_dir.join("screening.csv"))
     }
+}
+
+/// The described works screening included, by id.
+pub(crate) fn included_works(
+    decisions: &[ScreeningDecision],
+    works: &BTreeMap<WorkId, Work>,
+) -> BTreeMap<WorkId, Work> {
+    decisions
+        .iter()
+        .filter(|decision| decision.decision == Decision::Include)
+        .filter_map(|decision| {
+            works
+                .get(&decision.work)
+                .filter(|work| !work.is_stub())
+                .map(|work| (decision.work.clone(), work.clone()))
+        })
+        .collect()
 }
 
 fn finished(events: &dyn Fn(&Event), step: &str, summary: String) {

@@ -2,52 +2,12 @@
 //! fifty live SSE clients and a reconnect with `Last-Event-ID`, the token, and the files route.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
-use crate::support::{question, testdata, works_file};
+use crate::support::{Server, question, testdata, works_file};
 
 const DATASET: &str = "Donners_2021";
-
-/// A `litrev serve` on a free loopback port, stopped when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(home: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_litrev"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(extra)
-            .env("LITREV_HOME", home)
-            .env_remove("LITREV_TOKEN")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("litrev serve starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("the server says where it listens");
-        let url = line
-            .split_whitespace()
-            .find(|word| word.starts_with("http://"))
-            .expect("a URL in the first line")
-            .trim_end_matches('/')
-            .to_owned();
-        Server { child, url }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn client() -> reqwest::blocking::Client {
     reqwest::blocking::Client::builder()
@@ -274,6 +234,80 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
             .status();
         assert_eq!(status, 404, "{name}");
     }
+
+    edit_the_review(url, &run);
+}
+
+/// The review edited in place: an invented citation is refused with the sentence and nothing
+/// changes; an edit that keeps the grounding is saved, the files follow it, the old text is
+/// kept.
+fn edit_the_review(url: &str, run: &str) {
+    let text: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}/review"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET review");
+    assert_eq!(text["revisions"], 0);
+    let markdown = text["markdown"].as_str().expect("markdown").to_owned();
+    let published = |name: &str| {
+        client()
+            .get(format!("{url}/api/runs/{run}/files/{name}"))
+            .send()
+            .and_then(|response| response.text())
+            .expect("file")
+    };
+    assert_eq!(published("review.md"), markdown, "GET review is review.md");
+    // The first paragraph after the first heading past the front matter.
+    let heading = markdown.find("\n# ").expect("a heading");
+    let paragraph = heading + markdown[heading + 1..].find("\n\n").expect("a paragraph") + 3;
+    let with = |sentence: &str| {
+        format!("{}{sentence} {}", &markdown[..paragraph], &markdown[paragraph..])
+    };
+
+    let refused = client()
+        .put(format!("{url}/api/runs/{run}/review"))
+        .header("content-type", "text/markdown")
+        .body(with("Most trials agree [@nobody2031invented]."))
+        .send()
+        .expect("PUT review");
+    assert_eq!(refused.status(), 422);
+    let refused: serde_json::Value = refused.json().expect("JSON");
+    let problems = refused["problems"].as_array().expect("problems");
+    assert_eq!(problems.len(), 1, "{refused}");
+    assert!(
+        problems[0]["problem"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("@nobody2031invented"),
+        "{refused}"
+    );
+    assert_eq!(problems[0]["text"], "Most trials agree [@nobody2031invented].");
+    assert_eq!(published("review.md"), markdown, "a refused edit changes nothing");
+
+    let saved = client()
+        .put(format!("{url}/api/runs/{run}/review"))
+        .json(&serde_json::json!({"markdown": with("We read every study twice.")}))
+        .send()
+        .expect("PUT review");
+    assert_eq!(saved.status(), 200);
+    let saved: serde_json::Value = saved.json().expect("JSON");
+    assert!(saved["revision"].as_i64().is_some(), "{saved}");
+    let now = published("review.md");
+    assert!(now.contains("We read every study twice. "), "the edit is published");
+    assert_eq!(now.len(), markdown.len() + "We read every study twice. ".len());
+    assert!(published("review.html").contains("We read every study twice."));
+    let text: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}/review"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET review");
+    assert_eq!(text["revisions"], 1);
+    let shown: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET run");
+    assert_eq!(shown["status"], "done", "{shown}");
 }
 
 #[test]

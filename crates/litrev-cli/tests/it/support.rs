@@ -1,8 +1,9 @@
 //! Shared helpers: where the data is, how to run the binary, how to read its outputs.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 use litrev_testkit::llm::{ChatCall, ScriptedLlm};
 
@@ -203,5 +204,46 @@ fn collect_files(root: &Path, folder: &Path, files: &mut BTreeMap<String, Vec<u8
                 .into_owned();
             files.insert(name, std::fs::read(&path).expect("output file"));
         }
+    }
+}
+
+/// A `litrev serve` on a free loopback port, stopped when dropped.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+}
+
+impl Server {
+    /// Starts `litrev serve` with `LITREV_HOME` at `home` and `extra` arguments.
+    pub fn start(home: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_litrev"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .env("LITREV_HOME", home)
+            .env_remove("LITREV_TOKEN")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("litrev serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server says where it listens");
+        let url = line
+            .split_whitespace()
+            .find(|word| word.starts_with("http://"))
+            .expect("a URL in the first line")
+            .trim_end_matches('/')
+            .to_owned();
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

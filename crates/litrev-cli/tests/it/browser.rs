@@ -1,0 +1,343 @@
+//! The web UI in a real browser: headless Chromium, driven over the DevTools protocol, starts a
+//! review on a snapshot, follows the live log to the gate, excludes two works and includes one
+//! in the table, approves, waits for the review, hovers a citation and reads its tooltip, and
+//! fetches `references.bib` from the page's download link and parses it with bibtexparser. A
+//! run whose titles and question are markup shows the characters and runs nothing. Screenshots
+//! of each page go to `target/tmp/browser/`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+
+use crate::support::{
+    Server, chromium_available, python_readers_available, question, testdata, works_file,
+};
+
+const DATASET: &str = "Donners_2021";
+/// Long enough for a quick review on a loaded 2-core machine.
+const PATIENCE: Duration = Duration::from_secs(300);
+
+fn browser() -> Browser {
+    let options = LaunchOptions::default_builder()
+        .path(Some(PathBuf::from("/usr/bin/chromium")))
+        .sandbox(false)
+        .window_size(Some((1280, 1000)))
+        .idle_browser_timeout(PATIENCE)
+        .build()
+        .expect("launch options");
+    Browser::new(options).expect("headless Chromium starts")
+}
+
+fn screenshots() -> PathBuf {
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&folder).expect("screenshot folder");
+    folder
+}
+
+fn screenshot(tab: &Tab, name: &str) {
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .expect("screenshot");
+    std::fs::write(screenshots().join(format!("{name}.png")), png).expect("screenshot written");
+}
+
+/// The value of a JavaScript expression in the page (promises awaited), through JSON so that
+/// objects come back whole.
+fn eval(tab: &Tab, expression: &str) -> serde_json::Value {
+    let wrapped = format!(
+        "Promise.resolve({expression}).then(value => JSON.stringify(value === undefined ? null : value))"
+    );
+    let json = tab
+        .evaluate(&wrapped, true)
+        .expect("the expression runs")
+        .value
+        .unwrap_or(serde_json::Value::Null);
+    serde_json::from_str(json.as_str().unwrap_or("null")).expect("JSON from the page")
+}
+
+/// Waits until a JavaScript condition holds in the page.
+fn wait_until(tab: &Tab, condition: &str, what: &str) {
+    let started = std::time::Instant::now();
+    while started.elapsed() < PATIENCE {
+        if eval(tab, &format!("Boolean({condition})")) == serde_json::Value::Bool(true) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let log = eval(tab, "document.body.innerText");
+    panic!("waited {PATIENCE:?} for {what}; the page says:\n{log}");
+}
+
+/// Clicks the element `selector` finds, once it is there.
+fn click(tab: &Tab, selector: &str) {
+    tab.wait_for_element(selector)
+        .unwrap_or_else(|error| panic!("{selector}: {error}"))
+        .click()
+        .unwrap_or_else(|error| panic!("clicking {selector}: {error}"));
+}
+
+/// Starts a review from the home page's form; the run page it lands on.
+fn start_from_form(tab: &Tab, url: &str, question: &str, snapshot: &Path) {
+    tab.navigate_to(&format!("{url}/"))
+        .and_then(|tab| tab.wait_until_navigated())
+        .expect("home page");
+    click(tab, "#question");
+    tab.type_str(question).expect("typing the question");
+    eval(
+        tab,
+        &format!(
+            "document.getElementById('sources').value = {}; document.getElementById('tier').value = 'quick'; true",
+            serde_json::Value::String(format!("snapshot:{}", snapshot.display()))
+        ),
+    );
+    screenshot(tab, "1-new-review");
+    click(tab, "#start");
+    wait_until(
+        tab,
+        "location.pathname.startsWith('/runs/')",
+        "the run page",
+    );
+}
+
+#[test]
+fn a_review_is_made_screened_and_read_in_the_browser() {
+    let Some(data) = testdata() else { return };
+    if !chromium_available() {
+        return;
+    }
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start(home.path(), &[]);
+    let url = &server.url;
+    let browser = browser();
+    let tab = browser.new_tab().expect("tab");
+    tab.set_default_timeout(PATIENCE);
+
+    start_from_form(
+        &tab,
+        url,
+        &question(&data, DATASET),
+        &works_file(&data, DATASET),
+    );
+    wait_until(
+        &tab,
+        "!document.getElementById('gate').hidden",
+        "the gate in the live log",
+    );
+    assert!(
+        eval(&tab, "document.getElementById('log').children.length")
+            .as_u64()
+            .unwrap_or_default()
+            > 5,
+        "the live log shows the steps"
+    );
+    screenshot(&tab, "2-run-at-the-gate");
+
+    click(&tab, "#gate-link");
+    wait_until(
+        &tab,
+        "document.querySelectorAll('#candidates tbody tr').length > 10",
+        "the screening table",
+    );
+    // Two included works out, one excluded work in.
+    let picked = eval(
+        &tab,
+        "(() => {
+            const rows = [...document.querySelectorAll('#candidates tbody tr')];
+            const included = rows.filter(row => row.classList.contains('include')).slice(0, 2);
+            const excluded = rows.filter(row => row.classList.contains('exclude')).slice(0, 1);
+            return { out: included.map(row => row.dataset.id), in: excluded.map(row => row.dataset.id) };
+        })()",
+    );
+    let out: Vec<String> = serde_json::from_value(picked["out"].clone()).expect("ids");
+    let into: Vec<String> = serde_json::from_value(picked["in"].clone()).expect("ids");
+    assert_eq!((out.len(), into.len()), (2, 1), "{picked}");
+    for id in &out {
+        click(&tab, &format!("tr[data-id='{id}'] input[type=checkbox]"));
+    }
+    click(&tab, "#exclude");
+    wait_until(
+        &tab,
+        &format!(
+            "document.querySelector(\"tr[data-id='{}']\") && document.querySelector(\"tr[data-id='{}']\").classList.contains('exclude')",
+            out[0], out[0]
+        ),
+        "the first work excluded",
+    );
+    click(
+        &tab,
+        &format!("tr[data-id='{}'] input[type=checkbox]", into[0]),
+    );
+    click(&tab, "#include");
+    wait_until(
+        &tab,
+        &format!(
+            "document.querySelector(\"tr[data-id='{}']\").classList.contains('include')",
+            into[0]
+        ),
+        "the excluded work included",
+    );
+    // A click on a title opens its abstract.
+    click(&tab, "#candidates tbody td.title");
+    wait_until(
+        &tab,
+        "document.querySelector('#candidates tr.abstract')",
+        "the abstract",
+    );
+    screenshot(&tab, "3-screening");
+    click(&tab, "#approve");
+    wait_until(
+        &tab,
+        "!document.getElementById('result').hidden",
+        "the finished review",
+    );
+    screenshot(&tab, "4-run-done");
+
+    // The review page: hover a citation and read its tooltip.
+    let run = eval(&tab, "location.pathname.split('/')[2]");
+    let run = run.as_str().expect("run id").to_owned();
+    tab.navigate_to(&format!("{url}/api/runs/{run}/files/review.html"))
+        .and_then(|tab| tab.wait_until_navigated())
+        .expect("review page");
+    tab.wait_for_element("a.cite")
+        .expect("a citation")
+        .move_mouse_over()
+        .expect("hover a citation");
+    let tooltip = eval(
+        &tab,
+        "(document.querySelector('a.cite:hover') || {}).title || ''",
+    );
+    let tooltip = tooltip.as_str().unwrap_or_default().to_owned();
+    assert!(
+        tooltip.contains('(') && tooltip.len() > 40,
+        "the hovered citation's tooltip is its reference: {tooltip:?}"
+    );
+    screenshot(&tab, "5-review");
+
+    // The download link of references.bib, fetched as the browser would, parsed by bibtexparser.
+    tab.navigate_to(&format!("{url}/runs/{run}"))
+        .and_then(|tab| tab.wait_until_navigated())
+        .expect("run page");
+    wait_until(
+        &tab,
+        "document.querySelector(\"#files a[download='references.bib']\")",
+        "the download links",
+    );
+    let bib = eval(
+        &tab,
+        "fetch(document.querySelector(\"#files a[download='references.bib']\").href).then(r => r.text())",
+    );
+    let bib = bib.as_str().expect("the file's text").to_owned();
+    assert!(bib.contains("@article"), "{bib}");
+    if python_readers_available() {
+        let entries = bibtex_entries(&bib);
+        assert!(entries > 10, "{entries} BibTeX entries");
+    }
+}
+
+/// Entries bibtexparser reads from a BibTeX text (failed blocks fail the test).
+fn bibtex_entries(bib: &str) -> usize {
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    file.write_all(bib.as_bytes()).expect("written");
+    let output = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, bibtexparser; library = bibtexparser.parse_file(sys.argv[1]); \
+             assert not library.failed_blocks, library.failed_blocks; print(len(library.entries))",
+        ])
+        .arg(file.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .expect("a count")
+}
+
+/// The dataset's records with markup in every title.
+fn hostile_snapshot(data: &Path, folder: &Path) -> PathBuf {
+    let text = {
+        let file = std::fs::File::open(works_file(data, DATASET)).expect("works file");
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(file), &mut text)
+            .expect("gzip");
+        text
+    };
+    let path = folder.join("hostile.jsonl");
+    let mut out = std::fs::File::create(&path).expect("snapshot");
+    for line in text.lines() {
+        let Ok(mut record) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let title = record["title"].as_str().unwrap_or_default().to_owned();
+        let hostile = format!(
+            "<img src=x onerror=\"window.__pwned=1\">{title}<script>window.__pwned=2</script>"
+        );
+        record["title"] = serde_json::Value::String(hostile.clone());
+        record["display_name"] = serde_json::Value::String(hostile);
+        writeln!(out, "{record}").expect("line");
+    }
+    path
+}
+
+#[test]
+fn markup_in_titles_and_the_question_shows_as_text_and_runs_nothing() {
+    let Some(data) = testdata() else { return };
+    if !chromium_available() {
+        return;
+    }
+    let home = tempfile::tempdir().expect("home");
+    let snapshot = hostile_snapshot(&data, home.path());
+    let server = Server::start(home.path(), &[]);
+    let browser = browser();
+    let tab = browser.new_tab().expect("tab");
+    tab.set_default_timeout(PATIENCE);
+    let question = format!(
+        "{} <img src=x onerror=\"window.__pwned=3\">",
+        question(&data, DATASET)
+    );
+    start_from_form(&tab, &server.url, &question, &snapshot);
+    wait_until(
+        &tab,
+        "document.getElementById('run-title').textContent.includes('<img')",
+        "the question shown as text",
+    );
+    wait_until(&tab, "!document.getElementById('gate').hidden", "the gate");
+    click(&tab, "#gate-link");
+    wait_until(
+        &tab,
+        "document.querySelectorAll('#candidates tbody tr').length > 10",
+        "the screening table",
+    );
+    click(&tab, "#candidates tbody td.title");
+    screenshot(&tab, "6-hostile-screening");
+    let shown = eval(
+        &tab,
+        "document.querySelector('#candidates tbody td.title').textContent",
+    );
+    let shown = shown.as_str().unwrap_or_default().to_owned();
+    assert!(
+        shown.starts_with("<img src=x onerror=") && shown.contains("<script>"),
+        "the title shows its characters: {shown:?}"
+    );
+    assert_eq!(
+        eval(
+            &tab,
+            "document.querySelectorAll('main img, main script').length"
+        ),
+        serde_json::json!(0),
+        "no element was made from a title"
+    );
+    assert_eq!(
+        eval(&tab, "typeof window.__pwned"),
+        serde_json::json!("undefined"),
+        "nothing ran"
+    );
+}
