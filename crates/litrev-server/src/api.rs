@@ -31,6 +31,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/approve", post(approve))
         .route("/api/runs/{id}/files/{*name}", get(file))
         .route("/api/runs/{id}/review", get(review).put(edit_review))
+        .route("/api/runs/{id}/continue", post(continue_run))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::auth::require_token,
@@ -131,20 +132,8 @@ impl NewRunBody {
         {
             return Err(bad(format!("year_from {from} comes after year_to {to}")));
         }
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_millis());
-        let folder = litrev::default_out_dir(&self.question);
-        let name = folder
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default();
         Ok(RunOptions {
-            out_dir: state
-                .home
-                .root()
-                .join("reviews")
-                .join(format!("{stamp}-{name}")),
+            out_dir: out_dir(state, &self.question),
             question: self.question,
             sources: SourceSpec::merge(sources),
             seeds,
@@ -161,6 +150,23 @@ impl NewRunBody {
             style,
         })
     }
+}
+
+/// A new run's output folder: `reviews/<milliseconds>-<question's slug>` in the home.
+fn out_dir(state: &AppState, question: &str) -> PathBuf {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_millis());
+    let folder = litrev::default_out_dir(question);
+    let name = folder
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    state
+        .home
+        .root()
+        .join("reviews")
+        .join(format!("{stamp}-{name}"))
 }
 
 /// `POST /api/runs`: creates the run and puts it in line; `201 {"id": …}`.
@@ -423,6 +429,69 @@ async fn edit_review(
         "citations": revised.summary.citations,
         "included": revised.summary.included,
     })))
+}
+
+/// The body of `POST /api/runs/{id}/continue`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FollowUpBody {
+    #[serde(default)]
+    question: Option<String>,
+    #[serde(default)]
+    seeds: Vec<String>,
+    #[serde(default)]
+    tier: Option<String>,
+}
+
+/// `POST /api/runs/{id}/continue`: a follow-up of a done run (a new question, more seeds,
+/// another tier) that starts from the run's corpus and labels; `201 {"id": …, "parent": …}`.
+async fn continue_run(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    body: Result<Json<FollowUpBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let parent = run_id(&id)?;
+    let Json(body) = body.map_err(|rejection| {
+        ApiError::bad_request(format!(
+            "the body is not a follow-up: {rejection}; send JSON with \"question\", \"seeds\" or \"tier\""
+        ))
+    })?;
+    let bad = |message: String| ApiError::bad_request(message);
+    let seeds = body
+        .seeds
+        .iter()
+        .map(|seed| {
+            seed.parse::<WorkId>()
+                .map_err(|error| bad(format!("seed `{seed}`: {error}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let tier = body
+        .tier
+        .as_deref()
+        .map(|tier| tier.parse::<Tier>().map_err(|error| bad(error.to_string())))
+        .transpose()?;
+    let shared = state.clone();
+    let (run, parent) = with_runner(&state, move |runner| {
+        let question = match body.question {
+            Some(question) => question,
+            None => runner.options(&parent)?.question,
+        };
+        let follow_up = litrev::FollowUp {
+            out_dir: out_dir(&shared, &question),
+            question: Some(question),
+            seeds,
+            tier,
+        };
+        Ok((runner.continue_run(&parent, follow_up)?, parent))
+    })
+    .await?;
+    state.queue.push(Job::Start(run.clone()));
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, format!("/api/runs/{run}"))],
+        Json(serde_json::json!({ "id": run.to_string(), "parent": parent.to_string() })),
+    )
+        .into_response())
 }
 
 /// `GET /api/runs/{id}/files/{name}`: an output file of the run; anything outside the run's

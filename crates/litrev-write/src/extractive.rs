@@ -427,6 +427,20 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
         }
+        if let Some(continued) = &facts.continued {
+            search.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "This review continues an earlier one on the question \u{201c}{}\u{201d}: it started from that review's {} works and screening labels, reused the results of {} of its queries and searched {} new {}, and snowballed only from works the earlier review had not expanded.",
+                        continued.parent_question.trim_end_matches(['.', '?']),
+                        continued.carried_works,
+                        number(continued.reused_queries),
+                        number(continued.new_queries),
+                        plural(continued.new_queries, "query", "queries")
+                    ))
+                    .structural(),
+            );
+        }
         if facts.seeds > 0 {
             search.push(
                 SentenceBuilder::new()
@@ -2040,8 +2054,18 @@ mod tests {
         let with = method_text(MethodFacts {
             snowball_model_verdicts: 1,
             criteria_judged: 12,
+            continued: Some(crate::ContinuedFact {
+                parent_question: "Does emicizumab work?".into(),
+                carried_works: 40,
+                new_queries: 2,
+                reused_queries: 1,
+            }),
             ..MethodFacts::default()
         });
+        assert!(
+            with.contains("continues an earlier one on the question \u{201c}Does emicizumab work\u{201d}: it started from that review's 40 works and screening labels, reused the results of one of its queries and searched two new queries"),
+            "{with}"
+        );
         assert!(
             with.contains("A language model judged the one work whose score left it in doubt, from its title and abstract."),
             "{with}"

@@ -69,6 +69,22 @@ pub struct MethodFacts {
     /// Works a language model judged against the user's eligibility criteria.
     #[serde(default)]
     pub criteria_judged: usize,
+    /// What a follow-up review took over from the review it continues.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continued: Option<ContinuedFact>,
+}
+
+/// A follow-up review's starting point, for the method section.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContinuedFact {
+    /// The question of the review it continues.
+    pub parent_question: String,
+    /// Works carried over from it.
+    pub carried_works: usize,
+    /// Queries searched anew.
+    pub new_queries: usize,
+    /// Queries whose results were reused.
+    pub reused_queries: usize,
 }
 
 /// One query of the method section.

@@ -28,6 +28,7 @@
 
 pub mod bench;
 mod config;
+mod continuation;
 mod edit;
 mod embeddings;
 mod error;
@@ -45,6 +46,7 @@ mod sources;
 mod telemetry;
 
 pub use config::{ApiConfig, HttpSettings, SourcesConfig};
+pub use continuation::FollowUp;
 pub use edit::{EditProblem, ReviewText, Revised};
 pub use error::{Error, ErrorCode, Result};
 pub use event_log::{EventLog, StoredEvent};

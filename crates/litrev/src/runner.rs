@@ -21,6 +21,7 @@ use litrev_store::{NewRun, StepWrites, Store};
 use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
 use serde::{Deserialize, Serialize};
 
+use crate::continuation::Continued;
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
@@ -31,7 +32,7 @@ use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
 use crate::telemetry::{Meter, StepTelemetry, Telemetry};
 
-const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Set this to a step key (`discover`, `snowball.1`, `screen`…) to abort the process right
 /// after that step commits, as a kill would: the resume tests use it.
@@ -119,10 +120,10 @@ struct PlanRecord {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct DiscoverRecord {
+pub(crate) struct DiscoverRecord {
     source: String,
     inputs: Vec<OutputFile>,
-    hits: Vec<QueryHits>,
+    pub(crate) hits: Vec<QueryHits>,
     raw_hits: usize,
     discovered: usize,
     /// Sources that failed and were left out, with why.
@@ -131,13 +132,16 @@ struct DiscoverRecord {
     /// Calls to live APIs during the step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     calls: Vec<SourceCalls>,
+    /// What a follow-up run took over from the run it continues.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) continued: Option<Continued>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct StageRecord {
+pub(crate) struct StageRecord {
     report: Option<StageReport>,
     stop: Option<StopReason>,
-    expanded: Vec<WorkId>,
+    pub(crate) expanded: Vec<WorkId>,
     threshold: f32,
     /// Calls to live APIs during the stage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -441,18 +445,45 @@ impl Runner {
                 "discover",
                 &format!("searching {}", opened.describe()),
             );
-            let found = litrev_discover::discover(&opened, &plan)?;
+            // A follow-up searches only what its parent did not, and starts from its corpus.
+            let mut inherited = match &record.parent {
+                Some(parent) => Some(self.inherited(parent)?),
+                None => None,
+            };
+            let (search, mut hits) = match inherited.as_mut() {
+                Some(inherited) => inherited.what_is_new(&plan),
+                None => (plan.clone(), Vec::new()),
+            };
+            let reused_hits: usize = hits.iter().map(|hits| hits.works.len()).sum();
+            let mut found = if search.queries.is_empty() && search.seeds.is_empty() {
+                litrev_discover::Discovery::default()
+            } else {
+                litrev_discover::discover(&opened, &search)?
+            };
             report_failures(&opened, 0, events);
             self.sources.report_calls(events);
             let works: Vec<&Work> = found.works.iter().collect();
             let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
-            let citations = edges_within(&works, &ids);
+            let mut citations = edges_within(&works, &ids);
+            let mut discovered = found.works.len();
+            hits.append(&mut found.hits);
+            if let Some(inherited) = inherited.as_mut() {
+                let new: BTreeSet<WorkId> =
+                    found.entries.iter().map(|entry| entry.work.clone()).collect();
+                discovered += inherited
+                    .entries
+                    .iter()
+                    .filter(|entry| !new.contains(&entry.work))
+                    .count();
+                found.entries.append(&mut inherited.entries);
+                citations.append(&mut inherited.citations);
+            }
             let record = DiscoverRecord {
                 source: opened.describe(),
                 inputs: input_hashes(&options)?,
-                hits: found.hits,
-                raw_hits: found.raw_hits,
-                discovered: found.works.len(),
+                hits,
+                raw_hits: found.raw_hits + reused_hits,
+                discovered,
                 failed_sources: opened
                     .failures()
                     .iter()
@@ -461,6 +492,7 @@ impl Runner {
                     })
                     .collect(),
                 calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
+                continued: inherited.map(|inherited| inherited.continued),
             };
             self.commit(
                 run,
@@ -504,6 +536,12 @@ impl Runner {
                 let expanded: BTreeSet<WorkId> = stages
                     .iter()
                     .flat_map(|stage| stage.expanded.iter().cloned())
+                    .chain(
+                        discovery
+                            .continued
+                            .iter()
+                            .flat_map(|continued| continued.expanded.iter().cloned()),
+                    )
                     .collect();
                 let history: Vec<StageReport> = stages
                     .iter()
@@ -1170,6 +1208,15 @@ fn method_facts(
             .map(|stage| stage.scoring.verdicts.len())
             .sum(),
         criteria_judged: screen.judge.as_ref().map_or(0, |judge| judge.judged),
+        continued: discovery
+            .continued
+            .as_ref()
+            .map(|continued| litrev_write::ContinuedFact {
+                parent_question: continued.parent_question.clone(),
+                carried_works: continued.carried_works,
+                new_queries: continued.new_queries,
+                reused_queries: continued.reused_queries,
+            }),
     }
 }
 
@@ -1387,7 +1434,7 @@ fn absolute(path: &Path) -> Result<PathBuf> {
 }
 
 /// `YYYYMMDD-HHMMSS-xxxx`: sortable by time, unique within a store.
-fn new_run_id() -> RunId {
+pub(crate) fn new_run_id() -> RunId {
     let now = chrono::Utc::now();
     let suffix = now.timestamp_subsec_nanos() ^ std::process::id().rotate_left(16);
     RunId::new_unchecked(format!(

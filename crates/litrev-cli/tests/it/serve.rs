@@ -5,6 +5,9 @@ use std::io::{BufRead, BufReader};
 use std::process::Command;
 use std::time::Duration;
 
+use litrev_testkit::http::FaultPlan;
+use litrev_testkit::openalex::OpenAlexWorks;
+
 use crate::support::{Server, question, testdata, works_file};
 
 const DATASET: &str = "Donners_2021";
@@ -308,6 +311,115 @@ fn edit_the_review(url: &str, run: &str) {
         .and_then(|response| response.json())
         .expect("GET run");
     assert_eq!(shown["status"], "done", "{shown}");
+}
+
+/// What a run's snowballing fetched from its sources: requests (and answers from the cache)
+/// and the bytes of their answers. Requests are batched (one asks for the references of up to
+/// a page of works), so the bytes tell how much was fetched.
+fn snowball_calls(url: &str, run: &str) -> (u64, u64) {
+    let shown: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET run");
+    let calls = shown["telemetry"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|step| step["step"].as_str().unwrap_or_default().starts_with("snowball."))
+        .flat_map(|step| step["calls"].as_array().cloned().unwrap_or_default());
+    calls.fold((0, 0), |(requests, bytes), call| {
+        (
+            requests + call["requests"].as_u64().unwrap_or_default()
+                + call["cache_hits"].as_u64().unwrap_or_default(),
+            bytes + call["bytes"].as_u64().unwrap_or_default(),
+        )
+    })
+}
+
+fn done_event(url: &str, run: &str) -> serde_json::Value {
+    let events = follow(url, run, None, &["done", "failed"], usize::MAX);
+    let last = events.last().expect("events");
+    assert_eq!(last.kind, "done", "{events:?}");
+    last.data.clone()
+}
+
+#[test]
+fn a_follow_up_builds_on_its_parent_without_fetching_it_again() {
+    let Some(data) = testdata() else { return };
+    let dataset = "Nelson_2002";
+    let works = OpenAlexWorks::load(&[works_file(&data, dataset)]).expect("snapshot loads");
+    let openalex = litrev_testkit::http::Server::start(
+        move |request| {
+            let (status, body) = works.answer(request);
+            litrev_testkit::http::Reply::json(status, &body)
+        },
+        FaultPlan::none(),
+    );
+    let openalex_url = openalex.url();
+    let env = [("LITREV_OPENALEX_URL", openalex_url.as_str())];
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start_with(home.path(), &[], &env);
+    let url = &server.url;
+    let first = question(&data, dataset);
+    let options = |question: &str| {
+        serde_json::json!({"question": question, "sources": ["openalex"], "tier": "quick", "yes": true})
+    };
+    let parent = start_run(url, &options(&first));
+    let parent_done = done_event(url, &parent);
+
+    let refused = client()
+        .post(format!("{url}/api/runs/nothing-here/continue"))
+        .json(&serde_json::json!({}))
+        .send()
+        .expect("POST continue");
+    assert_eq!(refused.status(), 404);
+    let follow_up = format!("{first} in children");
+    let created = client()
+        .post(format!("{url}/api/runs/{parent}/continue"))
+        .json(&serde_json::json!({"question": follow_up}))
+        .send()
+        .expect("POST continue");
+    assert_eq!(created.status(), 201);
+    let created: serde_json::Value = created.json().expect("JSON");
+    assert_eq!(created["parent"], parent.as_str());
+    let child = created["id"].as_str().expect("id").to_owned();
+    let child_done = done_event(url, &child);
+    let shown: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{child}"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET run");
+    assert_eq!(shown["parent"], parent.as_str());
+    assert_eq!(shown["question"], follow_up.as_str());
+    assert!(
+        child_done["considered"].as_u64() >= parent_done["considered"].as_u64(),
+        "the follow-up keeps its parent's corpus: {child_done} vs {parent_done}"
+    );
+    let review = client()
+        .get(format!("{url}/api/runs/{child}/files/review.md"))
+        .send()
+        .and_then(|response| response.text())
+        .expect("review.md");
+    assert!(review.contains("This review continues an earlier one"), "the method says so");
+
+    // The same question from nothing, in another home (no cache): it needs more calls.
+    let fresh_home = tempfile::tempdir().expect("home");
+    let fresh_server = Server::start_with(fresh_home.path(), &[], &env);
+    let fresh = start_run(&fresh_server.url, &options(&follow_up));
+    done_event(&fresh_server.url, &fresh);
+    let (continued, from_nothing) = (
+        snowball_calls(url, &child),
+        snowball_calls(&fresh_server.url, &fresh),
+    );
+    eprintln!(
+        "snowballing (requests, bytes): parent {:?}, follow-up {continued:?}, the follow-up's question from nothing {from_nothing:?}",
+        snowball_calls(url, &parent)
+    );
+    assert!(
+        continued.1 * 2 < from_nothing.1,
+        "the follow-up fetched again what its parent holds: {continued:?}, from nothing {from_nothing:?}"
+    );
 }
 
 #[test]

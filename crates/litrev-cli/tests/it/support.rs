@@ -217,9 +217,15 @@ pub struct Server {
 impl Server {
     /// Starts `litrev serve` with `LITREV_HOME` at `home` and `extra` arguments.
     pub fn start(home: &Path, extra: &[&str]) -> Server {
+        Server::start_with(home, extra, &[])
+    }
+
+    /// Starts `litrev serve` as [`Server::start`] does, with `env` set.
+    pub fn start_with(home: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_litrev"))
             .args(["serve", "--addr", "127.0.0.1:0"])
             .args(extra)
+            .envs(env.iter().copied())
             .env("LITREV_HOME", home)
             .env_remove("LITREV_TOKEN")
             .stdout(Stdio::piped())
