@@ -117,6 +117,10 @@ async function runPage() {
       item = el("li");
       stepItems.set(data.step, item);
       steps.append(item);
+    } else if (data.state === "skipped") {
+      // A resumed run skips the steps it had finished: keep what they said.
+      line(data.step + " skipped", "step");
+      return;
     }
     item.textContent = data.step + ": " + (data.summary || data.detail || data.state);
     item.className = data.state;

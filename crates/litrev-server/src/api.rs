@@ -9,7 +9,7 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post, put};
 use axum::{Json, Router};
 use litrev::model::{Decision, Filters, Label, RunId, RunStatus, Tier, WorkId, WorkKind};
 use litrev::{RunOptions, Runner, SourceSpec, StyleName};
@@ -19,24 +19,39 @@ use crate::AppState;
 use crate::error::ApiError;
 use crate::queue::Job;
 
-/// The API's routes, behind the token check.
+/// The API's routes, behind the token check: the table [`endpoints`] documents.
 pub(crate) fn router(state: Arc<AppState>) -> Router {
-    Router::new()
-        .route("/api/session", post(crate::auth::sign_in))
-        .route("/api/runs", post(create_run).get(list_runs))
-        .route("/api/runs/{id}", get(show_run))
-        .route("/api/runs/{id}/events", get(crate::stream::events))
-        .route("/api/runs/{id}/screening", get(screening))
-        .route("/api/runs/{id}/labels", post(labels))
-        .route("/api/runs/{id}/approve", post(approve))
-        .route("/api/runs/{id}/files/{*name}", get(file))
-        .route("/api/runs/{id}/review", get(review).put(edit_review))
-        .route("/api/runs/{id}/continue", post(continue_run))
+    let mut router = Router::new();
+    for (endpoint, handler) in endpoints() {
+        router = router.route(endpoint.path, handler);
+    }
+    router
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::auth::require_token,
         ))
         .with_state(state)
+}
+
+/// Every endpoint with its handler: the router and the OpenAPI document are made from this one
+/// table, so the document cannot miss a route.
+pub(crate) fn endpoints() -> Vec<(crate::openapi::Endpoint, MethodRouter<Arc<AppState>>)> {
+    use crate::openapi::Endpoint as E;
+    vec![
+        (E::SESSION, post(crate::auth::sign_in)),
+        (E::CREATE_RUN, post(create_run)),
+        (E::LIST_RUNS, get(list_runs)),
+        (E::SHOW_RUN, get(show_run)),
+        (E::EVENTS, get(crate::stream::events)),
+        (E::SCREENING, get(screening)),
+        (E::LABELS, post(labels)),
+        (E::APPROVE, post(approve)),
+        (E::FILE, get(file)),
+        (E::REVIEW, get(review)),
+        (E::EDIT_REVIEW, put(edit_review)),
+        (E::CONTINUE, post(continue_run)),
+        (E::OPENAPI, get(crate::openapi::document)),
+    ]
 }
 
 /// Runs blocking engine work off the async threads, with its own runner on the store.

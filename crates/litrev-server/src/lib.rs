@@ -16,6 +16,7 @@ use litrev::Home;
 mod api;
 mod auth;
 mod error;
+mod openapi;
 mod queue;
 mod stream;
 mod ui;

@@ -239,6 +239,25 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
     }
 
     edit_the_review(url, &run);
+
+    let document: serde_json::Value = client()
+        .get(format!("{url}/api/openapi.json"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET openapi.json");
+    assert_eq!(document["openapi"], "3.1.0");
+    for (path, method) in [
+        ("/api/runs", "post"),
+        ("/api/runs/{id}/events", "get"),
+        ("/api/runs/{id}/review", "get"),
+        ("/api/runs/{id}/review", "put"),
+        ("/api/runs/{id}/continue", "post"),
+    ] {
+        assert!(
+            document["paths"][path][method]["operationId"].is_string(),
+            "{method} {path} is documented"
+        );
+    }
 }
 
 /// The review edited in place: an invented citation is refused with the sentence and nothing
