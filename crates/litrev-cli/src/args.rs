@@ -69,6 +69,31 @@ pub enum BenchCommand {
     /// records under new ids; print each step's wall time at each scale and its growth exponent
     /// between scales (1.0 = linear in the corpus).
     Pipeline(PipelineBenchArgs),
+    /// Start `litrev serve` in this process, follow one run with many Server-Sent Events clients
+    /// while other runs go on, and print the events each received, any client that missed or
+    /// reordered one, and the delivery latency, against one client on one run.
+    Serve(ServeBenchArgs),
+}
+
+/// `litrev bench serve`.
+#[derive(Debug, Args)]
+pub struct ServeBenchArgs {
+    /// Clients following the first run.
+    #[arg(long, default_value_t = 50)]
+    pub clients: usize,
+    /// Runs at once (a quick review each).
+    #[arg(long, default_value_t = 2)]
+    pub runs: usize,
+    /// OpenAlex works files each run reviews (default: synergy/works/Donners_2021.jsonl.gz in
+    /// LITREV_TESTDATA, default ../shared/data).
+    #[arg(long, num_args = 1..)]
+    pub works: Vec<PathBuf>,
+    /// The question.
+    #[arg(
+        long,
+        default_value = "Pharmacokinetics and associated efficacy of emicizumab in humans"
+    )]
+    pub question: String,
 }
 
 /// `litrev bench sweep`.

@@ -11,20 +11,58 @@ use std::path::PathBuf;
 use litrev::model::Tier;
 
 use crate::args::{
-    BenchCommand, EmbedBenchArgs, PipelineBenchArgs, ScreenBenchArgs, SnowballBenchArgs,
-    SweepBenchArgs, ThemesBenchArgs,
+    BenchCommand, EmbedBenchArgs, PipelineBenchArgs, ScreenBenchArgs, ServeBenchArgs,
+    SnowballBenchArgs, SweepBenchArgs, ThemesBenchArgs,
 };
 
 /// Runs a benchmark; the exit code is 0 when it ran.
 pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
     match command {
         BenchCommand::Screen(args) => screen(&args),
+        BenchCommand::Serve(args) => serve(&args),
         BenchCommand::Themes(args) => themes(home, &args),
         BenchCommand::Snowball(args) => snowball(home, &args),
         BenchCommand::Embed(args) => embed(home, &args),
         BenchCommand::Sweep(args) => sweep(home, &args),
         BenchCommand::Pipeline(args) => pipeline(home, &args),
     }
+}
+
+fn serve(args: &ServeBenchArgs) -> anyhow::Result<u8> {
+    let works = if args.works.is_empty() {
+        let file = shared_data().join("synergy/works/Donners_2021.jsonl.gz");
+        if !file.is_file() {
+            bail!(
+                "no {}: pass --works FILE…, or set LITREV_TESTDATA to the shared data folder",
+                file.display()
+            );
+        }
+        vec![file]
+    } else {
+        args.works.clone()
+    };
+    if args.clients == 0 || args.runs == 0 {
+        bail!("--clients and --runs count at least one");
+    }
+    println!(
+        "litrev bench serve: {} clients on one run, {} runs at once (quick tier, {})",
+        args.clients,
+        args.runs,
+        works
+            .iter()
+            .map(|path| path.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let rounds = litrev_server::bench::bench_serve(&litrev_server::bench::BenchOptions {
+        works,
+        question: args.question.clone(),
+        clients: args.clients,
+        runs: args.runs,
+    })?;
+    print!("{}", litrev_server::bench::table(&rounds));
+    let missed: usize = rounds.iter().map(|round| round.missed_or_reordered).sum();
+    Ok(u8::from(missed > 0))
 }
 
 fn pipeline(home: &Home, args: &PipelineBenchArgs) -> anyhow::Result<u8> {

@@ -277,7 +277,9 @@ pub fn split_markdown_sentences(paragraph: &str) -> Vec<&str> {
                 let after = rest.trim_start();
                 let spaced = after.len() < rest.len();
                 let opens = after.chars().next().is_some_and(|next| {
-                    next.is_uppercase() || next.is_ascii_digit() || matches!(next, '@' | '[' | '"' | '“')
+                    next.is_uppercase()
+                        || next.is_ascii_digit()
+                        || matches!(next, '@' | '[' | '"' | '“')
                 });
                 if spaced && opens {
                     push_sentence(paragraph, start, end, &mut sentences);
@@ -344,7 +346,10 @@ pub fn read_sentence(markdown: &str) -> Vec<ReadSegment> {
         }
         if character == '@' {
             let key = citation_key(&rest[1..]);
-            let starts_word = text.chars().last().is_none_or(|last| !last.is_alphanumeric());
+            let starts_word = text
+                .chars()
+                .last()
+                .is_none_or(|last| !last.is_alphanumeric());
             if !key.is_empty() && starts_word {
                 flush_text(&mut text, &mut segments);
                 segments.push(ReadSegment::Cite {
@@ -406,7 +411,10 @@ fn unescape(text: &str) -> String {
 
 /// Undoes [`yaml_string`] (and takes a bare value as it is).
 fn yaml_unquote(value: &str) -> String {
-    match value.strip_prefix('"').and_then(|inner| inner.strip_suffix('"')) {
+    match value
+        .strip_prefix('"')
+        .and_then(|inner| inner.strip_suffix('"'))
+    {
         Some(inner) => inner.replace("\\\"", "\"").replace("\\\\", "\\"),
         None => value.to_owned(),
     }
@@ -495,7 +503,10 @@ mod tests {
         assert_eq!(read.title.as_deref(), Some("Q: a \"review\""));
         assert_eq!(read.sections.len(), 2);
         assert_eq!(read.sections[0].heading, "Costs & *benefits*");
-        assert_eq!((read.sections[1].level, read.sections[1].heading.as_str()), (2, "Part"));
+        assert_eq!(
+            (read.sections[1].level, read.sections[1].heading.as_str()),
+            (2, "Part")
+        );
         let paragraph = &read.sections[0].paragraphs[0];
         let sentences = split_markdown_sentences(paragraph);
         assert_eq!(

@@ -27,6 +27,9 @@ pub enum Error {
     /// The async runtime could not start.
     #[error("cannot start the server's runtime: {0}")]
     Runtime(std::io::Error),
+    /// `litrev bench serve` could not measure.
+    #[error("litrev bench serve: {0}")]
+    Bench(String),
     /// The engine failed (opening the store).
     #[error(transparent)]
     Engine(#[from] litrev::Error),

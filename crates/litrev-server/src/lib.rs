@@ -15,6 +15,7 @@ use litrev::Home;
 
 mod api;
 mod auth;
+pub mod bench;
 mod error;
 mod openapi;
 mod queue;

@@ -143,7 +143,10 @@ impl Endpoint {
             (200, "saved and published"),
             NOT_FOUND,
             (409, "the run is not done, or is in line"),
-            (422, "the edit breaks the grounding rules: the problems, sentence by sentence"),
+            (
+                422,
+                "the edit breaks the grounding rules: the problems, sentence by sentence",
+            ),
             UNAUTHORISED,
         ],
         returns: Some(("application/json", "Revised")),
@@ -328,7 +331,11 @@ mod tests {
         let endpoints = crate::api::endpoints();
         let mut seen = std::collections::BTreeSet::new();
         for (endpoint, _) in &endpoints {
-            assert!(seen.insert((endpoint.path, endpoint.method)), "{}", endpoint.path);
+            assert!(
+                seen.insert((endpoint.path, endpoint.method)),
+                "{}",
+                endpoint.path
+            );
             let operation = &document["paths"][documented_path(endpoint.path)][endpoint.method];
             assert_eq!(operation["operationId"], endpoint.id);
         }

@@ -110,7 +110,8 @@ pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
         });
     }
     for (index, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let transaction = connection.transaction()?;
+        let transaction =
+            connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         transaction.execute_batch(migration)?;
         transaction.pragma_update(None, "user_version", index as i64 + 1)?;
         transaction.commit()?;

@@ -74,6 +74,8 @@ pub struct StoredEvent {
     pub id: i64,
     /// What kind of event (`step`, `progress`, `notice`, `gate`, `done`, `failed`).
     pub kind: String,
+    /// When it was stored, in milliseconds since the Unix epoch.
+    pub stored_ms: i64,
     /// The event as JSON (opaque to the store).
     pub data: String,
 }
@@ -267,7 +269,7 @@ impl Store {
         forget: &[&str],
     ) -> Result<Revision> {
         let output = to_json(output)?;
-        let transaction = self.connection.transaction()?;
+        let transaction = self.write_transaction()?;
         let copied = transaction.execute(
             &format!(
                 "INSERT INTO revisions (run_id, step, output, replaced_at)
@@ -334,7 +336,8 @@ impl Store {
     /// When the write fails.
     pub fn append_event(&self, id: &RunId, kind: &str, data: &str) -> Result<i64> {
         self.connection.execute(
-            &format!("INSERT INTO run_events (run_id, kind, data, at) VALUES (?1, ?2, ?3, {NOW})"),
+            "INSERT INTO run_events (run_id, kind, data, at)
+             VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
             params![id.as_str(), kind, data],
         )?;
         Ok(self.connection.last_insert_rowid())
@@ -347,7 +350,8 @@ impl Store {
     /// When the query fails.
     pub fn events_after(&self, id: &RunId, after: i64, limit: usize) -> Result<Vec<StoredEvent>> {
         let mut statement = self.connection.prepare(
-            "SELECT id, kind, data FROM run_events WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+            "SELECT id, kind, data, CAST(ROUND((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)
+             FROM run_events WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
         )?;
         let events = statement
             .query_map(params![id.as_str(), after, limit as i64], |row| {
@@ -355,6 +359,7 @@ impl Store {
                     id: row.get(0)?,
                     kind: row.get(1)?,
                     data: row.get(2)?,
+                    stored_ms: row.get(3)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<StoredEvent>>>()?;
@@ -399,7 +404,7 @@ impl Store {
             what: "step output",
             message: error.to_string(),
         })?;
-        let transaction = self.connection.transaction()?;
+        let transaction = self.write_transaction()?;
         put_works(&transaction, writes.works)?;
         {
             let mut next_position: i64 = transaction.query_row(
@@ -547,7 +552,7 @@ impl Store {
     /// # Errors
     /// When a write fails; then none is stored.
     pub fn add_labels(&mut self, id: &RunId, labels: &[Label]) -> Result<()> {
-        let transaction = self.connection.transaction()?;
+        let transaction = self.write_transaction()?;
         for label in labels {
             insert_label(&transaction, id, label)?;
         }
@@ -604,6 +609,15 @@ impl Store {
             params![id.as_str(), step, message],
         )?;
         Ok(())
+    }
+
+    /// A transaction that takes the write lock when it begins: one that read first and wrote
+    /// later could not upgrade while another connection writes (SQLite answers "database is
+    /// locked" at once, without waiting), and several workers write to one store.
+    fn write_transaction(&mut self) -> Result<rusqlite::Transaction<'_>> {
+        Ok(self
+            .connection
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
     }
 
     fn json_rows<T: DeserializeOwned>(
@@ -860,9 +874,15 @@ mod tests {
             store.step_output::<String>(&run, "write").expect("read"),
             Some("second".to_owned())
         );
-        assert_eq!(store.revisions(&run, "write").expect("revisions"), vec![revision]);
+        assert_eq!(
+            store.revisions(&run, "write").expect("revisions"),
+            vec![revision]
+        );
         let missing = store.revise_step(&run, "organise", &"x", &[]);
         assert!(missing.is_err(), "a step never committed cannot be revised");
-        assert_eq!(store.revisions(&run, "organise").expect("revisions"), vec![]);
+        assert_eq!(
+            store.revisions(&run, "organise").expect("revisions"),
+            vec![]
+        );
     }
 }

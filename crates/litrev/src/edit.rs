@@ -110,7 +110,10 @@ impl Runner {
             self.store_mut()
                 .revise_step(run, "write", &record, &["audit", "publish"])?;
         match self.drive(run, true, events)? {
-            Outcome::Done(summary) => Ok(Revised { revision: revision.id, summary }),
+            Outcome::Done(summary) => Ok(Revised {
+                revision: revision.id,
+                summary,
+            }),
             Outcome::AwaitingApproval { .. } => Err(Error::NotDone {
                 run: run.to_string(),
                 why: "it went back to the screening gate".to_owned(),
@@ -574,8 +577,8 @@ mod tests {
 
     #[test]
     fn an_unchanged_review_reads_back_as_itself() {
-        let markdown = litrev_publish::review_markdown(&original(), &keys(), &[], None)
-            .expect("render");
+        let markdown =
+            litrev_publish::review_markdown(&original(), &keys(), &[], None).expect("render");
         let review = audited(&markdown).expect("unchanged");
         assert_eq!(review, original());
     }
@@ -585,7 +588,10 @@ mod tests {
         let markdown = "# Bleeding\n\nThis section is short. Bleeding fell by 80% in the treated arm [@lee2020trial].\n\n## New part\n\nThe trial found that bleeding fell in the treated arm [@lee2020trial].\n";
         let review = audited(markdown).expect("grounded");
         assert_eq!(review.sections[0].subsections[0].heading, "New part");
-        assert_eq!(review.sections[0].subsections[0].kind, SectionKind::ThemePart);
+        assert_eq!(
+            review.sections[0].subsections[0].kind,
+            SectionKind::ThemePart
+        );
         let new = &review.sections[0].subsections[0].paragraphs[0].sentences[0];
         assert!(matches!(&new.basis, Basis::Paraphrase(spans) if spans[0].sentence == 1));
     }

@@ -468,8 +468,11 @@ impl Runner {
             let mut discovered = found.works.len();
             hits.append(&mut found.hits);
             if let Some(inherited) = inherited.as_mut() {
-                let new: BTreeSet<WorkId> =
-                    found.entries.iter().map(|entry| entry.work.clone()).collect();
+                let new: BTreeSet<WorkId> = found
+                    .entries
+                    .iter()
+                    .map(|entry| entry.work.clone())
+                    .collect();
                 discovered += inherited
                     .entries
                     .iter()

@@ -283,7 +283,11 @@ fn edit_the_review(url: &str, run: &str) {
     let heading = markdown.find("\n# ").expect("a heading");
     let paragraph = heading + markdown[heading + 1..].find("\n\n").expect("a paragraph") + 3;
     let with = |sentence: &str| {
-        format!("{}{sentence} {}", &markdown[..paragraph], &markdown[paragraph..])
+        format!(
+            "{}{sentence} {}",
+            &markdown[..paragraph],
+            &markdown[paragraph..]
+        )
     };
 
     let refused = client()
@@ -303,8 +307,15 @@ fn edit_the_review(url: &str, run: &str) {
             .contains("@nobody2031invented"),
         "{refused}"
     );
-    assert_eq!(problems[0]["text"], "Most trials agree [@nobody2031invented].");
-    assert_eq!(published("review.md"), markdown, "a refused edit changes nothing");
+    assert_eq!(
+        problems[0]["text"],
+        "Most trials agree [@nobody2031invented]."
+    );
+    assert_eq!(
+        published("review.md"),
+        markdown,
+        "a refused edit changes nothing"
+    );
 
     let saved = client()
         .put(format!("{url}/api/runs/{run}/review"))
@@ -315,8 +326,14 @@ fn edit_the_review(url: &str, run: &str) {
     let saved: serde_json::Value = saved.json().expect("JSON");
     assert!(saved["revision"].as_i64().is_some(), "{saved}");
     let now = published("review.md");
-    assert!(now.contains("We read every study twice. "), "the edit is published");
-    assert_eq!(now.len(), markdown.len() + "We read every study twice. ".len());
+    assert!(
+        now.contains("We read every study twice. "),
+        "the edit is published"
+    );
+    assert_eq!(
+        now.len(),
+        markdown.len() + "We read every study twice. ".len()
+    );
     assert!(published("review.html").contains("We read every study twice."));
     let text: serde_json::Value = client()
         .get(format!("{url}/api/runs/{run}/review"))
@@ -345,11 +362,17 @@ fn snowball_calls(url: &str, run: &str) -> (u64, u64) {
         .as_array()
         .expect("steps")
         .iter()
-        .filter(|step| step["step"].as_str().unwrap_or_default().starts_with("snowball."))
+        .filter(|step| {
+            step["step"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("snowball.")
+        })
         .flat_map(|step| step["calls"].as_array().cloned().unwrap_or_default());
     calls.fold((0, 0), |(requests, bytes), call| {
         (
-            requests + call["requests"].as_u64().unwrap_or_default()
+            requests
+                + call["requests"].as_u64().unwrap_or_default()
                 + call["cache_hits"].as_u64().unwrap_or_default(),
             bytes + call["bytes"].as_u64().unwrap_or_default(),
         )
@@ -381,9 +404,7 @@ fn a_follow_up_builds_on_its_parent_without_fetching_it_again() {
     let server = Server::start_with(home.path(), &[], &env);
     let url = &server.url;
     let first = question(&data, dataset);
-    let options = |question: &str| {
-        serde_json::json!({"question": question, "sources": ["openalex"], "tier": "quick", "yes": true})
-    };
+    let options = |question: &str| serde_json::json!({"question": question, "sources": ["openalex"], "tier": "quick", "yes": true});
     let parent = start_run(url, &options(&first));
     let parent_done = done_event(url, &parent);
 
@@ -420,7 +441,10 @@ fn a_follow_up_builds_on_its_parent_without_fetching_it_again() {
         .send()
         .and_then(|response| response.text())
         .expect("review.md");
-    assert!(review.contains("This review continues an earlier one"), "the method says so");
+    assert!(
+        review.contains("This review continues an earlier one"),
+        "the method says so"
+    );
 
     // The same question from nothing, in another home (no cache): it needs more calls.
     let fresh_home = tempfile::tempdir().expect("home");
@@ -555,4 +579,54 @@ fn a_public_address_needs_a_token_and_the_api_then_needs_it() {
         .unwrap_or_default()
         .to_owned();
     assert!(policy.contains("script-src 'self'"), "{policy}");
+}
+
+#[test]
+fn bench_serve_prints_every_client_complete_and_the_latency() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let works = works_file(&data, DATASET);
+    let output = crate::support::litrev(
+        home.path(),
+        &[
+            "bench",
+            "serve",
+            "--clients",
+            "8",
+            "--runs",
+            "2",
+            "--works",
+            &works.display().to_string(),
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        crate::support::describe(&output)
+    );
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .filter(|line| line.trim_start().starts_with(char::is_numeric))
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    for row in &rows {
+        let events = row[2];
+        assert_eq!(
+            row[3],
+            format!("{events}-{events}"),
+            "every client got every event: {stdout}"
+        );
+        assert_eq!(
+            row[4], "0",
+            "no client missed or reordered an event: {stdout}"
+        );
+    }
+    assert_eq!((rows[0][0], rows[1][0], rows[1][1]), ("1", "8", "2"));
+    assert!(
+        stdout.contains("p99 latency, 8 clients on 2 runs / 1 client on 1 run:"),
+        "{stdout}"
+    );
 }
