@@ -15,6 +15,10 @@ a.cite{color:#0b5394;text-decoration:none;border-bottom:1px dotted #0b5394}a.cit
 .references .csl-label{flex:0 0 auto;min-width:2.5em}
 .references .csl-entry:target{background:#fff7d6}
 footer{margin-top:3em;font-size:.85em;color:#555}
+nav.toc{font-family:system-ui,sans-serif;font-size:.9em;border-left:3px solid #dfe6ef;padding:.2em 0 .2em 1em;margin:1.5em 0}
+nav.toc ol{list-style:none;padding-left:0;margin:0}nav.toc ol ol{padding-left:1em;font-size:.95em}
+nav.toc a{color:#0b5394;text-decoration:none}nav.toc a:hover{text-decoration:underline}
+@media (min-width:80em){nav.toc{position:fixed;top:2em;left:1em;width:16em;max-height:90vh;overflow:auto;margin:0}}
 ";
 
 /// Renders the laid-out review as a standalone HTML page; `style_title` names the citation
@@ -28,12 +32,19 @@ pub(crate) fn review_html(document: &Document, style_title: &str) -> String {
         "<style>\n{CSS}</style>\n</head>\n<body>\n<main>\n"
     ));
     out.push_str(&format!("<h1>{}</h1>\n", escape(&document.title)));
+    out.push_str(&navigation(document));
+    let mut headings = 0;
     for block in &document.blocks {
         match block {
             Block::Heading { level, text } => {
                 // The page title is the h1; sections start at h2.
+                headings += 1;
                 let tag = format!("h{}", (level + 1).min(6));
-                out.push_str(&format!("<{tag}>{}</{tag}>\n", escape(text)));
+                out.push_str(&format!(
+                    "<{tag} id=\"{}\">{}</{tag}>\n",
+                    section_id(headings),
+                    escape(text)
+                ));
             }
             Block::Paragraph(inlines) => {
                 out.push_str("<p>");
@@ -52,6 +63,58 @@ pub(crate) fn review_html(document: &Document, style_title: &str) -> String {
         "</main>\n<footer>References formatted in {}.</footer>\n</body>\n</html>\n",
         escape(style_title)
     ));
+    out
+}
+
+/// The id of the `number`th heading (from 1), which the navigation links to.
+fn section_id(number: usize) -> String {
+    format!("section-{number}")
+}
+
+/// The side navigation: the sections and, under each, its parts (the themes and theme
+/// parts), linking to their headings.
+fn navigation(document: &Document) -> String {
+    let mut out = String::from("<nav class=\"toc\" aria-label=\"sections\">\n<ol>\n");
+    let mut open_sub = false;
+    let mut headings = 0;
+    for block in &document.blocks {
+        let Block::Heading { level, text } = block else {
+            continue;
+        };
+        headings += 1;
+        let item = format!(
+            "<li><a href=\"#{}\">{}</a>",
+            section_id(headings),
+            escape(text)
+        );
+        match level {
+            1 => {
+                if open_sub {
+                    out.push_str("</ol></li>\n");
+                    open_sub = false;
+                } else if headings > 1 {
+                    out.push_str("</li>\n");
+                }
+                out.push_str(&item);
+            }
+            2 => {
+                if !open_sub {
+                    out.push_str("<ol>\n");
+                    open_sub = true;
+                }
+                out.push_str(&item);
+                out.push_str("</li>\n");
+            }
+            _ => {}
+        }
+    }
+    if open_sub {
+        out.push_str("</ol>");
+    }
+    if headings > 0 {
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ol>\n</nav>\n");
     out
 }
 

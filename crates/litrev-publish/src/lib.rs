@@ -275,8 +275,12 @@ mod tests {
         let artifacts = review_files(&review, &works, &style).expect("publishes");
         let html = String::from_utf8(file(&artifacts, "review.html").to_vec()).expect("UTF-8");
         assert!(html.contains("<title>Rates &amp; costs: a review</title>"));
-        assert!(html.contains("<h2>Rates &lt;and&gt; costs</h2>\n"));
-        assert!(html.contains("<h3>Key findings</h3>\n"));
+        assert!(html.contains("<h2 id=\"section-1\">Rates &lt;and&gt; costs</h2>\n"));
+        assert!(html.contains("<h3 id=\"section-2\">Key findings</h3>\n"));
+        // The side navigation links to both, the part under its section.
+        assert!(html.contains(
+            "<nav class=\"toc\" aria-label=\"sections\">\n<ol>\n<li><a href=\"#section-1\">Rates &lt;and&gt; costs</a><ol>\n<li><a href=\"#section-2\">Key findings</a></li>\n</ol></li>\n</ol>\n</nav>\n"
+        ), "{html}");
         assert!(html.contains(
             "<p>Rates fell by 5% &amp; more <span class=\"citation\">(<a class=\"cite\" href=\"#ref-smith2011falling\" title=\"Smith, A. (2011). Falling rates &lt;1%. Journal of Tests &amp; Checks.\n\nEvidence: “Rates fell by 5% &amp; more.”\">Smith, 2011</a>)</span>.</p>"
         ), "{html}");

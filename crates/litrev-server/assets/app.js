@@ -151,7 +151,42 @@ async function runPage() {
     source.close();
   });
   if (run.status === "waiting") document.getElementById("gate").hidden = false;
+  if (run.parent) {
+    document.getElementById("parent").hidden = false;
+    const link = document.getElementById("parent-link");
+    link.textContent = run.parent;
+    link.setAttribute("href", "/runs/" + encodeURIComponent(run.parent));
+  }
+  if (run.status === "failed" || run.status === "stopped") {
+    document.getElementById("resume-box").hidden = false;
+    document.getElementById("resume").onclick = async () => {
+      try {
+        await api("/api/runs/" + encodeURIComponent(id) + "/resume", { method: "POST" });
+        location.reload();
+      } catch (failure) {
+        document.getElementById("resume-error").textContent = failure.message;
+      }
+    };
+  }
+  document.getElementById("follow-question").value = run.question;
+  document.getElementById("follow-up-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const seeds = document.getElementById("follow-seeds").value.split(",").map((s) => s.trim()).filter(Boolean);
+    try {
+      const created = await api("/api/runs/" + encodeURIComponent(id) + "/continue", {
+        method: "POST",
+        body: JSON.stringify({ question: document.getElementById("follow-question").value, seeds }),
+      });
+      location.href = "/runs/" + encodeURIComponent(created.id);
+    } catch (failure) {
+      document.getElementById("follow-error").textContent = failure.message;
+    }
+  });
 }
+
+const FIGURES = [["prisma.svg", "PRISMA flow"], ["charts/years.svg", "Included works per year"],
+  ["charts/venues.svg", "Top venues"], ["charts/authors.svg", "Top authors"],
+  ["charts/sources.svg", "How the works were found"]];
 
 function showResult(id, data) {
   document.getElementById("result").hidden = false;
@@ -166,6 +201,14 @@ function showResult(id, data) {
     files.append(item);
   }
   document.getElementById("review").setAttribute("src", "/api/runs/" + encodeURIComponent(id) + "/files/review.html");
+  const figures = document.getElementById("figures");
+  figures.textContent = "";
+  for (const [name, caption] of FIGURES) {
+    const figure = el("figure");
+    figure.append(el("img", undefined, { src: "/api/runs/" + encodeURIComponent(id) + "/files/" + name, alt: caption }),
+      el("figcaption", caption));
+    figures.append(figure);
+  }
   setupEdit(id);
 }
 

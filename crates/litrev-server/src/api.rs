@@ -46,6 +46,7 @@ pub(crate) fn endpoints() -> Vec<(crate::openapi::Endpoint, MethodRouter<Arc<App
         (E::SCREENING, get(screening)),
         (E::LABELS, post(labels)),
         (E::APPROVE, post(approve)),
+        (E::RESUME, post(resume)),
         (E::FILE, get(file)),
         (E::REVIEW, get(review)),
         (E::EDIT_REVIEW, put(edit_review)),
@@ -348,21 +349,9 @@ async fn approve(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let run = run_id(&id)?;
-    let waiting = {
-        let run = run.clone();
-        with_runner(&state, move |runner| {
-            Ok(runner
-                .runs()?
-                .into_iter()
-                .find(|summary| summary.id == run)
-                .map(|summary| summary.status))
-        })
-        .await?
-    };
-    match waiting {
-        None => return Err(ApiError::not_found(format!("no run `{run}`"))),
-        Some(RunStatus::AwaitingApproval) => {}
-        Some(other) => {
+    match status_of(&state, &run).await? {
+        RunStatus::AwaitingApproval => {}
+        other => {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 format!(
@@ -379,6 +368,50 @@ async fn approve(
         ));
     }
     state.queue.push(Job::Approve(run.clone()));
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(serde_json::json!({ "id": run.to_string() })),
+    )
+        .into_response())
+}
+
+/// A run's stored status; `404` when there is no such run.
+async fn status_of(state: &Arc<AppState>, run: &RunId) -> Result<RunStatus, ApiError> {
+    let wanted = run.clone();
+    with_runner(state, move |runner| {
+        Ok(runner
+            .runs()?
+            .into_iter()
+            .find(|summary| summary.id == wanted)
+            .map(|summary| summary.status))
+    })
+    .await?
+    .ok_or_else(|| ApiError::not_found(format!("no run `{run}`: GET /api/runs lists the runs")))
+}
+
+/// `POST /api/runs/{id}/resume`: a failed run, or one stopped by a server that went down, goes
+/// back in line and carries on from its last committed step.
+async fn resume(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let run = run_id(&id)?;
+    let status = status_of(&state, &run).await?;
+    let stopped = status == RunStatus::Running && !state.queue.busy(&run);
+    if !(status == RunStatus::Failed || stopped) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "run {run} is {}: only a failed or stopped run is resumed (one at the gate is approved)",
+                if state.queue.busy(&run) {
+                    "in line"
+                } else {
+                    status.name()
+                }
+            ),
+        ));
+    }
+    state.queue.push(Job::Start(run.clone()));
     Ok((
         StatusCode::ACCEPTED,
         Json(serde_json::json!({ "id": run.to_string() })),

@@ -110,6 +110,20 @@ impl Endpoint {
         ],
         returns: Some(("application/json", "Created")),
     };
+    pub(crate) const RESUME: Endpoint = Endpoint {
+        method: "post",
+        path: "/api/runs/{id}/resume",
+        id: "resume",
+        summary: "Put a failed or stopped run back in line; it carries on from its last committed step.",
+        body: None,
+        responses: &[
+            (202, "in line"),
+            NOT_FOUND,
+            (409, "the run is neither failed nor stopped"),
+            UNAUTHORISED,
+        ],
+        returns: Some(("application/json", "Created")),
+    };
     pub(crate) const FILE: Endpoint = Endpoint {
         method: "get",
         path: "/api/runs/{id}/files/{*name}",

@@ -162,11 +162,24 @@ impl Runner {
         }
         let entries = self.store().corpus(run)?;
         let mut works = self.described_works(&entries)?;
-        Ok(self
+        let mut rows: Vec<(Work, ScreeningDecision)> = self
             .decisions_in_force(run)?
             .into_iter()
             .filter_map(|decision| works.remove(&decision.work).map(|work| (work, decision)))
-            .collect())
+            .collect();
+        // At the gate, each label retrains the ranking of the rest, as `litrev screen` does.
+        if self.check_at_gate(run).is_ok() {
+            let order = self.screening_session(run)?.table_order()?;
+            let position: BTreeMap<&WorkId, usize> = order
+                .iter()
+                .enumerate()
+                .map(|(index, id)| (id, index))
+                .collect();
+            rows.sort_by_key(|(_, decision)| {
+                position.get(&decision.work).copied().unwrap_or(usize::MAX)
+            });
+        }
+        Ok(rows)
     }
 
     /// Records a person's labels on a run at the gate, in one transaction; ids the run's
@@ -254,6 +267,23 @@ impl ScreeningSession<'_> {
             decision,
             remaining: remaining.len(),
         }))
+    }
+
+    /// Every record in the order the gate's table shows: those no person has labelled yet by
+    /// the ranking retrained on the labels so far, then the labelled ones in the same order.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn table_order(&self) -> Result<Vec<WorkId>> {
+        let labels = latest_labels(&self.runner.store().labels(&self.run)?);
+        let (labelled, open): (Vec<usize>, Vec<usize>) =
+            (0..self.ids.len()).partition(|&index| labels.contains_key(&self.ids[index]));
+        Ok(self
+            .rank(&labels, &open)
+            .into_iter()
+            .chain(self.rank(&labels, &labelled))
+            .map(|index| self.ids[index].clone())
+            .collect())
     }
 
     /// Records a person's decision, committed at once.

@@ -239,6 +239,17 @@ fn a_review_is_made_screened_and_read_in_the_browser() {
         "document.querySelector(\"#files a[download='references.bib']\")",
         "the download links",
     );
+    // The figures: the PRISMA flow and the charts, each drawn.
+    wait_until(
+        &tab,
+        "[...document.querySelectorAll('#figures img')].length === 5 && [...document.querySelectorAll('#figures img')].every(img => img.complete && img.naturalWidth > 0)",
+        "the figures",
+    );
+    eval(
+        &tab,
+        "(() => { document.getElementById('figures').scrollIntoView(); return true; })()",
+    );
+    screenshot(&tab, "5b-figures");
     let bib = eval(
         &tab,
         "fetch(document.querySelector(\"#files a[download='references.bib']\").href).then(r => r.text())",

@@ -180,6 +180,22 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
         decision_of(&excluded["id"]),
         Some(("include".into(), "person".into()))
     );
+    // The ranking of the rest was retrained on the labels: the labelled works come last.
+    let last_three: Vec<&serde_json::Value> = rows[rows.len() - 3..]
+        .iter()
+        .map(|row| &row["id"])
+        .collect();
+    for labelled in [&dropped[0]["id"], &dropped[1]["id"], &excluded["id"]] {
+        assert!(
+            last_three.contains(&labelled),
+            "{labelled} is not among the last rows"
+        );
+    }
+    assert!(
+        rows.iter()
+            .enumerate()
+            .all(|(index, row)| row["rank"] == index + 1)
+    );
 
     let approved = client()
         .post(format!("{url}/api/runs/{run}/approve"))
