@@ -97,15 +97,95 @@ struct NewRunBody {
     exclude_terms: Vec<String>,
     #[serde(default)]
     style: Option<String>,
+    /// A language model: its provider (`"openai"`, `"anthropic"`), or an object with
+    /// `provider`, `model`, `url` and `batch`.
+    #[serde(default)]
+    llm: Option<LlmBody>,
+    /// Eligibility criteria, as text, that the model applies at screening (needs `llm`).
+    #[serde(default)]
+    criteria: Option<String>,
+    /// Most US dollars the run's model calls may cost (needs `llm`).
+    #[serde(default)]
+    budget: Option<f64>,
     /// Approve the screening in advance instead of stopping at the gate.
     #[serde(default)]
     yes: bool,
+}
+
+/// `llm` of `POST /api/runs`, as the CLI's `--llm`, `--llm-model`, `--llm-url`, `--llm-batch`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum LlmBody {
+    Provider(litrev::LlmKind),
+    Settings {
+        provider: litrev::LlmKind,
+        #[serde(default)]
+        model: Option<String>,
+        #[serde(default)]
+        url: Option<String>,
+        #[serde(default)]
+        batch: bool,
+        /// `{"input_per_million": …, "output_per_million": …}`, for a model without a list
+        /// price.
+        #[serde(default)]
+        price: Option<litrev::LlmPrice>,
+    },
+}
+
+impl NewRunBody {
+    /// The model's settings, refusing criteria or a budget without a model, as the CLI does.
+    fn llm(&self) -> Result<Option<litrev::LlmOptions>, ApiError> {
+        let Some(llm) = &self.llm else {
+            if self.criteria.is_some() || self.budget.is_some() {
+                return Err(ApiError::bad_request(
+                    "criteria and budget need a language model: add \"llm\": \"openai\" or \"anthropic\"",
+                ));
+            }
+            return Ok(None);
+        };
+        let (provider, model, url, batch, price) = match llm {
+            LlmBody::Provider(provider) => (*provider, None, None, false, None),
+            LlmBody::Settings {
+                provider,
+                model,
+                url,
+                batch,
+                price,
+            } => (*provider, model.clone(), url.clone(), *batch, *price),
+        };
+        if let Some(budget) = self.budget
+            && !(budget.is_finite() && budget >= 0.0)
+        {
+            return Err(ApiError::bad_request(format!(
+                "budget `{budget}` is not an amount of US dollars: send e.g. 0.50"
+            )));
+        }
+        if self
+            .criteria
+            .as_ref()
+            .is_some_and(|criteria| criteria.trim().is_empty())
+        {
+            return Err(ApiError::bad_request(
+                "the criteria are empty: write the eligibility criteria, one per line",
+            ));
+        }
+        Ok(Some(litrev::LlmOptions {
+            model: model.unwrap_or_else(|| provider.default_model().to_owned()),
+            url,
+            budget_usd: self.budget,
+            batch,
+            price,
+            criteria: self.criteria.clone(),
+            ..litrev::LlmOptions::new(provider)
+        }))
+    }
 }
 
 impl NewRunBody {
     /// The run's options, refusing what the CLI would refuse, with its messages.
     fn options(self, state: &AppState) -> Result<RunOptions, ApiError> {
         let bad = |message: String| ApiError::bad_request(message);
+        let llm = self.llm()?;
         let mut sources = Vec::new();
         let given = if self.sources.is_empty() {
             vec!["openalex".to_owned()]
@@ -162,7 +242,7 @@ impl NewRunBody {
                 kinds,
                 exclude_terms: self.exclude_terms,
             },
-            llm: None,
+            llm,
             style,
         })
     }

@@ -7,8 +7,8 @@
 //! The same measure with a single client on a single run comes first, as the baseline of the
 //! ratio printed.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -88,35 +88,26 @@ pub fn bench_serve(options: &BenchOptions) -> Result<Vec<Round>, Error> {
     let addr = receiver
         .recv_timeout(Duration::from_secs(30))
         .map_err(|_| Error::Bench("the server did not start".to_owned()))??;
-    let url = format!("http://{addr}");
-    let baseline = round(&url, options, &home, 1, 1)?;
-    let measured = round(&url, options, &home, options.clients, options.runs)?;
+    let baseline = round(addr, options, &home, 1, 1)?;
+    let measured = round(addr, options, &home, options.clients, options.runs)?;
     Ok(vec![baseline, measured])
 }
 
 fn round(
-    url: &str,
+    addr: SocketAddr,
     options: &BenchOptions,
     home: &Home,
     clients: usize,
     runs: usize,
 ) -> Result<Round, Error> {
     let started = std::time::Instant::now();
-    let client = reqwest::blocking::Client::builder()
-        .timeout(None)
-        .build()
-        .map_err(|error| Error::Bench(error.to_string()))?;
     let ids: Vec<String> = (0..runs.max(1))
-        .map(|_| create_run(&client, url, options))
+        .map(|_| create_run(addr, options))
         .collect::<Result<_, _>>()?;
     let followers: Vec<_> = (0..clients.max(1))
         .map(|_| ids[0].clone())
         .chain(ids.iter().skip(1).cloned())
-        .map(|run| {
-            let client = client.clone();
-            let url = url.to_owned();
-            std::thread::spawn(move || follow(&client, &url, &run))
-        })
+        .map(|run| std::thread::spawn(move || follow(addr, &run)))
         .collect();
     let mut received = Vec::new();
     for follower in followers {
@@ -163,54 +154,76 @@ fn round(
     })
 }
 
-fn create_run(
-    client: &reqwest::blocking::Client,
-    url: &str,
-    options: &BenchOptions,
-) -> Result<String, Error> {
-    let failed = |why: String| Error::Bench(why);
+fn create_run(addr: SocketAddr, options: &BenchOptions) -> Result<String, Error> {
     let sources: Vec<String> = options
         .works
         .iter()
         .map(|path| format!("snapshot:{}", path.display()))
         .collect();
-    let response = client
-        .post(format!("{url}/api/runs"))
-        .json(&serde_json::json!({
-            "question": options.question,
-            "sources": sources,
-            "tier": "quick",
-            "yes": true,
-        }))
-        .send()
-        .map_err(|error| failed(format!("POST /api/runs: {error}")))?;
-    let status = response.status();
-    let body: serde_json::Value = response
-        .json()
-        .map_err(|error| failed(format!("POST /api/runs answered no JSON: {error}")))?;
-    match body["id"].as_str() {
-        Some(id) if status.is_success() => Ok(id.to_owned()),
-        _ => Err(failed(format!("POST /api/runs: {status} {body}"))),
+    let body = serde_json::json!({
+        "question": options.question,
+        "sources": sources,
+        "tier": "quick",
+        "yes": true,
+    })
+    .to_string();
+    let mut reader = request(addr, "POST", "/api/runs", &body)?;
+    let mut answer = String::new();
+    reader
+        .read_to_string(&mut answer)
+        .map_err(|error| Error::Bench(format!("POST /api/runs: {error}")))?;
+    let created: serde_json::Value = serde_json::from_str(&answer)
+        .map_err(|error| Error::Bench(format!("POST /api/runs answered no JSON: {error}")))?;
+    created["id"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| Error::Bench(format!("POST /api/runs: {created}")))
+}
+
+/// Sends one HTTP/1.0 request to the loopback server (so the answer is not chunked and ends
+/// when the connection closes) and returns its body, the headers read past.
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> Result<BufReader<TcpStream>, Error> {
+    let failed = |error: std::io::Error| Error::Bench(format!("{method} {path}: {error}"));
+    let mut stream = TcpStream::connect(addr).map_err(failed)?;
+    write!(
+        stream,
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .map_err(failed)?;
+    let mut reader = BufReader::new(stream);
+    let mut status = String::new();
+    reader.read_line(&mut status).map_err(failed)?;
+    if !status
+        .split_whitespace()
+        .nth(1)
+        .is_some_and(|code| code.starts_with('2'))
+    {
+        return Err(Error::Bench(format!("{method} {path}: {}", status.trim())));
+    }
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).map_err(failed)? == 0 || header.trim().is_empty() {
+            return Ok(reader);
+        }
     }
 }
 
 /// Follows a run's events to the end: each event's id and the time it arrived (ms since the
 /// epoch).
-fn follow(
-    client: &reqwest::blocking::Client,
-    url: &str,
-    run: &str,
-) -> Result<Vec<(i64, i64)>, Error> {
+fn follow(addr: SocketAddr, run: &str) -> Result<Vec<(i64, i64)>, Error> {
     let failed = |why: String| Error::Bench(why);
-    let response = client
-        .get(format!("{url}/api/runs/{run}/events"))
-        .send()
-        .map_err(|error| failed(format!("GET events: {error}")))?;
+    let reader = request(addr, "GET", &format!("/api/runs/{run}/events"), "")?;
     let mut events = Vec::new();
     let mut id = None;
     let mut last_kind = String::new();
     let mut last_data = String::new();
-    for line in BufReader::new(response).lines() {
+    for line in reader.lines() {
         let line = line.map_err(|error| failed(format!("reading events: {error}")))?;
         if let Some(value) = line.strip_prefix("id:") {
             id = value.trim().parse::<i64>().ok();

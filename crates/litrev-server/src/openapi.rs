@@ -291,6 +291,18 @@ fn schemas() -> Value {
             "year_from": {"type": "integer"}, "year_to": {"type": "integer"},
             "language": strings, "kind": strings, "exclude_terms": strings,
             "style": string,
+            "llm": {"oneOf": [
+                {"enum": ["openai", "anthropic"]},
+                {"type": "object", "required": ["provider"], "properties": {
+                    "provider": {"enum": ["openai", "anthropic"]},
+                    "model": string, "url": string, "batch": {"type": "boolean"},
+                    "price": {"type": "object", "properties": {
+                        "input_per_million": {"type": "number"}, "output_per_million": {"type": "number"},
+                    }},
+                }},
+            ]},
+            "criteria": {"type": "string", "description": "eligibility criteria the model applies at screening"},
+            "budget": {"type": "number", "minimum": 0, "description": "most US dollars the model calls may cost"},
             "yes": {"type": "boolean", "description": "approve the screening in advance"},
         }},
         "FollowUp": {"type": "object", "additionalProperties": false, "properties": {

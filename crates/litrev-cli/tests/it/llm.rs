@@ -33,7 +33,7 @@ const VARIANTS: &str = r#"{"searches": [
 /// names emicizumab. Drafts: a faithful sentence per span (the first with an inline
 /// placeholder) and the invented claim; repairs: a cautious sentence from the span the claim
 /// cited.
-fn script(call: &ChatCall) -> String {
+pub(crate) fn script(call: &ChatCall) -> String {
     if is_planning(call) {
         return VARIANTS.to_owned();
     }

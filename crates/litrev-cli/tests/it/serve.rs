@@ -646,3 +646,50 @@ fn bench_serve_prints_every_client_complete_and_the_latency() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_run_started_over_the_api_uses_the_language_model_it_names() {
+    let Some(data) = testdata() else { return };
+    let llm = litrev_testkit::llm::ScriptedLlm::start(crate::llm::script);
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start_with(home.path(), &[], &[("OPENAI_API_KEY", "")]);
+    let url = &server.url;
+    let source = format!("snapshot:{}", works_file(&data, DATASET).display());
+    let refused = client()
+        .post(format!("{url}/api/runs"))
+        .json(&serde_json::json!({"question": "x", "budget": 1.0}))
+        .send()
+        .expect("POST");
+    assert_eq!(refused.status(), 400, "a budget without a model is refused");
+    let run = start_run(
+        url,
+        &serde_json::json!({
+            "question": question(&data, DATASET),
+            "sources": [source],
+            "yes": true,
+            "llm": {
+                "provider": "openai",
+                "url": llm.openai_url(),
+                "model": "scripted",
+                "price": {"input_per_million": 1.0, "output_per_million": 2.0},
+            },
+            "budget": 5.0,
+        }),
+    );
+    let done = done_event(url, &run);
+    assert!(done["words"].as_u64() > Some(0), "{done}");
+    let record: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}/files/run.json"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("run.json");
+    assert_eq!(record["llm"]["model"], "scripted");
+    assert_eq!(record["options"]["llm"]["budget_usd"], 5.0);
+    assert!(llm.requests() > 0, "the model was asked");
+    let shown: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET run");
+    assert!(shown["cost"]["usd"].as_f64() > Some(0.0), "{shown}");
+}
