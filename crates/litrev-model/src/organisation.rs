@@ -90,6 +90,17 @@ pub struct Organisation {
     pub embedding_model: Option<String>,
 }
 
+impl Organisation {
+    /// Each themed work's theme, as its position in `themes`.
+    pub fn theme_index(&self) -> std::collections::BTreeMap<&WorkId, usize> {
+        self.themes
+            .iter()
+            .enumerate()
+            .flat_map(|(index, theme)| theme.works.iter().map(move |id| (id, index)))
+            .collect()
+    }
+}
+
 /// The two views of the corpus and their agreement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Views {

@@ -12,6 +12,90 @@ const PALETTE: [&str; 12] = [
     "#9c755f", "#bab0ac", "#1f77b4", "#8c564b",
 ];
 
+/// One work of [`citation_circle_svg`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CircleNode {
+    /// Shown when the mouse is over it (the work's reference or title).
+    pub label: String,
+    /// Index of its theme in the legend.
+    pub theme: usize,
+    /// Citations it receives inside the corpus: its size.
+    pub cited: usize,
+}
+
+/// The citation graph among the included works as a picture: the works on a circle, grouped
+/// and coloured by theme, each sized by the citations it receives in the corpus, with a chord
+/// for each citation between two of them (drawn through the centre, so citations between
+/// themes cross it and those within a theme stay on its arc).
+pub fn citation_circle_svg(
+    title: &str,
+    themes: &[String],
+    nodes: &[CircleNode],
+    edges: &[(usize, usize)],
+) -> String {
+    let (centre, radius) = (300.0_f64, 240.0_f64);
+    let legend_width = 300;
+    let width = 600 + legend_width;
+    let height = 640 + 20;
+    // Works in theme order around the circle, a gap between themes.
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by_key(|&index| nodes[index].theme);
+    let gaps = themes.len().max(1);
+    let slots = (nodes.len() + gaps).max(1) as f64;
+    let mut position = vec![(centre, centre + 30.0); nodes.len()];
+    let mut slot = 0usize;
+    let mut previous_theme = None;
+    for &index in &order {
+        if previous_theme.is_some_and(|theme| theme != nodes[index].theme) {
+            slot += 1;
+        }
+        previous_theme = Some(nodes[index].theme);
+        let angle = std::f64::consts::TAU * slot as f64 / slots - std::f64::consts::FRAC_PI_2;
+        position[index] = (
+            centre + radius * angle.cos(),
+            centre + 30.0 + radius * angle.sin(),
+        );
+        slot += 1;
+    }
+    let mut body = String::new();
+    for &(from, to) in edges {
+        let (Some(&(x1, y1)), Some(&(x2, y2))) = (position.get(from), position.get(to)) else {
+            continue;
+        };
+        let _ = writeln!(
+            body,
+            "<path d=\"M{x1:.1},{y1:.1} Q{centre:.1},{:.1} {x2:.1},{y2:.1}\" fill=\"none\" stroke=\"#8a94a6\" stroke-opacity=\"0.35\" stroke-width=\"0.8\"/>",
+            centre + 30.0
+        );
+    }
+    for (index, node) in nodes.iter().enumerate() {
+        let (x, y) = position[index];
+        let size = 3.0 + (node.cited as f64).sqrt() * 1.6;
+        let _ = writeln!(
+            body,
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{size:.1}\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.8\"><title>{} ({} citing in the corpus)</title></circle>",
+            PALETTE[node.theme % PALETTE.len()],
+            escape(&node.label),
+            node.cited
+        );
+    }
+    for (index, theme) in themes.iter().enumerate() {
+        let y = 60 + index as i32 * 20;
+        let count = nodes.iter().filter(|node| node.theme == index).count();
+        let _ = writeln!(
+            body,
+            "<rect x=\"620\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"638\" y=\"{y}\" font-size=\"12\">{} ({count})</text>",
+            y - 10,
+            PALETTE[index % PALETTE.len()],
+            escape(&shorten(theme, 36))
+        );
+    }
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n<text x=\"20\" y=\"28\" font-size=\"16\" font-weight=\"bold\">{}</text>\n{body}</svg>\n",
+        escape(title)
+    )
+}
+
 /// A stacked column chart: one column per year, one stacked series per theme.
 ///
 /// `series` holds (label, year → count) in legend order.
@@ -214,5 +298,29 @@ mod tests {
             &[("Blood".to_owned(), 5), ("Haemophilia".to_owned(), 2)],
         );
         assert!(bars.contains(">Blood</text>") && bars.contains(">5</text>"));
+    }
+
+    #[test]
+    fn the_citation_circle_draws_each_work_and_each_citation_between_them() {
+        let themes = vec!["Bleeding <rates>".to_owned(), "Costs".to_owned()];
+        let nodes: Vec<CircleNode> = [(0, 4), (1, 0), (0, 1)]
+            .iter()
+            .enumerate()
+            .map(|(index, &(theme, cited))| CircleNode {
+                label: format!("Work {index} & co"),
+                theme,
+                cited,
+            })
+            .collect();
+        let svg = citation_circle_svg("Citations", &themes, &nodes, &[(0, 1), (2, 0), (9, 0)]);
+        assert_eq!(svg.matches("<circle").count(), 3);
+        assert_eq!(
+            svg.matches("<path").count(),
+            2,
+            "an edge to no node is left out"
+        );
+        assert!(svg.contains("Bleeding &lt;rates&gt; (2)"));
+        assert!(svg.contains("<title>Work 0 &amp; co (4 citing in the corpus)</title>"));
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     }
 }

@@ -29,7 +29,7 @@ use litrev_model::{Review, Work, WorkId, assign_keys};
 use sha2::{Digest, Sha256};
 
 pub use bibtex::bibtex;
-pub use charts::{bars_svg, stacked_years_svg};
+pub use charts::{CircleNode, bars_svg, citation_circle_svg, stacked_years_svg};
 pub use csl_json::csl_json;
 pub use evidence::{ClaimEvidence, SpanEvidence, claims};
 pub use graphml::{GraphNode, graphml};

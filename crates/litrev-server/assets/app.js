@@ -186,7 +186,8 @@ async function runPage() {
 
 const FIGURES = [["prisma.svg", "PRISMA flow"], ["charts/years.svg", "Included works per year"],
   ["charts/venues.svg", "Top venues"], ["charts/authors.svg", "Top authors"],
-  ["charts/sources.svg", "How the works were found"]];
+  ["charts/sources.svg", "How the works were found"],
+  ["charts/citations.svg", "Citations among the included works"]];
 
 function showResult(id, data) {
   document.getElementById("result").hidden = false;

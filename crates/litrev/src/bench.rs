@@ -345,12 +345,7 @@ pub fn organise_by_origin(home: &crate::Home, input: &WorksByOrigin) -> Result<T
         embeddings.as_ref(),
     );
     let seconds = started.elapsed().as_secs_f64();
-    let theme_of: BTreeMap<&WorkId, usize> = organisation
-        .themes
-        .iter()
-        .enumerate()
-        .flat_map(|(index, theme)| theme.works.iter().map(move |id| (id, index)))
-        .collect();
+    let theme_of = organisation.theme_index();
     let pairs: Vec<(usize, usize)> = input
         .origin
         .iter()

@@ -677,6 +677,9 @@ impl Runner {
                 format!("{} included of {}", record.included, record.considered),
             );
         }
+        // The gate's cost (loading every work's record, writing the screening tables) is
+        // measured from here; once the gate has passed, it is the next step's loading.
+        self.measure();
         // A person's labels (from `litrev screen`) are in force over the model's decisions.
         let decisions = self.decisions_in_force(run)?;
         let screen = ScreenRecord {
@@ -694,6 +697,8 @@ impl Runner {
             let screening_csv =
                 self.write_tables(&options.out_dir, &entries, &all_works, &decisions)?;
             if !approve {
+                // The meter stops with the run; the approval starts its own.
+                self.meter = None;
                 return Ok(Outcome::AwaitingApproval {
                     run: run.clone(),
                     screening_csv,
@@ -1029,7 +1034,7 @@ impl Runner {
         }
     }
 
-    /// What the step under way cost so far (none when nothing measured it: the gate); `llm`
+    /// What the step under way cost so far (none when nothing measured it); `llm`
     /// is what its language-model calls cost.
     fn reading(&self, step: &str, llm: Vec<PhaseUsage>) -> Option<StepTelemetry> {
         self.meter
@@ -1290,6 +1295,48 @@ fn analysis_files(
     {
         *origins.entry(entry.origin.name().to_owned()).or_default() += 1;
     }
+    // The citation graph among the included works, grouped by theme.
+    let theme_index = organisation.theme_index();
+    let drawn: Vec<&WorkId> = included.keys().collect();
+    let index_of: BTreeMap<&WorkId, usize> = drawn
+        .iter()
+        .enumerate()
+        .map(|(index, id)| (*id, index))
+        .collect();
+    let circle_nodes: Vec<litrev_publish::CircleNode> = drawn
+        .iter()
+        .map(|id| litrev_publish::CircleNode {
+            label: included[*id]
+                .title
+                .clone()
+                .unwrap_or_else(|| id.to_string()),
+            theme: theme_index
+                .get(id)
+                .copied()
+                .unwrap_or(organisation.themes.len()),
+            cited: graph.in_degree(id),
+        })
+        .collect();
+    let circle_edges: Vec<(usize, usize)> = citations
+        .iter()
+        .filter_map(|citation| {
+            Some((
+                *index_of.get(&citation.citing)?,
+                *index_of.get(&citation.cited)?,
+            ))
+        })
+        .collect();
+    let mut circle_themes: Vec<String> = organisation
+        .themes
+        .iter()
+        .map(|theme| theme.label.clone())
+        .collect();
+    if circle_nodes
+        .iter()
+        .any(|node| node.theme == organisation.themes.len())
+    {
+        circle_themes.push("outside the themes".to_owned());
+    }
     let themes_json =
         serde_json::to_string_pretty(organisation).expect("an organisation always serialises");
     vec![
@@ -1320,6 +1367,16 @@ fn analysis_files(
             name: "charts/sources.svg".to_owned(),
             bytes: litrev_publish::bars_svg("How the included works were found", &top(origins, 4))
                 .into_bytes(),
+        },
+        Artifact {
+            name: "charts/citations.svg".to_owned(),
+            bytes: litrev_publish::citation_circle_svg(
+                "Citations among the included works, by theme",
+                &circle_themes,
+                &circle_nodes,
+                &circle_edges,
+            )
+            .into_bytes(),
         },
     ]
 }

@@ -242,7 +242,7 @@ fn a_review_is_made_screened_and_read_in_the_browser() {
     // The figures: the PRISMA flow and the charts, each drawn.
     wait_until(
         &tab,
-        "[...document.querySelectorAll('#figures img')].length === 5 && [...document.querySelectorAll('#figures img')].every(img => img.complete && img.naturalWidth > 0)",
+        "[...document.querySelectorAll('#figures img')].length === 6 && [...document.querySelectorAll('#figures img')].every(img => img.complete && img.naturalWidth > 0)",
         "the figures",
     );
     eval(

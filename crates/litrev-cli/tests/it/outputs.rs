@@ -71,6 +71,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
             "charts/venues.svg",
             "charts/authors.svg",
             "charts/sources.svg",
+            "charts/citations.svg",
             "run.json",
         ] {
             assert!(out.join(file).is_file(), "{dataset}: {file} missing");
@@ -559,7 +560,7 @@ fn check_run_record(dataset: &str, out: &std::path::Path) {
             .expect("run.json parses");
     assert_eq!(record["format"], 1);
     let outputs = record["outputs"].as_array().expect("outputs");
-    assert_eq!(outputs.len(), 18, "{dataset}: {outputs:?}");
+    assert_eq!(outputs.len(), 19, "{dataset}: {outputs:?}");
     for output in outputs {
         let name = output["path"].as_str().expect("path");
         let bytes = std::fs::read(out.join(name)).expect("output file");
@@ -653,7 +654,7 @@ fn a_folder_of_snapshot_files_is_one_source() {
 /// Each chart renders in headless Chromium as a picture: the screenshot has dark pixels (text,
 /// axes) and several colours (bars), not a blank page or an error page.
 fn check_charts_render(dataset: &str, out: &std::path::Path) {
-    for chart in ["years", "venues", "authors", "sources"] {
+    for chart in ["years", "venues", "authors", "sources", "citations"] {
         let svg = out.join(format!("charts/{chart}.svg"));
         let shot = out.join(format!("charts/{chart}.png"));
         let rendered = Command::new("chromium")
