@@ -195,20 +195,8 @@ impl NewRunBody {
         for value in &given {
             sources.extend(SourceSpec::parse_list(value).map_err(|error| bad(error.to_string()))?);
         }
-        let seeds = self
-            .seeds
-            .iter()
-            .map(|seed| {
-                seed.parse::<WorkId>()
-                    .map_err(|error| bad(format!("seed `{seed}`: {error}")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let tier = match &self.tier {
-            Some(tier) => tier
-                .parse::<Tier>()
-                .map_err(|error| bad(error.to_string()))?,
-            None => Tier::Quick,
-        };
+        let seeds = parse_seeds(&self.seeds)?;
+        let tier = parse_tier(self.tier.as_deref())?.unwrap_or(Tier::Quick);
         let kinds = self
             .kind
             .iter()
@@ -559,6 +547,26 @@ async fn edit_review(
     })))
 }
 
+/// Seeds as the CLI's `--seed` reads them (OpenAlex ids or DOIs).
+fn parse_seeds(seeds: &[String]) -> Result<Vec<WorkId>, ApiError> {
+    seeds
+        .iter()
+        .map(|seed| {
+            seed.parse::<WorkId>()
+                .map_err(|error| ApiError::bad_request(format!("seed `{seed}`: {error}")))
+        })
+        .collect()
+}
+
+/// A tier as the CLI's `--tier` reads it.
+fn parse_tier(tier: Option<&str>) -> Result<Option<Tier>, ApiError> {
+    tier.map(|tier| {
+        tier.parse::<Tier>()
+            .map_err(|error| ApiError::bad_request(error.to_string()))
+    })
+    .transpose()
+}
+
 /// The body of `POST /api/runs/{id}/continue`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -584,20 +592,8 @@ async fn continue_run(
             "the body is not a follow-up: {rejection}; send JSON with \"question\", \"seeds\" or \"tier\""
         ))
     })?;
-    let bad = |message: String| ApiError::bad_request(message);
-    let seeds = body
-        .seeds
-        .iter()
-        .map(|seed| {
-            seed.parse::<WorkId>()
-                .map_err(|error| bad(format!("seed `{seed}`: {error}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let tier = body
-        .tier
-        .as_deref()
-        .map(|tier| tier.parse::<Tier>().map_err(|error| bad(error.to_string())))
-        .transpose()?;
+    let seeds = parse_seeds(&body.seeds)?;
+    let tier = parse_tier(body.tier.as_deref())?;
     let shared = state.clone();
     let (run, parent) = with_runner(&state, move |runner| {
         let question = match body.question {

@@ -87,16 +87,7 @@ impl Runner {
     /// # Errors
     /// [`Error::NotDone`] when the parent is not done; [`Error::EmptyQuestion`]; the store.
     pub fn continue_run(&mut self, parent: &RunId, follow_up: FollowUp) -> Result<RunId> {
-        let record = self.store().run(parent)?;
-        if record.status != RunStatus::Done {
-            return Err(Error::NotDone {
-                run: parent.to_string(),
-                why: format!(
-                    "it is {}; a follow-up builds on a finished review",
-                    record.status.name()
-                ),
-            });
-        }
+        self.done_run(parent, "a follow-up builds on a finished review")?;
         let mut options: RunOptions = self.options(parent)?;
         if let Some(question) = follow_up.question {
             if question.trim().is_empty() {

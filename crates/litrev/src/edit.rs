@@ -121,18 +121,26 @@ impl Runner {
         }
     }
 
-    /// A done run's stored review and the works it may cite.
-    fn written(&self, run: &RunId) -> Result<(WriteRecord, BTreeMap<WorkId, Work>)> {
+    /// A run's record, when it is done; else [`Error::NotDone`] saying its status and then
+    /// `what_to_do`.
+    pub(crate) fn done_run(
+        &self,
+        run: &RunId,
+        what_to_do: &str,
+    ) -> Result<litrev_store::RunRecord> {
         let record = self.store().run(run)?;
         if record.status != RunStatus::Done {
             return Err(Error::NotDone {
                 run: run.to_string(),
-                why: format!(
-                    "it is {}; wait until it is done, or `litrev resume` it",
-                    record.status.name()
-                ),
+                why: format!("it is {}; {what_to_do}", record.status.name()),
             });
         }
+        Ok(record)
+    }
+
+    /// A done run's stored review and the works it may cite.
+    fn written(&self, run: &RunId) -> Result<(WriteRecord, BTreeMap<WorkId, Work>)> {
+        self.done_run(run, "wait until it is done, or `litrev resume` it")?;
         let written: WriteRecord = self.output(run, "write")?;
         let entries = self.store().corpus(run)?;
         let works = self.described_works(&entries)?;

@@ -160,16 +160,21 @@ impl Runner {
                 why: "it has not been screened yet".to_owned(),
             });
         }
-        let entries = self.store().corpus(run)?;
-        let mut works = self.described_works(&entries)?;
-        let mut rows: Vec<(Work, ScreeningDecision)> = self
-            .decisions_in_force(run)?
+        let decisions = self.decisions_in_force(run)?;
+        // At the gate, each label retrains the ranking of the rest, as `litrev screen` does;
+        // the session holds the described works already.
+        let (mut works, order) = if self.check_at_gate(run).is_ok() {
+            let session = self.screening_session(run)?;
+            let order = session.table_order()?;
+            (session.works, Some(order))
+        } else {
+            (self.described_works(&self.store().corpus(run)?)?, None)
+        };
+        let mut rows: Vec<(Work, ScreeningDecision)> = decisions
             .into_iter()
             .filter_map(|decision| works.remove(&decision.work).map(|work| (work, decision)))
             .collect();
-        // At the gate, each label retrains the ranking of the rest, as `litrev screen` does.
-        if self.check_at_gate(run).is_ok() {
-            let order = self.screening_session(run)?.table_order()?;
+        if let Some(order) = order {
             let position: BTreeMap<&WorkId, usize> = order
                 .iter()
                 .enumerate()
