@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests need and the machine may lack: pandoc and Chromium (exports and charts
-# are checked by rendering them) and the Python readers rispy, bibtexparser, networkx and python-docx (exports are checked by parsing
-# them back), and the embedding model all-MiniLM-L6-v2 (litrev-embed's tests). Safe to run again: it
-# only installs what is missing.
+# are checked by rendering them), the Python readers rispy, bibtexparser, networkx and python-docx
+# (exports are checked by parsing them back), the Python MCP SDK (the independent client of
+# litrev mcp), and the embedding model all-MiniLM-L6-v2 (litrev-embed's tests). Safe to run
+# again: it only installs what is missing.
 set -euo pipefail
 
 need_apt=()
@@ -11,10 +12,12 @@ command -v pandoc >/dev/null 2>&1 || need_apt+=(pandoc)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 
 # Python readers that check the exports the way users' tools read them.
-if ! python3 -c "import rispy, bibtexparser, networkx, docx" >/dev/null 2>&1; then
-  echo "installing: rispy bibtexparser networkx python-docx (PyPI)" >&2
-  python3 -m pip install --quiet --disable-pip-version-check rispy "bibtexparser==2.1.0" networkx python-docx >/dev/null 2>&1 \
-    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages rispy "bibtexparser==2.1.0" networkx python-docx
+# The MCP SDK for Python (`mcp`, with jsonschema) is the independent client of litrev mcp.
+python_packages=(rispy "bibtexparser==2.1.0" networkx python-docx "mcp>=1.20,<2" jsonschema)
+if ! python3 -c "import rispy, bibtexparser, networkx, docx, mcp, jsonschema" >/dev/null 2>&1; then
+  echo "installing: ${python_packages[*]} (PyPI)" >&2
+  python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}" >/dev/null 2>&1 \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "${python_packages[@]}"
 fi
 
 # The sentence-embedding model (themes are clustered with it; litrev-embed's tests check it).

@@ -36,8 +36,13 @@ pub enum Command {
     Show(ShowArgs),
     /// List the runs in the store.
     Runs(RunsArgs),
-    /// Serve the web app and its REST + Server-Sent Events API on the store the CLI uses.
+    /// Serve the web app and its REST + Server-Sent Events API on the store the CLI uses (and
+    /// MCP over streamable HTTP at /mcp).
     Serve(ServeArgs),
+    /// Serve the engine as Model Context Protocol tools over stdio, for AI assistants
+    /// (Claude Desktop, Claude Code, Cursor): search, citations, related works, reviews with
+    /// their gate, evidence and bibliographies.
+    Mcp(McpArgs),
     /// Measure litrev on labelled data.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -316,7 +321,7 @@ pub struct ReviewArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// Years to cover, `FROM-TO`, `FROM-` or `-TO` (e.g. 2000-2020).
-    #[arg(long, value_parser = parse_years)]
+    #[arg(long, value_parser = litrev::parse_years)]
     pub years: Option<(Option<i32>, Option<i32>)>,
     /// A language to cover (ISO 639-1 code, e.g. en); repeatable. Works of unknown language pass.
     #[arg(long)]
@@ -480,6 +485,21 @@ pub struct ServeArgs {
     /// The store file (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long)]
     pub db: Option<PathBuf>,
+    /// Sources the MCP tools at /mcp search when a call names none (as `litrev mcp --source`).
+    #[arg(long, default_value = "openalex")]
+    pub source: Vec<String>,
+}
+
+/// `litrev mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Sources the tools search when a call names none: `snapshot:PATH`, or live APIs separated
+    /// by commas (openalex, semantic-scholar, arxiv, pubmed, crossref); repeatable.
+    #[arg(long, default_value = "openalex")]
+    pub source: Vec<String>,
+    /// The store file (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
 }
 
 /// `litrev runs`.
@@ -491,41 +511,4 @@ pub struct RunsArgs {
     /// Print the list as JSON on stdout.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `2000-2020`, `2000-` or `-2020`.
-fn parse_years(text: &str) -> Result<(Option<i32>, Option<i32>), String> {
-    let (from, to) = text
-        .split_once('-')
-        .ok_or_else(|| format!("`{text}` is not a year range: write FROM-TO, FROM- or -TO"))?;
-    let year = |part: &str| -> Result<Option<i32>, String> {
-        let part = part.trim();
-        if part.is_empty() {
-            return Ok(None);
-        }
-        part.parse::<i32>()
-            .map(Some)
-            .map_err(|_| format!("`{part}` is not a year"))
-    };
-    let range = (year(from)?, year(to)?);
-    match range {
-        (Some(from), Some(to)) if from > to => Err(format!("{from} comes after {to}")),
-        (None, None) => Err("give at least one year".to_owned()),
-        _ => Ok(range),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_year_ranges() {
-        assert_eq!(parse_years("2000-2020"), Ok((Some(2000), Some(2020))));
-        assert_eq!(parse_years("2000-"), Ok((Some(2000), None)));
-        assert_eq!(parse_years("-2020"), Ok((None, Some(2020))));
-        assert!(parse_years("2020-2000").is_err());
-        assert!(parse_years("2020").is_err());
-        assert!(parse_years("-").is_err());
-    }
 }

@@ -233,6 +233,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 token: serve.token.filter(|token| !token.is_empty()),
                 workers: serve.workers,
                 db: serve.db,
+                sources: parse_sources(&serve.source)?,
             };
             let served = litrev_server::serve(home, options, |bound| {
                 println!("litrev is serving on http://{bound}/ (Ctrl-C to stop)");
@@ -247,6 +248,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
                 Err(error) => Err(error.into()),
             }
+        }
+        Command::Mcp(mcp) => {
+            let sources = parse_sources(&mcp.source)?;
+            eprintln!("litrev mcp: serving MCP on stdio (the client closes it to stop)");
+            litrev_mcp::serve_stdio(home, mcp.db, sources)?;
+            Ok(0)
         }
         Command::Screen(screen) => {
             let mut runner = Runner::open(home, screen.db.as_deref())?;

@@ -11,8 +11,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post, put};
 use axum::{Json, Router};
-use litrev::model::{Decision, Filters, Label, RunId, RunStatus, Tier, WorkId, WorkKind};
-use litrev::{RunOptions, Runner, SourceSpec, StyleName};
+use litrev::Runner;
+use litrev::model::{Decision, Label, RunId, RunStatus, WorkId};
 use serde::Deserialize;
 
 use crate::AppState;
@@ -73,197 +73,18 @@ fn run_id(text: &str) -> Result<RunId, ApiError> {
         .map_err(|_| ApiError::not_found(format!("no run `{text}`: GET /api/runs lists the runs")))
 }
 
-/// The body of `POST /api/runs`: the options of `litrev review`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewRunBody {
-    question: String,
-    /// As the CLI's `--source` values: `openalex`, `snapshot:FILE`, comma-separated lists.
-    #[serde(default)]
-    sources: Vec<String>,
-    #[serde(default)]
-    seeds: Vec<String>,
-    #[serde(default)]
-    tier: Option<String>,
-    #[serde(default)]
-    year_from: Option<i32>,
-    #[serde(default)]
-    year_to: Option<i32>,
-    #[serde(default)]
-    language: Vec<String>,
-    #[serde(default)]
-    kind: Vec<String>,
-    #[serde(default)]
-    exclude_terms: Vec<String>,
-    #[serde(default)]
-    style: Option<String>,
-    /// A language model: its provider (`"openai"`, `"anthropic"`), or an object with
-    /// `provider`, `model`, `url` and `batch`.
-    #[serde(default)]
-    llm: Option<LlmBody>,
-    /// Eligibility criteria, as text, that the model applies at screening (needs `llm`).
-    #[serde(default)]
-    criteria: Option<String>,
-    /// Most US dollars the run's model calls may cost (needs `llm`).
-    #[serde(default)]
-    budget: Option<f64>,
-    /// Approve the screening in advance instead of stopping at the gate.
-    #[serde(default)]
-    yes: bool,
-}
-
-/// `llm` of `POST /api/runs`, as the CLI's `--llm`, `--llm-model`, `--llm-url`, `--llm-batch`.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum LlmBody {
-    Provider(litrev::LlmKind),
-    Settings {
-        provider: litrev::LlmKind,
-        #[serde(default)]
-        model: Option<String>,
-        #[serde(default)]
-        url: Option<String>,
-        #[serde(default)]
-        batch: bool,
-        /// `{"input_per_million": …, "output_per_million": …}`, for a model without a list
-        /// price.
-        #[serde(default)]
-        price: Option<litrev::LlmPrice>,
-    },
-}
-
-impl NewRunBody {
-    /// The model's settings, refusing criteria or a budget without a model, as the CLI does.
-    fn llm(&self) -> Result<Option<litrev::LlmOptions>, ApiError> {
-        let Some(llm) = &self.llm else {
-            if self.criteria.is_some() || self.budget.is_some() {
-                return Err(ApiError::bad_request(
-                    "criteria and budget need a language model: add \"llm\": \"openai\" or \"anthropic\"",
-                ));
-            }
-            return Ok(None);
-        };
-        let (provider, model, url, batch, price) = match llm {
-            LlmBody::Provider(provider) => (*provider, None, None, false, None),
-            LlmBody::Settings {
-                provider,
-                model,
-                url,
-                batch,
-                price,
-            } => (*provider, model.clone(), url.clone(), *batch, *price),
-        };
-        if let Some(budget) = self.budget
-            && !(budget.is_finite() && budget >= 0.0)
-        {
-            return Err(ApiError::bad_request(format!(
-                "budget `{budget}` is not an amount of US dollars: send e.g. 0.50"
-            )));
-        }
-        if self
-            .criteria
-            .as_ref()
-            .is_some_and(|criteria| criteria.trim().is_empty())
-        {
-            return Err(ApiError::bad_request(
-                "the criteria are empty: write the eligibility criteria, one per line",
-            ));
-        }
-        Ok(Some(litrev::LlmOptions {
-            model: model.unwrap_or_else(|| provider.default_model().to_owned()),
-            url,
-            budget_usd: self.budget,
-            batch,
-            price,
-            criteria: self.criteria.clone(),
-            ..litrev::LlmOptions::new(provider)
-        }))
-    }
-}
-
-impl NewRunBody {
-    /// The run's options, refusing what the CLI would refuse, with its messages.
-    fn options(self, state: &AppState) -> Result<RunOptions, ApiError> {
-        let bad = |message: String| ApiError::bad_request(message);
-        let llm = self.llm()?;
-        let mut sources = Vec::new();
-        let given = if self.sources.is_empty() {
-            vec!["openalex".to_owned()]
-        } else {
-            self.sources
-        };
-        for value in &given {
-            sources.extend(SourceSpec::parse_list(value).map_err(|error| bad(error.to_string()))?);
-        }
-        let seeds = parse_seeds(&self.seeds)?;
-        let tier = parse_tier(self.tier.as_deref())?.unwrap_or(Tier::Quick);
-        let kinds = self
-            .kind
-            .iter()
-            .map(|kind| {
-                kind.parse::<WorkKind>()
-                    .map_err(|error| bad(error.to_string()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let style = match &self.style {
-            Some(style) => style
-                .parse::<StyleName>()
-                .map_err(|error| bad(error.to_string()))?,
-            None => StyleName::default(),
-        };
-        if let (Some(from), Some(to)) = (self.year_from, self.year_to)
-            && from > to
-        {
-            return Err(bad(format!("year_from {from} comes after year_to {to}")));
-        }
-        Ok(RunOptions {
-            out_dir: out_dir(state, &self.question),
-            question: self.question,
-            sources: SourceSpec::merge(sources),
-            seeds,
-            tier,
-            approve: self.yes,
-            filters: Filters {
-                year_from: self.year_from,
-                year_to: self.year_to,
-                languages: self.language,
-                kinds,
-                exclude_terms: self.exclude_terms,
-            },
-            llm,
-            style,
-        })
-    }
-}
-
-/// A new run's output folder: `reviews/<milliseconds>-<question's slug>` in the home.
-fn out_dir(state: &AppState, question: &str) -> PathBuf {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_millis());
-    let folder = litrev::default_out_dir(question);
-    let name = folder
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    state
-        .home
-        .root()
-        .join("reviews")
-        .join(format!("{stamp}-{name}"))
-}
-
 /// `POST /api/runs`: creates the run and puts it in line; `201 {"id": …}`.
 async fn create_run(
     State(state): State<Arc<AppState>>,
-    body: Result<Json<NewRunBody>, axum::extract::rejection::JsonRejection>,
+    body: Result<Json<litrev::ReviewRequest>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(body) = body.map_err(|rejection| {
         ApiError::bad_request(format!(
             "the body is not a run's options: {rejection}; send JSON with at least \"question\""
         ))
     })?;
-    let options = body.options(&state)?;
+    let out = state.home.review_folder(&body.question);
+    let options = body.options(out)?;
     let run = with_runner(&state, move |runner| Ok(runner.create(&options)?)).await?;
     state.queue.push(Job::Start(run.clone()));
     Ok((
@@ -547,26 +368,6 @@ async fn edit_review(
     })))
 }
 
-/// Seeds as the CLI's `--seed` reads them (OpenAlex ids or DOIs).
-fn parse_seeds(seeds: &[String]) -> Result<Vec<WorkId>, ApiError> {
-    seeds
-        .iter()
-        .map(|seed| {
-            seed.parse::<WorkId>()
-                .map_err(|error| ApiError::bad_request(format!("seed `{seed}`: {error}")))
-        })
-        .collect()
-}
-
-/// A tier as the CLI's `--tier` reads it.
-fn parse_tier(tier: Option<&str>) -> Result<Option<Tier>, ApiError> {
-    tier.map(|tier| {
-        tier.parse::<Tier>()
-            .map_err(|error| ApiError::bad_request(error.to_string()))
-    })
-    .transpose()
-}
-
 /// The body of `POST /api/runs/{id}/continue`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -592,8 +393,8 @@ async fn continue_run(
             "the body is not a follow-up: {rejection}; send JSON with \"question\", \"seeds\" or \"tier\""
         ))
     })?;
-    let seeds = parse_seeds(&body.seeds)?;
-    let tier = parse_tier(body.tier.as_deref())?;
+    let seeds = litrev::parse_seeds(&body.seeds)?;
+    let tier = litrev::parse_tier(body.tier.as_deref())?;
     let shared = state.clone();
     let (run, parent) = with_runner(&state, move |runner| {
         let question = match body.question {
@@ -601,7 +402,7 @@ async fn continue_run(
             None => runner.options(&parent)?.question,
         };
         let follow_up = litrev::FollowUp {
-            out_dir: out_dir(&shared, &question),
+            out_dir: shared.home.review_folder(&question),
             question: Some(question),
             seeds,
             tier,

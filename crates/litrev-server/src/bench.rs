@@ -76,6 +76,7 @@ pub fn bench_serve(options: &BenchOptions) -> Result<Vec<Round>, Error> {
                 token: None,
                 workers,
                 db: None,
+                sources: Vec::new(),
             },
             |addr| {
                 let _ = sender.send(Ok(addr));

@@ -5,7 +5,8 @@
 //! The engine is blocking; runs go to a bounded pool of worker threads ([`queue`]), N at once,
 //! the rest waiting in line with their position shown. Each event a run emits is stored
 //! ([`litrev::EventLog`]) and announced to the SSE streams, so a client that reconnects with
-//! `Last-Event-ID` gets exactly what it missed.
+//! `Last-Event-ID` gets exactly what it missed. MCP (streamable HTTP) answers at `/mcp`, behind
+//! the same token, its runs in the same line.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -35,6 +36,8 @@ pub struct ServeOptions {
     pub workers: usize,
     /// The store file (default: the one in the home folder).
     pub db: Option<PathBuf>,
+    /// Sources the MCP tools at `/mcp` search when a call names none.
+    pub sources: Vec<litrev::SourceSpec>,
 }
 
 /// What the handlers share.
@@ -87,7 +90,18 @@ pub fn serve(home: Home, options: ServeOptions, listening: impl FnOnce(SocketAdd
             token: options.token,
             stored,
         });
+        let mcp = litrev_mcp::http_service(
+            state.home.clone(),
+            state.db.clone(),
+            options.sources,
+            Arc::new(state.queue.clone()),
+            state.token.is_some(),
+        );
+        let mcp = axum::Router::new().nest_service("/mcp", mcp).layer(
+            axum::middleware::from_fn_with_state(state.clone(), auth::require_token),
+        );
         let app = api::router(state.clone())
+            .merge(mcp)
             .merge(ui::router())
             .layer(axum::middleware::from_fn(ui::security_headers));
         listening(bound);

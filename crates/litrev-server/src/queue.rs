@@ -33,6 +33,7 @@ impl Job {
 }
 
 /// The line of jobs and the runs being driven.
+#[derive(Clone)]
 pub(crate) struct Queue {
     shared: Arc<Shared>,
 }
@@ -220,6 +221,20 @@ fn stream_event(
         Event::Notice { message } => ("notice", serde_json::json!({ "message": message })),
         _ => return None,
     })
+}
+
+/// Runs an agent starts over MCP wait in the same line as the page's.
+impl litrev_mcp::Launcher for Queue {
+    fn launch(&self, launch: litrev_mcp::Launch) {
+        self.push(match launch {
+            litrev_mcp::Launch::Start(run) => Job::Start(run),
+            litrev_mcp::Launch::Approve(run) => Job::Approve(run),
+        });
+    }
+
+    fn busy(&self, run: &RunId) -> bool {
+        Queue::busy(self, run)
+    }
 }
 
 #[cfg(test)]

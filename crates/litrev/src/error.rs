@@ -96,6 +96,18 @@ pub enum Error {
     /// The run's options do not decode.
     #[error("the run's stored options do not decode ({0}); it was made by another litrev version")]
     BadOptions(String),
+    /// A request's options (a review's, a tool's arguments) do not hold: the message names the
+    /// option and what to send instead.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// No source and no stored run knows the work.
+    #[error("no work `{id}` found: {why}")]
+    UnknownWork {
+        /// The id asked for.
+        id: String,
+        /// Where it was looked for, and what to do.
+        why: String,
+    },
     /// A claim number that the run's review does not have.
     #[error("no such claim in run {run}: {why}")]
     NoSuchClaim {
@@ -162,6 +174,8 @@ impl Error {
             )
             | Error::NoHome
             | Error::EmptyQuestion
+            | Error::InvalidRequest(_)
+            | Error::UnknownWork { .. }
             | Error::Discover(litrev_discover::Error::SeedsNotFound { .. })
             | Error::Discover(litrev_discover::Error::NothingToSearch)
             | Error::Source(litrev_sources::Error::MissingPath { .. })

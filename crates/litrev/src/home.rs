@@ -54,6 +54,20 @@ impl Home {
         self.root.join("embeddings")
     }
 
+    /// A new run's output folder when the run is asked for over the server or MCP:
+    /// `reviews/<milliseconds>-<question's slug>` in the home, so runs never share one.
+    pub fn review_folder(&self, question: &str) -> PathBuf {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_millis());
+        let folder = crate::options::default_out_dir(question);
+        let name = folder
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.root.join("reviews").join(format!("{stamp}-{name}"))
+    }
+
     /// Where snapshot indexes are kept.
     pub fn snapshot_indexes(&self) -> PathBuf {
         self.root.join("snapshots")

@@ -34,11 +34,13 @@ mod embeddings;
 mod error;
 mod event_log;
 mod events;
+mod explore;
 mod home;
 mod llm;
 mod options;
 mod panics;
 mod record;
+mod request;
 mod runner;
 mod search;
 mod session;
@@ -51,6 +53,7 @@ pub use edit::{EditProblem, ReviewText, Revised};
 pub use error::{Error, ErrorCode, Result};
 pub use event_log::{EventLog, StoredEvent};
 pub use events::Event;
+pub use explore::{Direction, Exploration};
 pub use home::Home;
 pub use litrev_llm::Price as LlmPrice;
 pub use litrev_model as model;
@@ -59,7 +62,10 @@ pub use llm::{LlmKind, LlmOptions, LlmRecord, SnowballLlmRecord, StageLlmRecord}
 pub use options::{RunOptions, SourceSpec, default_out_dir};
 pub use panics::{PanicReport, install_panic_hook, panic_message};
 pub use record::{OutputFile, RunRecordFile, SourceCalls};
-pub use runner::{Outcome, RunSummary, Runner, Summary};
+pub use request::{
+    LlmRequest, PriceRequest, ResearchMode, ReviewRequest, parse_seeds, parse_tier, parse_years,
+};
+pub use runner::{Outcome, RunSummary, Runner, Summary, style_csl};
 pub use search::{SearchReport, SourceRow};
 pub use session::{Candidate, ImportReport, ScreeningSession};
 pub use telemetry::{StepTelemetry, Telemetry};

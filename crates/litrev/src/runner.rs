@@ -1468,6 +1468,15 @@ fn write_file(folder: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// A citation style as a CSL file's XML: a built-in style written out, or the named `.csl`
+/// file checked and read back, for tools that hand it on (to pandoc, to a reference manager).
+///
+/// # Errors
+/// When the `.csl` file cannot be read or is not a CSL style.
+pub fn style_csl(name: &StyleName) -> Result<String> {
+    Ok(load_style(name)?.to_csl()?)
+}
+
 /// The run's citation style, its `.csl` file read and parsed.
 fn load_style(name: &StyleName) -> Result<CitationStyle> {
     match name {

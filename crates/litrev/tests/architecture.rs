@@ -89,9 +89,11 @@ fn dependencies_point_one_way() {
                 allowed.extend(PHASES);
                 allowed
             }
-            "litrev-cli" => vec!["litrev", "litrev-server"],
-            // The web app: a frontend over the engine, like the CLI.
-            "litrev-server" => vec!["litrev"],
+            "litrev-cli" => vec!["litrev", "litrev-server", "litrev-mcp"],
+            // The MCP tools: a frontend over the engine, like the CLI.
+            "litrev-mcp" => vec!["litrev"],
+            // The web app: a frontend over the engine, which also answers MCP at /mcp.
+            "litrev-server" => vec!["litrev", "litrev-mcp"],
             "litrev-testkit" => vec![LOCAL_APIS],
             // Dev-only (publish = false, nothing depends on it): fuzzes the parsers of outside
             // data wherever they live, so it may use every crate that has one.

@@ -5,6 +5,7 @@ mod browser;
 mod errors;
 mod gate;
 mod llm;
+mod mcp;
 mod outputs;
 mod resume;
 mod serve;
