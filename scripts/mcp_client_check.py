@@ -16,7 +16,6 @@ import json
 import os
 import re
 import sys
-import time
 
 import bibtexparser
 import jsonschema
@@ -55,17 +54,6 @@ async def refused(session, tool, arguments):
     return "\n".join(block.text for block in result.content if getattr(block, "text", None))
 
 
-async def wait_for(session, run, wanted):
-    started = time.monotonic()
-    while True:
-        status = await call(session, "review_status", {"run": run})
-        if status["status"] == wanted:
-            return status
-        check(status["status"] not in ("failed", "stopped"), f"the run stopped: {status}")
-        check(time.monotonic() - started < 600, f"run {run} never became {wanted}: {status}")
-        await asyncio.sleep(0.3)
-
-
 async def drive(session, snapshot, question):
     seen = {}
     init = await session.initialize()
@@ -102,10 +90,26 @@ async def drive(session, snapshot, question):
     arguments = {"question": question, "tier": "quick", "yes": True}
     if source:
         arguments["sources"] = [source]
-    started = await call(session, "start_review", arguments)
-    run = started["run"]
-    done = await wait_for(session, run, "done")
+    # With a progress token (the SDK sends one with a callback), start_review answers when the
+    # run stops, after progress notifications.
+    progress = []
+
+    async def on_progress(value, total, message):
+        progress.append((value, total, message))
+
+    result = await session.call_tool("start_review", arguments, progress_callback=on_progress)
+    check(not result.isError, f"start_review failed: {result.content}")
+    done = result.structuredContent
+    run = done["run"]
+    check(done["status"] == "done", f"start_review with a progress token answers when done: {done}")
+    check(progress, "progress notifications were sent")
+    values = [value for value, _, _ in progress]
+    check(values == sorted(values), f"progress only grows: {values}")
+    check(progress[-1][0] == progress[-1][1], f"the last progress is the total: {progress[-1]}")
+    status = await call(session, "review_status", {"run": run})
+    check(status["status"] == "done", f"review_status agrees: {status}")
     seen["included"] = done["counts"]["included"]
+    seen["progress"] = len(progress)
 
     review = await call(session, "get_review", {"run": run, "format": "markdown"})
     markdown = review["text"]

@@ -326,7 +326,16 @@ fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<
         RunStatus::Failed => "failed",
     };
     let telemetry = runner.telemetry(run).map_err(|error| error.to_string())?;
-    let steps_done = telemetry.steps.len();
+    // Snowballing is measured stage by stage (`snowball.2`): a step counts once.
+    let steps_done = STEPS
+        .iter()
+        .filter(|step| {
+            telemetry
+                .steps
+                .iter()
+                .any(|done| done.step.split('.').next() == Some(**step))
+        })
+        .count();
     let mut value = json!({
         "run": run.to_string(),
         "question": summary.question,

@@ -34,6 +34,10 @@ pub struct ReviewRequest {
     /// Latest publication year.
     #[serde(default)]
     pub year_to: Option<i32>,
+    /// Publication years as the CLI's `--years` takes them: `2000-2020`, `2000-` or `-2020`
+    /// (instead of `year_from` and `year_to`).
+    #[serde(default)]
+    pub years: Option<String>,
     /// Languages to keep (ISO 639-1 codes such as `en`).
     #[serde(default)]
     pub language: Vec<String>,
@@ -161,7 +165,17 @@ impl ReviewRequest {
                 .map_err(|error| bad(error.to_string()))?,
             None => StyleName::default(),
         };
-        if let (Some(from), Some(to)) = (self.year_from, self.year_to)
+        let (year_from, year_to) = match &self.years {
+            Some(_) if self.year_from.is_some() || self.year_to.is_some() => {
+                return Err(bad(
+                    "give the years either as \"years\" or as \"year_from\" and \"year_to\", not both"
+                        .into(),
+                ));
+            }
+            Some(years) => parse_years(years).map_err(|message| bad(format!("years: {message}")))?,
+            None => (self.year_from, self.year_to),
+        };
+        if let (Some(from), Some(to)) = (year_from, year_to)
             && from > to
         {
             return Err(bad(format!("year_from {from} comes after year_to {to}")));
@@ -174,8 +188,8 @@ impl ReviewRequest {
             tier,
             approve: self.yes,
             filters: Filters {
-                year_from: self.year_from,
-                year_to: self.year_to,
+                year_from,
+                year_to,
                 languages: self.language,
                 kinds,
                 exclude_terms: self.exclude_terms,
@@ -351,6 +365,12 @@ mod tests {
                 .contains("comes after")
         );
         assert!(refused(serde_json::json!({"question": "q", "llm": "gemini"})).contains("gemini"));
+        assert!(refused(serde_json::json!({"question": "q", "years": "2020"})).contains("years"));
+        assert!(refused(serde_json::json!({"question": "q", "years": "2000-", "year_to": 2001})).contains("not both"));
+        let options = request(serde_json::json!({"question": "q", "years": "2001-2005"}))
+            .options(PathBuf::new())
+            .expect("years read as the CLI reads them");
+        assert_eq!((options.filters.year_from, options.filters.year_to), (Some(2001), Some(2005)));
     }
 
     #[test]
