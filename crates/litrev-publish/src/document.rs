@@ -19,6 +19,16 @@ pub(crate) struct Document {
     pub blocks: Vec<Block>,
     /// The reference list in the style's order.
     pub references: Vec<StyledReference>,
+    /// Per cited key, the work's sentences the review rests on, each with the claims (sentence
+    /// numbers, from 1) that take or paraphrase it, in reading order of first use.
+    pub evidence: BTreeMap<String, Vec<EvidenceUse>>,
+}
+
+/// One sentence of a cited work and the claims resting on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct EvidenceUse {
+    pub snippet: String,
+    pub claims: Vec<usize>,
 }
 
 /// A heading or a paragraph.
@@ -75,16 +85,17 @@ impl Document {
             .collect::<Result<_, _>>()?;
         let items = csl_items(&cited, keys);
         let styled = style_review(review, keys, &items, style)?;
-        let references: BTreeMap<&str, String> = styled
+        let references: BTreeMap<String, String> = styled
             .references
             .iter()
-            .map(|reference| (reference.key.as_str(), reference_line(reference)))
+            .map(|reference| (reference.key.clone(), reference_line(reference)))
             .collect();
         let mut layout = Layout {
             citations: styled.citations.into_iter(),
             evidence: evidence.iter(),
             references: &references,
             blocks: Vec::new(),
+            used: BTreeMap::new(),
         };
         for section in &review.sections {
             layout.section(section, 1)?;
@@ -93,6 +104,7 @@ impl Document {
             title: review.title.clone(),
             blocks: layout.blocks,
             references: styled.references,
+            evidence: layout.used,
         })
     }
 }
@@ -109,8 +121,9 @@ pub(crate) fn reference_line(reference: &StyledReference) -> String {
 struct Layout<'a> {
     citations: std::vec::IntoIter<StyledCitation>,
     evidence: std::slice::Iter<'a, ClaimEvidence>,
-    references: &'a BTreeMap<&'a str, String>,
+    references: &'a BTreeMap<String, String>,
     blocks: Vec<Block>,
+    used: BTreeMap<String, Vec<EvidenceUse>>,
 }
 
 impl Layout<'_> {
@@ -157,11 +170,10 @@ impl Layout<'_> {
                         .citations
                         .next()
                         .expect("one styled citation per citation, in the same order");
-                    let notes = styled
-                        .keys
-                        .iter()
-                        .map(|key| self.note(key, evidence))
-                        .collect::<Result<_, _>>()?;
+                    let mut notes = Vec::new();
+                    for key in &styled.keys {
+                        notes.push(self.note(key, evidence)?);
+                    }
                     let after_space =
                         matches!(inlines.last(), Some(Inline::Text(text)) if text.ends_with(' '));
                     // A superscript citation sits on the word before it.
@@ -177,19 +189,32 @@ impl Layout<'_> {
         Ok(())
     }
 
-    fn note(&self, key: &str, evidence: &ClaimEvidence) -> Result<CiteNote, Error> {
+    fn note(&mut self, key: &str, evidence: &ClaimEvidence) -> Result<CiteNote, Error> {
         let reference = self
             .references
             .get(key)
             .cloned()
             .ok_or_else(|| Error::UnlistedReference(key.to_owned()))?;
-        let snippets = evidence
+        let snippets: Vec<String> = evidence
             .span
             .iter()
             .chain(&evidence.spans)
             .filter(|span| span.key == key)
             .map(|span| span.snippet.clone())
             .collect();
+        let used = self.used.entry(key.to_owned()).or_default();
+        for snippet in &snippets {
+            match used.iter_mut().find(|known| &known.snippet == snippet) {
+                Some(known) if known.claims.last() != Some(&evidence.claim) => {
+                    known.claims.push(evidence.claim);
+                }
+                Some(_) => {}
+                None => used.push(EvidenceUse {
+                    snippet: snippet.clone(),
+                    claims: vec![evidence.claim],
+                }),
+            }
+        }
         Ok(CiteNote {
             key: key.to_owned(),
             reference,

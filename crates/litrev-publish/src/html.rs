@@ -1,8 +1,11 @@
 //! `review.html`: the review as one standalone page (inline CSS, no scripts, no outside
 //! assets), its citations in the run's style, each linking to its reference and showing the
-//! reference and its evidence when hovered.
+//! reference and its evidence when hovered; under each reference, the work's sentences the
+//! review rests on, with the claims resting on each.
 
-use crate::document::{Block, Cite, CiteNote, Document, Inline};
+use std::collections::BTreeMap;
+
+use crate::document::{Block, Cite, CiteNote, Document, EvidenceUse, Inline};
 use crate::style::{Run, StyledReference, StyledText};
 use crate::xml::escape;
 
@@ -13,7 +16,9 @@ a.cite{color:#0b5394;text-decoration:none;border-bottom:1px dotted #0b5394}a.cit
 .references .csl-entry{padding-left:2em;text-indent:-2em;margin:.5em 0}
 .references.numeric .csl-entry{display:flex;gap:.6em;padding-left:0;text-indent:0}
 .references .csl-label{flex:0 0 auto;min-width:2.5em}
-.references .csl-entry:target{background:#fff7d6}
+.references .csl-entry:target,.references .csl-entry:target+ul.evidence-of{background:#fff7d6}
+ul.evidence-of{margin:.1em 0 .8em 2em;padding-left:1em;font-size:.9em;color:#333;border-left:2px solid #dfe6ef;list-style:none}
+ul.evidence-of .claims{color:#666;font-size:.9em}
 footer{margin-top:3em;font-size:.85em;color:#555}
 nav.toc{font-family:system-ui,sans-serif;font-size:.9em;border-left:3px solid #dfe6ef;padding:.2em 0 .2em 1em;margin:1.5em 0}
 nav.toc ol{list-style:none;padding-left:0;margin:0}nav.toc ol ol{padding-left:1em;font-size:.95em}
@@ -58,7 +63,7 @@ pub(crate) fn review_html(document: &Document, style_title: &str) -> String {
             }
         }
     }
-    out.push_str(&references_html(&document.references));
+    out.push_str(&references_html(&document.references, &document.evidence));
     out.push_str(&format!(
         "</main>\n<footer>References formatted in {}.</footer>\n</body>\n</html>\n",
         escape(style_title)
@@ -178,7 +183,12 @@ fn hover(notes: &[&CiteNote]) -> String {
         .join("\n\n")
 }
 
-fn references_html(references: &[StyledReference]) -> String {
+/// The reference list; under each entry, the work's sentences the review rests on, so a
+/// citation, which links to the entry, leads to the source sentences of its claims.
+fn references_html(
+    references: &[StyledReference],
+    evidence: &BTreeMap<String, Vec<EvidenceUse>>,
+) -> String {
     let numeric = references.iter().any(|reference| reference.label.is_some());
     let mut out = String::from("<h2 id=\"references\">References</h2>\n");
     out.push_str(if numeric {
@@ -202,8 +212,38 @@ fn references_html(references: &[StyledReference]) -> String {
             out.push_str(&styled_html(&reference.text, true));
         }
         out.push_str("</div>\n");
+        if let Some(uses) = evidence.get(&reference.key).filter(|uses| !uses.is_empty()) {
+            out.push_str(&evidence_html(&reference.key, uses));
+        }
     }
     out.push_str("</div>\n");
+    out
+}
+
+/// The sentences of one work the review rests on, each with the claims resting on it.
+fn evidence_html(key: &str, uses: &[EvidenceUse]) -> String {
+    let mut out = format!(
+        "<ul class=\"evidence-of\" id=\"{}\" aria-label=\"evidence\">",
+        escape(&format!("evidence-{key}"))
+    );
+    for used in uses {
+        let claims = used
+            .claims
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let label = if used.claims.len() == 1 {
+            "claim"
+        } else {
+            "claims"
+        };
+        out.push_str(&format!(
+            "<li>“{}” <span class=\"claims\">({label} {claims})</span></li>",
+            escape(used.snippet.trim())
+        ));
+    }
+    out.push_str("</ul>\n");
     out
 }
 

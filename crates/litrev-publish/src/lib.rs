@@ -291,6 +291,14 @@ mod tests {
         ), "{html}");
         assert!(html.contains("<div class=\"csl-entry\" id=\"ref-lee2012rising\">Lee, B. (2012). Rising costs. <i>Journal of Tests &amp; Checks</i>.</div>"), "{html}");
         assert_eq!(html.matches("class=\"csl-entry\"").count(), 2);
+        // A citation leads to its reference, and under it to the sentence the claim rests on.
+        assert!(html.contains(
+            "<ul class=\"evidence-of\" id=\"evidence-smith2011falling\" aria-label=\"evidence\"><li>“Rates fell by 5% &amp; more.” <span class=\"claims\">(claim 1)</span></li></ul>"
+        ), "{html}");
+        assert!(
+            !html.contains("evidence-lee2012rising"),
+            "Lee backs no sentence: {html}"
+        );
         for target in html.split("href=\"#").skip(1) {
             let target = target.split('"').next().expect("quoted");
             assert!(

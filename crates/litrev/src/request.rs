@@ -172,7 +172,9 @@ impl ReviewRequest {
                         .into(),
                 ));
             }
-            Some(years) => parse_years(years).map_err(|message| bad(format!("years: {message}")))?,
+            Some(years) => {
+                parse_years(years).map_err(|message| bad(format!("years: {message}")))?
+            }
             None => (self.year_from, self.year_to),
         };
         if let (Some(from), Some(to)) = (year_from, year_to)
@@ -366,11 +368,17 @@ mod tests {
         );
         assert!(refused(serde_json::json!({"question": "q", "llm": "gemini"})).contains("gemini"));
         assert!(refused(serde_json::json!({"question": "q", "years": "2020"})).contains("years"));
-        assert!(refused(serde_json::json!({"question": "q", "years": "2000-", "year_to": 2001})).contains("not both"));
+        assert!(
+            refused(serde_json::json!({"question": "q", "years": "2000-", "year_to": 2001}))
+                .contains("not both")
+        );
         let options = request(serde_json::json!({"question": "q", "years": "2001-2005"}))
             .options(PathBuf::new())
             .expect("years read as the CLI reads them");
-        assert_eq!((options.filters.year_from, options.filters.year_to), (Some(2001), Some(2005)));
+        assert_eq!(
+            (options.filters.year_from, options.filters.year_to),
+            (Some(2001), Some(2005))
+        );
     }
 
     #[test]

@@ -345,6 +345,18 @@ fn check_html_citations_resolve(dataset: &str, markdown: &str, out: &std::path::
         linked, cited,
         "{dataset}: works cited in review.md but not linked in review.html"
     );
+    // Under the references, the sentences the review rests on: a citation leads to them.
+    let evidenced: Vec<&str> = attribute_values(&html, "<ul class=\"evidence-of\" id=\"evidence-");
+    assert!(
+        !evidenced.is_empty(),
+        "{dataset}: no reference shows the sentences its claims rest on"
+    );
+    for key in evidenced {
+        assert!(
+            listed.contains(key),
+            "{dataset}: evidence of unlisted {key}"
+        );
+    }
     let titled = html.matches("<a class=\"cite\" href=\"#").count();
     let hover = html.matches("\" title=\"").count();
     assert_eq!(
