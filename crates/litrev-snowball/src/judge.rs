@@ -81,7 +81,7 @@ pub(crate) fn score<'a>(
     records: &BTreeMap<WorkId, &'a Work>,
 ) -> Scored<'a> {
     let links = Links::new(records);
-    let positions: BTreeMap<&WorkId, usize> = links
+    let positions: std::collections::HashMap<&WorkId, usize> = links
         .keys
         .iter()
         .enumerate()

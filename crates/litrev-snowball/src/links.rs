@@ -8,7 +8,7 @@
 //! frequency over the corpus (a reference every work shares says little) and those of a single
 //! work are dropped, as they can match nothing.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use litrev_model::{Work, WorkId};
 use litrev_text::SparseVector;
@@ -29,7 +29,7 @@ pub(crate) struct Links<'a> {
 }
 
 /// A reference of a record: another record, or a work the corpus has no record of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Reference<'a> {
     /// A record, by position.
     Record(usize),
@@ -41,7 +41,8 @@ impl<'a> Links<'a> {
     /// Resolves every reference of `records` (keyed by primary id) against the records' ids.
     pub fn new(records: &BTreeMap<WorkId, &'a Work>) -> Links<'a> {
         let keys: Vec<WorkId> = records.keys().cloned().collect();
-        let mut alias: BTreeMap<WorkId, usize> = BTreeMap::new();
+        // Looked up once per reference of every record, never iterated: a hash map.
+        let mut alias: HashMap<WorkId, usize> = HashMap::with_capacity(records.len() * 2);
         for (position, (key, work)) in records.iter().enumerate() {
             for id in work.ids.all() {
                 alias.entry(id).or_insert(position);
@@ -111,17 +112,24 @@ impl<'a> Links<'a> {
             own.dedup();
             features.push(own);
         }
-        let mut frequency: BTreeMap<Feature<'a>, u32> = BTreeMap::new();
+        // Counted and looked up in hash maps; ids follow the features' order, so vectors do not
+        // depend on the maps' order.
+        let mut frequency: HashMap<Feature<'a>, u32> = HashMap::new();
         for own in &features {
             for feature in own {
                 *frequency.entry(*feature).or_default() += 1;
             }
         }
-        let ids: BTreeMap<Feature<'a>, u32> = frequency
+        let mut shared: Vec<Feature<'a>> = frequency
             .iter()
             .filter(|(_, count)| **count > 1)
+            .map(|(feature, _)| *feature)
+            .collect();
+        shared.sort_unstable();
+        let ids: HashMap<Feature<'a>, u32> = shared
+            .into_iter()
             .enumerate()
-            .map(|(id, (feature, _))| (*feature, id as u32))
+            .map(|(id, feature)| (feature, id as u32))
             .collect();
         let documents = self.len() as f32;
         features
@@ -193,7 +201,7 @@ impl<'a> Links<'a> {
     /// shares at least `strength` references with (bibliographic coupling).
     pub fn linked_counts(&self, relevant: &BTreeSet<usize>, strength: usize) -> Vec<usize> {
         // Who among the relevant cites each reference.
-        let mut relevant_citing: BTreeMap<Reference<'a>, Vec<usize>> = BTreeMap::new();
+        let mut relevant_citing: HashMap<Reference<'a>, Vec<usize>> = HashMap::new();
         for &member in relevant {
             for reference in &self.references[member] {
                 relevant_citing.entry(*reference).or_default().push(member);
@@ -242,7 +250,7 @@ impl<'a> Links<'a> {
 }
 
 /// One link feature: a work cited (by the record), or a record citing (the record).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Feature<'a> {
     Cited(Reference<'a>),
     CitedBy(usize),

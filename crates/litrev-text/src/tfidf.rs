@@ -1,6 +1,6 @@
 //! TF-IDF vectors over a corpus of texts, and their cosine similarity.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
@@ -9,7 +9,9 @@ use crate::terms::{terms, terms_of_each};
 /// Document frequencies of a set of texts: the IDF side of TF-IDF.
 #[derive(Debug, Clone, Default)]
 pub struct Corpus {
-    ids: BTreeMap<String, u32>,
+    /// Term → id, ids given in order of first appearance. Only looked up, never iterated, so
+    /// a hash map (a vocabulary lookup per word of every text) keeps outputs deterministic.
+    ids: HashMap<String, u32>,
     /// `terms[id]`: the term behind an id.
     terms: Vec<String>,
     document_frequency: Vec<u32>,
