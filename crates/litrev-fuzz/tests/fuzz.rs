@@ -39,6 +39,7 @@ targets!(
     semantic_scholar,
     crossref,
     pubmed,
+    jats,
     arxiv,
     unpaywall,
     ris,

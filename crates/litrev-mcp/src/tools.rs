@@ -25,6 +25,9 @@ use crate::present::{work_lines, work_summary};
 
 type ToolResult = Result<CallToolResult, ErrorData>;
 
+/// What a tool says: its text and its structured result, or the message of its refusal.
+type Outcome = Result<(String, Value), String>;
+
 /// Works a listing returns when the caller names no limit.
 const DEFAULT_LIMIT: usize = 20;
 
@@ -416,19 +419,98 @@ impl Litrev {
         description = "Search the scholarly literature across litrev's sources (OpenAlex, Semantic Scholar, arXiv, PubMed, Crossref, local snapshots). Returns works with resolvable ids, per-source counts and cost."
     )]
     async fn search_works(&self, Parameters(args): Parameters<SearchArgs>) -> ToolResult {
-        let sources = match self.sources_of(args.sources.as_deref()) {
-            Ok(sources) => sources,
-            Err(message) => return refuse(message),
-        };
-        let years = match args.years.as_deref().map(litrev::parse_years).transpose() {
-            Ok(years) => years,
-            Err(message) => return refuse(format!("years: {message}")),
-        };
+        answer(self.search_works_outcome(args).await)
+    }
+
+    #[tool(
+        description = "One work's full record by any id: OpenAlex id (W…), DOI, PMID, PMCID or arXiv id."
+    )]
+    async fn get_work(&self, Parameters(args): Parameters<WorkArgs>) -> ToolResult {
+        answer(self.get_work_outcome(args).await)
+    }
+
+    #[tool(
+        description = "The works citing a work (direction \"citing\") or the works it cites (\"references\"), most cited first."
+    )]
+    async fn citation_search(&self, Parameters(args): Parameters<CitationArgs>) -> ToolResult {
+        answer(self.citation_search_outcome(args).await)
+    }
+
+    #[tool(
+        description = "Works related to one work (id) or several (ids): a source's recommendations where one has them, else the citation neighbourhood ranked by coupling, links and text similarity."
+    )]
+    async fn related_works(&self, Parameters(args): Parameters<RelatedArgs>) -> ToolResult {
+        answer(self.related_works_outcome(args).await)
+    }
+
+    #[tool(
+        description = "Start a literature review: plan, discover, snowball, screen (stopping at the human gate unless yes), organise, write, audit, publish. Returns the run id at once; with a progress token, waits until the run stops and reports progress."
+    )]
+    async fn start_review(
+        &self,
+        Parameters(request): Parameters<ReviewRequest>,
+        meta: RequestMetaObject,
+        peer: Peer<RoleServer>,
+    ) -> ToolResult {
+        answer(self.start_review_outcome(request, meta, peer).await)
+    }
+
+    #[tool(
+        description = "A run's status, current step, counts and cost; at the screening gate, its top candidates with scores and decisions."
+    )]
+    async fn review_status(&self, Parameters(args): Parameters<RunArgs>) -> ToolResult {
+        answer(self.review_status_outcome(args).await)
+    }
+
+    #[tool(
+        description = "Label works of a run waiting at the screening gate include or exclude; each label is saved at once and in force over the model's decision."
+    )]
+    async fn label_works(&self, Parameters(args): Parameters<LabelArgs>) -> ToolResult {
+        answer(self.label_works_outcome(args).await)
+    }
+
+    #[tool(
+        description = "Approve the screening of a run waiting at the gate: it goes on to organise, write, audit and publish."
+    )]
+    async fn approve(&self, Parameters(args): Parameters<RunArgs>) -> ToolResult {
+        answer(self.approve_outcome(args).await)
+    }
+
+    #[tool(description = "A done run's review, as Markdown (with [@key] citations) or HTML.")]
+    async fn get_review(&self, Parameters(args): Parameters<ReviewArgs>) -> ToolResult {
+        answer(self.get_review_outcome(args).await)
+    }
+
+    #[tool(
+        description = "A claim of a run's review (its sentence number, from 1) with its evidence: the cited works, fields, offsets and their sentences verbatim."
+    )]
+    async fn get_evidence(&self, Parameters(args): Parameters<EvidenceArgs>) -> ToolResult {
+        answer(self.get_evidence_outcome(args).await)
+    }
+
+    #[tool(
+        description = "A done run's references as BibTeX, RIS or CSL-JSON text; with a style, that style's CSL file too."
+    )]
+    async fn export_bibliography(&self, Parameters(args): Parameters<ExportArgs>) -> ToolResult {
+        answer(self.export_bibliography_outcome(args).await)
+    }
+}
+
+/// What each tool does, as an [`Outcome`]: arguments checked with `?`, the engine called; the
+/// `#[tool]` methods above turn it into the answer.
+impl Litrev {
+    async fn search_works_outcome(&self, args: SearchArgs) -> Outcome {
+        let sources = self.sources_of(args.sources.as_deref())?;
+        let years = args
+            .years
+            .as_deref()
+            .map(litrev::parse_years)
+            .transpose()
+            .map_err(|message| format!("years: {message}"))?;
         let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
         let query = args.query;
         let mode = args.research_mode;
-        answer(
-            self.blocking(move |runner| {
+        self.blocking(move |runner| {
                 let report = runner
                     .search(&query, &sources, Tier::Quick, &|_| {})
                     .map_err(|error| error.to_string())?;
@@ -464,109 +546,74 @@ impl Litrev {
                     }),
                 ))
             })
-            .await,
-        )
+            .await
     }
 
-    #[tool(
-        description = "One work's full record by any id: OpenAlex id (W…), DOI, PMID, PMCID or arXiv id."
-    )]
-    async fn get_work(&self, Parameters(args): Parameters<WorkArgs>) -> ToolResult {
-        let id = match work_id(&args.id) {
-            Ok(id) => id,
-            Err(message) => return refuse(message),
-        };
+    async fn get_work_outcome(&self, args: WorkArgs) -> Outcome {
+        let id = work_id(&args.id)?;
         let sources = self.sources.clone();
-        answer(
-            self.blocking(move |runner| {
-                let work = runner
-                    .get_work(&sources, &id, &|_| {})
-                    .map_err(|error| error.to_string())?;
-                let text = format!(
-                    "{}\n{}",
-                    work_lines(std::slice::from_ref(&work)),
-                    work.abstract_text.as_deref().unwrap_or("(no abstract)")
-                );
-                let value = serde_json::to_value(&work).map_err(|error| error.to_string())?;
-                Ok((text, json!({ "work": value })))
-            })
-            .await,
-        )
+        self.blocking(move |runner| {
+            let work = runner
+                .get_work(&sources, &id, &|_| {})
+                .map_err(|error| error.to_string())?;
+            let text = format!(
+                "{}\n{}",
+                work_lines(std::slice::from_ref(&work)),
+                work.abstract_text.as_deref().unwrap_or("(no abstract)")
+            );
+            let value = serde_json::to_value(&work).map_err(|error| error.to_string())?;
+            Ok((text, json!({ "work": value })))
+        })
+        .await
     }
 
-    #[tool(
-        description = "The works citing a work (direction \"citing\") or the works it cites (\"references\"), most cited first."
-    )]
-    async fn citation_search(&self, Parameters(args): Parameters<CitationArgs>) -> ToolResult {
-        let id = match work_id(&args.id) {
-            Ok(id) => id,
-            Err(message) => return refuse(message),
-        };
-        let sources = match self.sources_of(args.sources.as_deref()) {
-            Ok(sources) => sources,
-            Err(message) => return refuse(message),
-        };
+    async fn citation_search_outcome(&self, args: CitationArgs) -> Outcome {
+        let id = work_id(&args.id)?;
+        let sources = self.sources_of(args.sources.as_deref())?;
         let direction = match args.direction {
             CitationDirection::Citing => Direction::Citing,
             CitationDirection::References => Direction::References,
         };
         let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
-        answer(
-            self.blocking(move |runner| {
-                let found = runner
-                    .citation_search(&sources, &id, direction, limit, &|_| {})
-                    .map_err(|error| error.to_string())?;
-                Ok(exploration_answer(&found))
-            })
-            .await,
-        )
+        self.blocking(move |runner| {
+            let found = runner
+                .citation_search(&sources, &id, direction, limit, &|_| {})
+                .map_err(|error| error.to_string())?;
+            Ok(exploration_answer(&found))
+        })
+        .await
     }
 
-    #[tool(
-        description = "Works related to one work (id) or several (ids): a source's recommendations where one has them, else the citation neighbourhood ranked by coupling, links and text similarity."
-    )]
-    async fn related_works(&self, Parameters(args): Parameters<RelatedArgs>) -> ToolResult {
+    async fn related_works_outcome(&self, args: RelatedArgs) -> Outcome {
         let given: Vec<String> = args
             .id
             .into_iter()
             .chain(args.ids.unwrap_or_default())
             .collect();
         if given.is_empty() {
-            return refuse("related_works needs `id` or `ids`: the works to find relatives of");
+            return Err("related_works needs `id` or `ids`: the works to find relatives of".into());
         }
-        let ids = match given
+        let ids = given
             .iter()
             .map(|id| work_id(id))
-            .collect::<Result<Vec<_>, _>>()
-        {
-            Ok(ids) => ids,
-            Err(message) => return refuse(message),
-        };
-        let sources = match self.sources_of(args.sources.as_deref()) {
-            Ok(sources) => sources,
-            Err(message) => return refuse(message),
-        };
+            .collect::<Result<Vec<_>, _>>()?;
+        let sources = self.sources_of(args.sources.as_deref())?;
         let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
-        answer(
-            self.blocking(move |runner| {
-                let found = runner
-                    .related_works(&sources, &ids, limit, &|_| {})
-                    .map_err(|error| error.to_string())?;
-                Ok(exploration_answer(&found))
-            })
-            .await,
-        )
+        self.blocking(move |runner| {
+            let found = runner
+                .related_works(&sources, &ids, limit, &|_| {})
+                .map_err(|error| error.to_string())?;
+            Ok(exploration_answer(&found))
+        })
+        .await
     }
 
-    #[tool(
-        description = "Start a literature review: plan, discover, snowball, screen (stopping at the human gate unless yes), organise, write, audit, publish. Returns the run id at once; with a progress token, waits until the run stops and reports progress."
-    )]
-    async fn start_review(
+    async fn start_review_outcome(
         &self,
-        Parameters(request): Parameters<ReviewRequest>,
+        request: ReviewRequest,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> ToolResult {
+    ) -> Outcome {
         let home = self.home.clone();
         let notice = request.research_mode.notice();
         let created = self
@@ -576,16 +623,10 @@ impl Litrev {
                 runner.create(&options).map_err(|error| error.to_string())
             })
             .await;
-        let run = match created {
-            Ok(run) => run,
-            Err(message) => return refuse(message),
-        };
+        let run = created?;
         self.launcher.launch(Launch::Start(run.clone()));
         let mut value = match meta.get_progress_token() {
-            Some(token) => match self.follow(&run, &token, &peer).await {
-                Ok(value) => value,
-                Err(message) => return refuse(message),
-            },
+            Some(token) => self.follow(&run, &token, &peer).await?,
             None => json!({ "run": run.to_string(), "status": "queued" }),
         };
         value["notices"] = json!(notice.into_iter().collect::<Vec<_>>());
@@ -594,32 +635,18 @@ impl Litrev {
         } else {
             format!("run {run} started: review_status follows it")
         };
-        reply(text, value)
+        Ok((text, value))
     }
 
-    #[tool(
-        description = "A run's status, current step, counts and cost; at the screening gate, its top candidates with scores and decisions."
-    )]
-    async fn review_status(&self, Parameters(args): Parameters<RunArgs>) -> ToolResult {
-        let run = match run_id(&args.run) {
-            Ok(run) => run,
-            Err(message) => return refuse(message),
-        };
-        answer(
-            self.status(run)
-                .await
-                .map(|value| (status_text(&value), value)),
-        )
+    async fn review_status_outcome(&self, args: RunArgs) -> Outcome {
+        let run = run_id(&args.run)?;
+        self.status(run)
+            .await
+            .map(|value| (status_text(&value), value))
     }
 
-    #[tool(
-        description = "Label works of a run waiting at the screening gate include or exclude; each label is saved at once and in force over the model's decision."
-    )]
-    async fn label_works(&self, Parameters(args): Parameters<LabelArgs>) -> ToolResult {
-        let run = match run_id(&args.run) {
-            Ok(run) => run,
-            Err(message) => return refuse(message),
-        };
+    async fn label_works_outcome(&self, args: LabelArgs) -> Outcome {
+        let run = run_id(&args.run)?;
         let mut labels = Vec::new();
         for label in &args.labels {
             match work_id(&label.id) {
@@ -630,103 +657,74 @@ impl Litrev {
                         LabelValue::Exclude => Decision::Exclude,
                     },
                 }),
-                Err(message) => return refuse(message),
+                Err(message) => return Err(message),
             }
         }
         let count = labels.len();
-        answer(
-            self.blocking(move |runner| {
-                runner
-                    .label_works(&run, &labels)
-                    .map_err(|error| error.to_string())?;
-                Ok((
-                    format!("{count} label(s) saved for run {run}"),
-                    json!({ "run": run.to_string(), "labelled": count }),
-                ))
-            })
-            .await,
-        )
+        self.blocking(move |runner| {
+            runner
+                .label_works(&run, &labels)
+                .map_err(|error| error.to_string())?;
+            Ok((
+                format!("{count} label(s) saved for run {run}"),
+                json!({ "run": run.to_string(), "labelled": count }),
+            ))
+        })
+        .await
     }
 
-    #[tool(
-        description = "Approve the screening of a run waiting at the gate: it goes on to organise, write, audit and publish."
-    )]
-    async fn approve(&self, Parameters(args): Parameters<RunArgs>) -> ToolResult {
-        let run = match run_id(&args.run) {
-            Ok(run) => run,
-            Err(message) => return refuse(message),
-        };
-        let status = match self.status(run.clone()).await {
-            Ok(value) => value,
-            Err(message) => return refuse(message),
-        };
+    async fn approve_outcome(&self, args: RunArgs) -> Outcome {
+        let run = run_id(&args.run)?;
+        let status = self.status(run.clone()).await?;
         if status["status"] != "waiting" {
-            return refuse(format!(
+            return Err(format!(
                 "run {run} is {}, not waiting at the screening gate: only a waiting run is approved",
                 status["status"].as_str().unwrap_or_default()
             ));
         }
         self.launcher.launch(Launch::Approve(run.clone()));
-        reply(
+        Ok((
             format!("run {run} approved: it goes on; review_status follows it"),
             json!({ "run": run.to_string(), "status": "running" }),
-        )
+        ))
     }
 
-    #[tool(description = "A done run's review, as Markdown (with [@key] citations) or HTML.")]
-    async fn get_review(&self, Parameters(args): Parameters<ReviewArgs>) -> ToolResult {
-        let run = match run_id(&args.run) {
-            Ok(run) => run,
-            Err(message) => return refuse(message),
-        };
+    async fn get_review_outcome(&self, args: ReviewArgs) -> Outcome {
+        let run = run_id(&args.run)?;
         let name = match args.format {
             ReviewFormat::Markdown => "review.md",
             ReviewFormat::Html => "review.html",
         };
-        answer(self.output_text(run, name).await.map(|(run, text)| {
+        self.output_text(run, name).await.map(|(run, text)| {
             (
                 text.clone(),
                 json!({ "run": run, "format": name.rsplit('.').next(), "text": text }),
             )
-        }))
+        })
     }
 
-    #[tool(
-        description = "A claim of a run's review (its sentence number, from 1) with its evidence: the cited works, fields, offsets and their sentences verbatim."
-    )]
-    async fn get_evidence(&self, Parameters(args): Parameters<EvidenceArgs>) -> ToolResult {
-        let run = match run_id(&args.run) {
-            Ok(run) => run,
-            Err(message) => return refuse(message),
-        };
+    async fn get_evidence_outcome(&self, args: EvidenceArgs) -> Outcome {
+        let run = run_id(&args.run)?;
         let number = args.claim;
-        answer(
-            self.blocking(move |runner| {
-                let claim = runner
-                    .claim(&run, number)
-                    .map_err(|error| error.to_string())?;
-                let value = serde_json::to_value(&claim).map_err(|error| error.to_string())?;
-                let mut text = format!("claim {number} ({}): {}", claim.basis, claim.markdown);
-                for span in claim.span.iter().chain(&claim.spans) {
-                    text.push_str(&format!(
-                        "\n- [@{}] {}: \"{}\"",
-                        span.key, span.field, span.snippet
-                    ));
-                }
-                Ok((text, value))
-            })
-            .await,
-        )
+        self.blocking(move |runner| {
+            let claim = runner
+                .claim(&run, number)
+                .map_err(|error| error.to_string())?;
+            let value = serde_json::to_value(&claim).map_err(|error| error.to_string())?;
+            let mut text = format!("claim {number} ({}): {}", claim.basis, claim.markdown);
+            for span in claim.span.iter().chain(&claim.spans) {
+                text.push_str(&format!(
+                    "\n- [@{}] {}: \"{}\"",
+                    span.key, span.field, span.snippet
+                ));
+            }
+            Ok((text, value))
+        })
+        .await
     }
 
-    #[tool(
-        description = "A done run's references as BibTeX, RIS or CSL-JSON text; with a style, that style's CSL file too."
-    )]
-    async fn export_bibliography(&self, Parameters(args): Parameters<ExportArgs>) -> ToolResult {
-        let run = match run_id(&args.run) {
-            Ok(run) => run,
-            Err(message) => return refuse(message),
-        };
+    async fn export_bibliography_outcome(&self, args: ExportArgs) -> Outcome {
+        let run = run_id(&args.run)?;
         let (name, format) = match args.format {
             BibliographyFormat::Bibtex => ("references.bib", "bibtex"),
             BibliographyFormat::Ris => ("references.ris", "ris"),
@@ -739,16 +737,16 @@ impl Litrev {
                 .and_then(|style| litrev::style_csl(&style).map_err(|error| error.to_string()))
             {
                 Ok(csl) => Some(csl),
-                Err(message) => return refuse(message),
+                Err(message) => return Err(message),
             },
             None => None,
         };
-        answer(self.output_text(run, name).await.map(|(run, text)| {
+        self.output_text(run, name).await.map(|(run, text)| {
             (
                 text.clone(),
                 json!({ "run": run, "format": format, "text": text, "csl": csl }),
             )
-        }))
+        })
     }
 }
 

@@ -14,6 +14,7 @@
 mod citekey;
 mod corpus;
 mod dedup;
+mod fulltext;
 mod id;
 mod organisation;
 mod plan;
@@ -27,6 +28,7 @@ mod work;
 pub use citekey::{assign_keys, base_key};
 pub use corpus::{Citation, CorpusEntry, Origin, StageReport, StopReason};
 pub use dedup::{Deduplicated, FUZZY_TITLE_SIMILARITY, MergeCounts, merge_duplicates, merge_pair};
+pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{Filters, Plan, Query};

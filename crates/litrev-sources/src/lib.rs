@@ -9,6 +9,7 @@ pub mod arxiv;
 pub mod crossref;
 mod error;
 mod federation;
+mod jats;
 pub mod library;
 mod markup;
 pub mod openalex;
@@ -22,5 +23,6 @@ mod url;
 
 pub use error::{Error, Issue, Result};
 pub use federation::{Federation, SourceFailure};
+pub use jats::read_jats;
 pub use snapshot::{SnapshotOpenReport, SnapshotSource};
 pub use source::{Capabilities, Held, Hit, OaLink, Source, SourceKind};

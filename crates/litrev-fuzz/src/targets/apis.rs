@@ -252,3 +252,43 @@ pub(super) fn unpaywall(input: &[u8]) -> Checked {
     let _ = (error.is_not_found(), error.to_string());
     Ok(())
 }
+
+/// The eight PMC Open Access JATS articles.
+pub(super) fn jats_seeds(data: &Path) -> Seeds {
+    let mut out = Vec::new();
+    let folder = data.join("pmc-jats-and-medline/pmc_oa_nxml");
+    for file in seeds::files(&folder, &[".nxml.gz"])? {
+        out.push(Seed::new(seeds::relative(data, &file), seeds::read(&file)?));
+    }
+    Ok(out)
+}
+
+/// The JATS reader on one body: what it returns reads back through its own locators.
+pub(super) fn jats(input: &[u8]) -> Checked {
+    let body = text(input);
+    let Ok(full) = litrev_sources::read_jats(&body) else {
+        return Ok(());
+    };
+    for (section, paragraph, text) in full.paragraphs() {
+        if text.trim().is_empty() || text.trim() != text {
+            return Err(format!(
+                "paragraph {section}.{paragraph} is not squeezed: {text:?}"
+            ));
+        }
+        let whole = litrev_model::Locator {
+            section,
+            paragraph,
+            start: 0,
+            end: text.len(),
+        };
+        if full.span(&whole) != Some(text) {
+            return Err(format!(
+                "paragraph {section}.{paragraph} does not read back"
+            ));
+        }
+    }
+    if full.sections.iter().any(|section| section.depth == 0) {
+        return Err("a section of depth 0".into());
+    }
+    Ok(())
+}

@@ -93,6 +93,14 @@ pub const TARGETS: &[Target] = &[
         run: apis::pubmed,
     },
     Target {
+        name: "jats",
+        parsers: "litrev_sources::read_jats (PMC / Europe PMC / publisher full texts)",
+        format: Format::Xml,
+        input: Input::Text,
+        seeds: apis::jats_seeds,
+        run: apis::jats,
+    },
+    Target {
         name: "arxiv",
         parsers: "litrev_sources::arxiv::parse_feed (Atom, 2016 and 2026 layouts)",
         format: Format::Xml,
