@@ -1,7 +1,7 @@
 //! The runs' outputs as MCP resources: `litrev://runs/{run}/{file}` for every file a done run
 //! published (`review.md`, `references.bib`, `charts/years.svg`, …), listed and readable.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -30,7 +30,7 @@ pub(crate) fn list(runner: &Runner) -> Result<Vec<Resource>, String> {
                         "{name} of run {}: {}",
                         summary.id, summary.question
                     ))
-                    .with_mime_type(mime_type(&name))
+                    .with_mime_type(litrev::media_type(&name))
                     .with_size(bytes),
             );
         }
@@ -44,29 +44,9 @@ pub(crate) fn read(runner: &Runner, uri: &str) -> Result<ResourceContents, Strin
     let rest = uri.strip_prefix(PREFIX).ok_or_else(unknown)?;
     let (run, name) = rest.split_once('/').ok_or_else(unknown)?;
     let run: RunId = run.parse().map_err(|_| unknown())?;
-    let relative = PathBuf::from(name);
-    let plain = !name.is_empty()
-        && relative
-            .components()
-            .all(|component| matches!(component, Component::Normal(_)));
-    if !plain {
-        return Err(unknown());
-    }
-    let folder = runner
-        .options(&run)
-        .map_err(|error| error.to_string())?
-        .out_dir
-        .canonicalize()
-        .map_err(|_| unknown())?;
-    let path = folder
-        .join(&relative)
-        .canonicalize()
-        .map_err(|_| unknown())?;
-    if !path.starts_with(&folder) || !path.is_file() {
-        return Err(unknown());
-    }
+    let path = runner.output_file(&run, name).map_err(|_| unknown())?;
     let bytes = std::fs::read(&path).map_err(|error| format!("cannot read `{uri}`: {error}"))?;
-    let mime = mime_type(name);
+    let mime = litrev::media_type(name);
     Ok(match String::from_utf8(bytes) {
         Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),
         Err(error) => {
@@ -102,22 +82,4 @@ fn files_in(folder: &Path) -> Vec<(String, u64)> {
     }
     found.sort();
     found
-}
-
-/// The media type of an output file, by its extension.
-fn mime_type(name: &str) -> &'static str {
-    let extension = name.rsplit_once('.').map_or("", |(_, extension)| extension);
-    match extension {
-        "md" => "text/markdown",
-        "html" => "text/html",
-        "json" => "application/json",
-        "csv" => "text/csv",
-        "bib" => "application/x-bibtex",
-        "ris" => "application/x-research-info-systems",
-        "svg" => "image/svg+xml",
-        "graphml" => "application/graphml+xml",
-        "csl" => "application/vnd.citationstyles.style+xml",
-        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        _ => "application/octet-stream",
-    }
 }

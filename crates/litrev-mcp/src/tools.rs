@@ -312,12 +312,7 @@ impl Litrev {
 
 /// A run's status, step, counts, cost, and at the gate its top candidates.
 fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<Value, String> {
-    let summary = runner
-        .runs()
-        .map_err(|error| error.to_string())?
-        .into_iter()
-        .find(|summary| &summary.id == run)
-        .ok_or_else(|| format!("no run `{run}`: start one with start_review"))?;
+    let summary = runner.run_summary(run).map_err(|error| error.to_string())?;
     let busy = launcher.busy(run);
     let status = match summary.status {
         RunStatus::Queued => "queued",
@@ -759,22 +754,17 @@ impl Litrev {
     ) -> Result<(String, String), String> {
         self.blocking(move |runner| {
             let status = runner
-                .runs()
-                .map_err(|error| error.to_string())?
-                .into_iter()
-                .find(|summary| summary.id == run)
-                .ok_or_else(|| format!("no run `{run}`: start one with start_review"))?;
+                .run_summary(&run)
+                .map_err(|error| error.to_string())?;
             if status.status != RunStatus::Done {
                 return Err(format!(
                     "run {run} is {}, not done: its review is published when it is (review_status follows it)",
                     status.status.name()
                 ));
             }
-            let folder = runner
-                .options(&run)
-                .map_err(|error| error.to_string())?
-                .out_dir;
-            let path = folder.join(name);
+            let path = runner.output_file(&run, name).map_err(|error| {
+                format!("{error}; `litrev resume {run}` publishes the run again")
+            })?;
             let text = std::fs::read_to_string(&path).map_err(|error| {
                 format!(
                     "cannot read {} ({error}): `litrev resume {run}` publishes the run again",

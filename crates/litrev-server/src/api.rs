@@ -2,7 +2,6 @@
 //! the gate, approve, and fetch their output files. Every body is JSON; every error is
 //! `{"error": "…"}` with a message that says what to do.
 
-use std::path::{Component, PathBuf};
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -97,11 +96,7 @@ async fn create_run(
 
 /// A run as the API shows it.
 fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json::Value, ApiError> {
-    let summary = runner
-        .runs()?
-        .into_iter()
-        .find(|summary| &summary.id == run)
-        .ok_or_else(|| ApiError::not_found(format!("no run `{run}`")))?;
+    let summary = runner.run_summary(run)?;
     let status = match summary.status {
         RunStatus::Queued => "queued",
         RunStatus::Running if !state.queue.busy(run) => "stopped",
@@ -426,33 +421,17 @@ async fn file(
     Path((id, name)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
     let run = run_id(&id)?;
-    let relative = PathBuf::from(&name);
-    let plain = relative
-        .components()
-        .all(|component| matches!(component, Component::Normal(_)));
-    if !plain || name.is_empty() {
-        return Err(ApiError::not_found(format!(
-            "no file `{name}` in run {run}"
-        )));
-    }
-    let missing = name.clone();
+    let media = content_type(&name);
     let bytes = with_runner(&state, move |runner| {
-        let folder = runner.options(&run)?.out_dir;
-        let not_found = || ApiError::not_found(format!("no file `{missing}` in run {run}"));
-        let folder = folder.canonicalize().map_err(|_| not_found())?;
-        let path = folder
-            .join(&relative)
-            .canonicalize()
-            .map_err(|_| not_found())?;
-        if !path.starts_with(&folder) || !path.is_file() {
-            return Err(not_found());
-        }
-        std::fs::read(&path).map_err(|_| not_found())
+        let path = runner.output_file(&run, &name)?;
+        std::fs::read(&path).map_err(|error| {
+            ApiError::not_found(format!("cannot read {}: {error}", path.display()))
+        })
     })
     .await?;
     Ok((
         [
-            (header::CONTENT_TYPE, content_type(&name)),
+            (header::CONTENT_TYPE, media.as_str()),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             // An output page runs no script and cannot reach the app: it is a sandbox of its own.
             (
@@ -465,20 +444,15 @@ async fn file(
         .into_response())
 }
 
-/// The content type of an output file, by its extension.
-fn content_type(name: &str) -> &'static str {
-    let extension = name.rsplit_once('.').map_or("", |(_, extension)| extension);
-    match extension {
-        "md" => "text/markdown; charset=utf-8",
-        "html" => "text/html; charset=utf-8",
-        "json" | "csl-json" => "application/json",
-        "csv" => "text/csv; charset=utf-8",
-        "bib" => "application/x-bibtex; charset=utf-8",
-        "ris" => "application/x-research-info-systems; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "graphml" => "application/graphml+xml",
-        "csl" => "application/vnd.citationstyles.style+xml",
-        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        _ => "application/octet-stream",
+/// The content type of an output file: its media type, text in UTF-8.
+fn content_type(name: &str) -> String {
+    let media = litrev::media_type(name);
+    if media.starts_with("text/")
+        || media == "application/x-bibtex"
+        || media == "application/x-research-info-systems"
+    {
+        format!("{media}; charset=utf-8")
+    } else {
+        media.to_owned()
     }
 }

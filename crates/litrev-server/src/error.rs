@@ -79,7 +79,9 @@ impl From<litrev::Error> for ApiError {
                 StatusCode::NOT_FOUND
             }
             litrev::Error::NotAtGate { .. } | litrev::Error::NotDone { .. } => StatusCode::CONFLICT,
-            litrev::Error::UnknownWork { .. } => StatusCode::NOT_FOUND,
+            litrev::Error::UnknownWork { .. } | litrev::Error::NoSuchOutput { .. } => {
+                StatusCode::NOT_FOUND
+            }
             litrev::Error::EmptyQuestion
             | litrev::Error::InvalidRequest(_)
             | litrev::Error::BadOptions(_)

@@ -108,6 +108,16 @@ pub enum Error {
         /// Where it was looked for, and what to do.
         why: String,
     },
+    /// A run has no output file of that name.
+    #[error(
+        "no file `{name}` in run {run}: the run's folder holds its outputs (review.md, references.bib, charts/…)"
+    )]
+    NoSuchOutput {
+        /// The run.
+        run: String,
+        /// The name asked for.
+        name: String,
+    },
     /// A claim number that the run's review does not have.
     #[error("no such claim in run {run}: {why}")]
     NoSuchClaim {
@@ -176,6 +186,7 @@ impl Error {
             | Error::EmptyQuestion
             | Error::InvalidRequest(_)
             | Error::UnknownWork { .. }
+            | Error::NoSuchOutput { .. }
             | Error::Discover(litrev_discover::Error::SeedsNotFound { .. })
             | Error::Discover(litrev_discover::Error::NothingToSearch)
             | Error::Source(litrev_sources::Error::MissingPath { .. })

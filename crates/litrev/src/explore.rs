@@ -3,10 +3,10 @@
 //! the store's works (any run's) answer first for a lookup, so a work a run holds is found
 //! offline.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use litrev_model::{Work, WorkId, merge_duplicates};
-use litrev_sources::{Held, Source};
+use litrev_sources::{Federation, Held, Source};
 use litrev_text::{Corpus, SparseVector};
 use serde::Serialize;
 
@@ -50,25 +50,7 @@ impl Runner {
             return Ok(work);
         }
         let federation = self.source_opener().open(sources, events)?;
-        let found = federation.lookup(std::slice::from_ref(id));
-        let failure = federation
-            .failures()
-            .iter()
-            .map(|failure| format!("{}: {}", failure.source.name(), failure.message))
-            .collect::<Vec<_>>();
-        let works = found.unwrap_or_default();
-        merge_duplicates(works)
-            .works
-            .into_iter()
-            .find(|work| work.ids.all().contains(id))
-            .ok_or_else(|| Error::UnknownWork {
-                id: id.to_string(),
-                why: if failure.is_empty() {
-                    "no stored run holds it and no source knows it; check the id, or add a source that covers it".into()
-                } else {
-                    format!("no stored run holds it and the sources failed ({})", failure.join("; "))
-                },
-            })
+        self.find_work(&federation, id)
     }
 
     /// The works citing `id` (or cited by it), most cited first, at most `limit`.
@@ -84,8 +66,8 @@ impl Runner {
         limit: usize,
         events: &dyn Fn(&Event),
     ) -> Result<Exploration> {
-        let work = self.get_work(sources, id, events)?;
         let federation = self.source_opener().open(sources, events)?;
+        let work = self.find_work(&federation, id)?;
         let ids = work_ids(&work);
         let held = Held::new();
         let listed = match direction {
@@ -130,11 +112,11 @@ impl Runner {
         limit: usize,
         events: &dyn Fn(&Event),
     ) -> Result<Exploration> {
+        let federation = self.source_opener().open(sources, events)?;
         let seeds = ids
             .iter()
-            .map(|id| self.get_work(sources, id, events))
+            .map(|id| self.find_work(&federation, id))
             .collect::<Result<Vec<_>>>()?;
-        let federation = self.source_opener().open(sources, events)?;
         let seed_ids: BTreeSet<WorkId> = seeds.iter().flat_map(|work| work.ids.all()).collect();
         let unseen = |work: &Work| !work.ids.all().iter().any(|known| seed_ids.contains(known));
         let mut failures = Vec::new();
@@ -179,6 +161,27 @@ impl Runner {
         })
     }
 
+    /// One work: the store's described record, else the sources' (asked once).
+    fn find_work(&self, federation: &Federation, id: &WorkId) -> Result<Work> {
+        if let Some(work) = self.described(id)? {
+            return Ok(work);
+        }
+        let found = federation.lookup(std::slice::from_ref(id));
+        let failures = failures_of(federation);
+        merge_duplicates(found.unwrap_or_default())
+            .works
+            .into_iter()
+            .find(|work| work.ids.all().contains(id))
+            .ok_or_else(|| Error::UnknownWork {
+                id: id.to_string(),
+                why: if failures.is_empty() {
+                    "no stored run holds it and no source knows it; check the id, or add a source that covers it".into()
+                } else {
+                    format!("no stored run holds it and the sources failed ({})", failures.join("; "))
+                },
+            })
+    }
+
     /// The store's record of `id` when it has more than the id.
     fn described(&self, id: &WorkId) -> Result<Option<Work>> {
         let stored = self.store().works(std::slice::from_ref(id))?;
@@ -191,7 +194,7 @@ fn work_ids(work: &Work) -> Vec<WorkId> {
     work.ids.all()
 }
 
-fn failures_of(federation: &litrev_sources::Federation) -> Vec<String> {
+fn failures_of(federation: &Federation) -> Vec<String> {
     federation
         .failures()
         .iter()
@@ -217,10 +220,9 @@ fn rank_related(seeds: &[Work], candidates: Vec<Work>, limit: usize) -> Vec<Work
         .chain(&candidates)
         .map(Work::indexed_text)
         .collect();
-    let (corpus, vectors) = Corpus::with_vectors(&texts);
-    drop(corpus);
+    let (_, vectors) = Corpus::with_vectors(&texts);
     let centroid = SparseVector::centroid(&vectors[..seeds.len()]);
-    let mut scored: BTreeMap<usize, f32> = BTreeMap::new();
+    let mut scored: Vec<f32> = Vec::with_capacity(candidates.len());
     for (index, work) in candidates.iter().enumerate() {
         let coupling = if seed_refs.is_empty() {
             0.0
@@ -237,11 +239,11 @@ fn rank_related(seeds: &[Work], candidates: Vec<Work>, limit: usize) -> Vec<Work
             .any(|seed| seed.references.iter().any(|id| work.ids.all().contains(id)));
         let links = f32::from(u8::from(cites_seed || cited_by_seed));
         let text = vectors[seeds.len() + index].cosine(&centroid);
-        scored.insert(index, (coupling + links + text) / 3.0);
+        scored.push((coupling + links + text) / 3.0);
     }
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     order.sort_by(|&a, &b| {
-        scored[&b].total_cmp(&scored[&a]).then_with(|| {
+        scored[b].total_cmp(&scored[a]).then_with(|| {
             candidates[a]
                 .ids
                 .primary()

@@ -38,6 +38,7 @@ mod explore;
 mod home;
 mod llm;
 mod options;
+mod outputs;
 mod panics;
 mod record;
 mod request;
@@ -60,6 +61,7 @@ pub use litrev_model as model;
 pub use litrev_publish::{BuiltinStyle, StyleName};
 pub use llm::{LlmKind, LlmOptions, LlmRecord, SnowballLlmRecord, StageLlmRecord};
 pub use options::{RunOptions, SourceSpec, default_out_dir};
+pub use outputs::media_type;
 pub use panics::{PanicReport, install_panic_hook, panic_message};
 pub use record::{OutputFile, RunRecordFile, SourceCalls};
 pub use request::{

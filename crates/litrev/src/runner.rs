@@ -109,6 +109,22 @@ pub struct RunSummary {
     pub parent: Option<RunId>,
 }
 
+/// A stored run as listed.
+fn summary_of(record: litrev_store::RunRecord) -> RunSummary {
+    let out_dir = serde_json::from_str::<RunOptions>(&record.options_json)
+        .ok()
+        .map(|options| options.out_dir);
+    RunSummary {
+        id: record.id,
+        question: record.question,
+        status: record.status,
+        created_at: record.created_at,
+        last_step: record.steps_done.last().cloned(),
+        out_dir,
+        parent: record.parent,
+    }
+}
+
 /// The plan step's output: the plan, and what the run's model added to it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct PlanRecord {
@@ -319,25 +335,15 @@ impl Runner {
     /// # Errors
     /// When the store fails.
     pub fn runs(&self) -> Result<Vec<RunSummary>> {
-        Ok(self
-            .store
-            .runs()?
-            .into_iter()
-            .map(|record| {
-                let out_dir = serde_json::from_str::<RunOptions>(&record.options_json)
-                    .ok()
-                    .map(|options| options.out_dir);
-                RunSummary {
-                    id: record.id,
-                    question: record.question,
-                    status: record.status,
-                    created_at: record.created_at,
-                    last_step: record.steps_done.last().cloned(),
-                    out_dir,
-                    parent: record.parent,
-                }
-            })
-            .collect())
+        Ok(self.store.runs()?.into_iter().map(summary_of).collect())
+    }
+
+    /// One run as [`Runner::runs`] lists it, read alone.
+    ///
+    /// # Errors
+    /// When there is no such run.
+    pub fn run_summary(&self, run: &RunId) -> Result<RunSummary> {
+        Ok(summary_of(self.store.run(run)?))
     }
 
     pub(crate) fn drive(

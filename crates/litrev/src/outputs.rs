@@ -1,0 +1,63 @@
+//! A run's output files as frontends hand them out (the server's files route, MCP resources):
+//! a name inside the run's folder resolved safely, and the media type of each kind of file.
+
+use std::path::{Component, Path, PathBuf};
+
+use litrev_model::RunId;
+
+use crate::error::{Error, Result};
+use crate::runner::Runner;
+
+impl Runner {
+    /// The path of the output file `name` (relative, `/`-separated: `charts/years.svg`) of a
+    /// run. Anything outside the run's folder (`..`, absolute paths, symlinks out of it) or not
+    /// a file is [`Error::NoSuchOutput`].
+    ///
+    /// # Errors
+    /// When there is no such run or file.
+    pub fn output_file(&self, run: &RunId, name: &str) -> Result<PathBuf> {
+        let missing = || Error::NoSuchOutput {
+            run: run.to_string(),
+            name: name.to_owned(),
+        };
+        let relative = Path::new(name);
+        let plain = !name.is_empty()
+            && relative
+                .components()
+                .all(|component| matches!(component, Component::Normal(_)));
+        if !plain {
+            return Err(missing());
+        }
+        let folder = self
+            .options(run)?
+            .out_dir
+            .canonicalize()
+            .map_err(|_| missing())?;
+        let path = folder
+            .join(relative)
+            .canonicalize()
+            .map_err(|_| missing())?;
+        if !path.starts_with(&folder) || !path.is_file() {
+            return Err(missing());
+        }
+        Ok(path)
+    }
+}
+
+/// The media type of an output file, by its extension (without parameters such as charset).
+pub fn media_type(name: &str) -> &'static str {
+    let extension = name.rsplit_once('.').map_or("", |(_, extension)| extension);
+    match extension {
+        "md" => "text/markdown",
+        "html" => "text/html",
+        "json" | "csl-json" => "application/json",
+        "csv" => "text/csv",
+        "bib" => "application/x-bibtex",
+        "ris" => "application/x-research-info-systems",
+        "svg" => "image/svg+xml",
+        "graphml" => "application/graphml+xml",
+        "csl" => "application/vnd.citationstyles.style+xml",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        _ => "application/octet-stream",
+    }
+}
