@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-test-deps.sh
 export LITREV_TESTDATA="${LITREV_TESTDATA:-$(cd .. && pwd)/shared/data}"
+# PDFs printed from the shared JATS articles by pandoc and Chromium: full-text tests read them.
+export LITREV_TEST_PDFS="${LITREV_TEST_PDFS:-$(pwd)/target/test-pdfs}"
+bash scripts/make-test-pdfs.sh "$LITREV_TEST_PDFS"
 # A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 

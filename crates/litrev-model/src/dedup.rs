@@ -249,8 +249,9 @@ impl TitleKey {
     }
 }
 
-/// ASCII-folded, lower-cased letters and digits, single spaces between words.
-fn normalise(text: &str) -> String {
+/// ASCII-folded, lower-cased letters and digits, single spaces between words: how titles are
+/// compared, whatever their accents, case and punctuation.
+pub fn normalise(text: &str) -> String {
     let folded = deunicode::deunicode(text).to_lowercase();
     folded
         .split(|c: char| !c.is_ascii_alphanumeric())

@@ -98,6 +98,9 @@ pub struct TextSection {
     pub depth: usize,
     /// The paragraphs, in reading order; captions of its figures and tables among them.
     pub paragraphs: Vec<String>,
+    /// The page it is printed on (PDF only: a section is cut where a page ends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
 }
 
 /// A reference of a full text, with the ids it gives.
@@ -172,6 +175,24 @@ impl FullText {
             })
     }
 
+    /// How a citation points at a locator: the page of a PDF (`p. 4`), else the top-level
+    /// section's heading (`sec. Results`), else the paragraph's place (`para. 3`).
+    pub fn pinpoint(&self, locator: &Locator) -> String {
+        let Some(section) = self.sections.get(locator.section) else {
+            return format!("para. {}", locator.paragraph + 1);
+        };
+        if let Some(page) = section.page {
+            return format!("p. {page}");
+        }
+        // A subsection is cited by its own heading when it has one.
+        let heading = section.title.trim();
+        if heading.is_empty() {
+            format!("para. {}", locator.paragraph + 1)
+        } else {
+            format!("sec. {heading}")
+        }
+    }
+
     /// The sections of one kind.
     pub fn sections_of(&self, role: SectionRole) -> impl Iterator<Item = &TextSection> {
         self.sections
@@ -224,6 +245,7 @@ mod tests {
                 role: SectionRole::Results,
                 depth: 1,
                 paragraphs: vec!["Rates fell by 5%. Costs rose.".into()],
+                page: None,
             }],
             references: Vec::new(),
         };

@@ -11,6 +11,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod card;
 mod citekey;
 mod corpus;
 mod dedup;
@@ -25,9 +26,13 @@ mod screening;
 mod tier;
 mod work;
 
+pub use card::{CardField, CardSpan, MissingText, Retrieval, StudyCard, TextStatus};
 pub use citekey::{assign_keys, base_key};
 pub use corpus::{Citation, CorpusEntry, Origin, StageReport, StopReason};
-pub use dedup::{Deduplicated, FUZZY_TITLE_SIMILARITY, MergeCounts, merge_duplicates, merge_pair};
+pub use dedup::{
+    Deduplicated, FUZZY_TITLE_SIMILARITY, MergeCounts, merge_duplicates, merge_pair,
+    normalise as normalise_title,
+};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};

@@ -30,6 +30,8 @@ pub struct TierLimits {
     pub min_words: usize,
     /// Most words of the review body.
     pub max_words: usize,
+    /// Most included works whose full text is read.
+    pub max_fulltext: usize,
 }
 
 impl Tier {
@@ -43,17 +45,18 @@ impl Tier {
 
     /// The tier's seed values.
     pub fn limits(self) -> TierLimits {
-        let (max_stages, max_works, min_words, max_words) = match self {
-            Tier::Quick => (2, 50, 3_000, 5_000),
-            Tier::Standard => (3, 100, 5_000, 8_000),
-            Tier::Comprehensive => (4, 200, 8_000, 12_000),
-            Tier::Exhaustive => (5, 300, 10_000, 15_000),
+        let (max_stages, max_works, min_words, max_words, max_fulltext) = match self {
+            Tier::Quick => (2, 50, 3_000, 5_000, 20),
+            Tier::Standard => (3, 100, 5_000, 8_000, 50),
+            Tier::Comprehensive => (4, 200, 8_000, 12_000, 100),
+            Tier::Exhaustive => (5, 300, 10_000, 15_000, 200),
         };
         TierLimits {
             max_stages,
             max_works,
             min_words,
             max_words,
+            max_fulltext,
         }
     }
 

@@ -131,6 +131,7 @@ fn read_section(
                 role,
                 depth: depth.max(1),
                 paragraphs,
+                page: None,
             });
         }
         let subsections: Vec<Node> = children(node, "sec").collect();

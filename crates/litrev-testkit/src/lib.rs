@@ -69,6 +69,34 @@ pub fn embed_model() -> Option<PathBuf> {
     None
 }
 
+/// The PDFs `scripts/make-test-pdfs.sh` prints from the shared PMC JATS articles (pandoc, then
+/// headless Chromium), or `None` (after saying so) when they are missing outside CI.
+/// `LITREV_TEST_PDFS` names the folder; else it is `target/test-pdfs` in the workspace.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no PDF: the test script makes them.
+pub fn test_pdfs() -> Option<PathBuf> {
+    let dir = std::env::var_os("LITREV_TEST_PDFS")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/test-pdfs")
+        });
+    let has_pdf = std::fs::read_dir(&dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|entry| entry.path().extension().is_some_and(|ext| ext == "pdf"))
+    });
+    if has_pdf {
+        return Some(dir);
+    }
+    missing(&format!(
+        "TEST PDFS MISSING: {} has none; run scripts/make-test-pdfs.sh (the test script does)",
+        dir.display()
+    ));
+    None
+}
+
 /// Whether a tool answers `--version`; when it does not, says so (and fails under CI).
 ///
 /// # Panics

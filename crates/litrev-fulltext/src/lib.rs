@@ -1,0 +1,186 @@
+//! Full text for the included works: where each work's text is (a local file the person
+//! brought, an open-access copy), reading it (JATS, or PDF under limits), and the bytes kept by
+//! sha256. Pure but for the files it reads; the runner stores what it returns.
+
+mod ids;
+mod local;
+mod pdf;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use litrev_model::{FullText, MissingText, Retrieval, TextFormat, TextStatus, Work};
+use sha2::{Digest, Sha256};
+
+pub use local::{Library, LocalFile};
+pub use pdf::{PdfLimits, read_pdf};
+
+/// What can go wrong reading full texts.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A folder named by `--fulltext-dir` cannot be listed.
+    #[error(
+        "cannot read the full-text folder {path}: {message}; check the path given to --fulltext-dir"
+    )]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A file cannot be read.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A text that is not a readable JATS article or PDF.
+    #[error("{0}")]
+    Parse(String),
+}
+
+/// This crate's results.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// How the full-text step reads.
+#[derive(Debug, Clone, Default)]
+pub struct FulltextConfig {
+    /// Folders of the person's own PDFs and JATS files.
+    pub dirs: Vec<PathBuf>,
+    /// Limits on each PDF.
+    pub pdf: PdfLimits,
+}
+
+/// A full text read, with the bytes it was read from.
+#[derive(Debug, Clone)]
+pub struct Text {
+    /// sha256 of `bytes`, hex.
+    pub sha256: String,
+    /// The bytes as obtained (a gzipped file is kept unzipped).
+    pub bytes: Vec<u8>,
+    /// What they say.
+    pub text: FullText,
+}
+
+/// What the step found for one work.
+#[derive(Debug, Clone)]
+pub struct Acquired {
+    /// How it went.
+    pub retrieval: Retrieval,
+    /// The text, when one was read.
+    pub text: Option<Text>,
+}
+
+/// Reads the full text of each work from the person's folders; a work without a file there is
+/// `abstract_only` with `no_copy`.
+///
+/// # Errors
+/// A folder that cannot be listed (a file that cannot be read is that work's problem, not an
+/// error of the step).
+pub fn acquire(config: &FulltextConfig, works: &[Work]) -> Result<Vec<Acquired>> {
+    let library = Library::scan(&config.dirs, config.pdf)?;
+    Ok(works
+        .iter()
+        .map(|work| {
+            let id = work.id();
+            let _processing = litrev_model::processing(&id);
+            acquire_one(&library, config, work)
+        })
+        .collect())
+}
+
+fn acquire_one(library: &Library, config: &FulltextConfig, work: &Work) -> Acquired {
+    let mut retrieval = Retrieval {
+        work: work.id(),
+        status: TextStatus::AbstractOnly,
+        missing: Some(MissingText::NoCopy),
+        origin: None,
+        sha256: None,
+        problems: Vec::new(),
+    };
+    let Some(file) = library.find(work) else {
+        return Acquired {
+            retrieval,
+            text: None,
+        };
+    };
+    retrieval.origin = Some(file.path.display().to_string());
+    match read_file(&file.path, config.pdf) {
+        Ok((bytes, text)) => {
+            let sha256 = sha256_hex(&bytes);
+            retrieval.status = match text.format {
+                TextFormat::Jats => TextStatus::Jats,
+                TextFormat::Pdf => TextStatus::Pdf,
+            };
+            retrieval.missing = None;
+            retrieval.sha256 = Some(sha256.clone());
+            Acquired {
+                retrieval,
+                text: Some(Text {
+                    sha256,
+                    bytes,
+                    text,
+                }),
+            }
+        }
+        Err(error) => {
+            retrieval.missing = Some(MissingText::ParseFailed);
+            retrieval.problems.push(error.to_string());
+            Acquired {
+                retrieval,
+                text: None,
+            }
+        }
+    }
+}
+
+/// Reads a full-text file (gzipped or not): JATS when it is XML, else PDF.
+///
+/// # Errors
+/// The file cannot be read, or is neither a JATS article nor a readable PDF.
+pub fn read_file(path: &Path, limits: PdfLimits) -> Result<(Vec<u8>, FullText)> {
+    let io = |error: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    };
+    let raw = std::fs::read(path).map_err(io)?;
+    let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut unzipped = Vec::new();
+        flate2::read::GzDecoder::new(raw.as_slice())
+            .take(limits.max_bytes as u64 + 1)
+            .read_to_end(&mut unzipped)
+            .map_err(io)?;
+        unzipped
+    } else {
+        raw
+    };
+    let text = read_bytes(&bytes, limits)?;
+    Ok((bytes, text))
+}
+
+/// Reads full-text bytes: JATS when they look like XML, else PDF.
+///
+/// # Errors
+/// Neither a JATS article nor a readable PDF.
+pub fn read_bytes(bytes: &[u8], limits: PdfLimits) -> Result<FullText> {
+    let start = &bytes[..bytes.len().min(1024)];
+    let looks_xml = start.iter().find(|byte| {
+        !byte.is_ascii_whitespace() && **byte != 0xEF && **byte != 0xBB && **byte != 0xBF
+    }) == Some(&b'<');
+    if looks_xml {
+        let xml = String::from_utf8_lossy(bytes);
+        litrev_sources::read_jats(&xml).map_err(|error| Error::Parse(error.to_string()))
+    } else {
+        read_pdf(bytes.to_vec(), limits)
+    }
+}
+
+/// sha256 of bytes, lower-case hex: the name a stored text goes by.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}

@@ -1,0 +1,169 @@
+//! The full-text reader on real texts: the eight PMC JATS articles of the shared data, and the
+//! PDFs pandoc and Chromium print from them (`scripts/make-test-pdfs.sh`).
+
+use std::collections::BTreeSet;
+
+use litrev_fulltext::{FulltextConfig, Library, PdfLimits, acquire, read_file};
+use litrev_model::{
+    MissingText, SectionRole, TextFormat, TextStatus, Work, WorkId, WorkIds, normalise_title,
+};
+
+fn words(text: &str) -> BTreeSet<String> {
+    normalise_title(text)
+        .split(' ')
+        .filter(|word| word.len() > 3)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn pdfs_printed_from_jats_read_back_with_their_sections_and_pages() {
+    let (Some(data), Some(pdfs)) = (litrev_testkit::testdata(), litrev_testkit::test_pdfs()) else {
+        return;
+    };
+    let jats_dir = data.join("pmc-jats-and-medline/pmc_oa_nxml");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&jats_dir).expect("the JATS folder lists") {
+        let path = entry.expect("an entry").path();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .and_then(|name| name.strip_suffix(".nxml.gz"))
+            .expect("a .nxml.gz name")
+            .to_owned();
+        let (_, jats) = read_file(&path, PdfLimits::default()).expect("the JATS reads");
+        let (bytes, pdf) = read_file(&pdfs.join(format!("{name}.pdf")), PdfLimits::default())
+            .expect("the PDF reads");
+        assert!(bytes.starts_with(b"%PDF"));
+        assert_eq!(pdf.format, TextFormat::Pdf);
+        // Every section knows its page, pages ascend, and there are several.
+        let pages: Vec<u32> = pdf
+            .sections
+            .iter()
+            .map(|s| s.page.expect("a page"))
+            .collect();
+        assert!(
+            pages.windows(2).all(|pair| pair[0] <= pair[1]),
+            "{name}: {pages:?}"
+        );
+        assert!(pages.last().copied().unwrap_or(0) >= 5, "{name}: {pages:?}");
+        // The body's words are found in the PDF (the reader loses little).
+        let body: String = jats.paragraphs().map(|(_, _, p)| format!("{p} ")).collect();
+        let printed: String = pdf.paragraphs().map(|(_, _, p)| format!("{p} ")).collect();
+        let (body, printed) = (words(&body), words(&printed));
+        let found = body.intersection(&printed).count() as f64 / body.len() as f64;
+        assert!(
+            found > 0.9,
+            "{name}: only {found:.3} of the body's words are in the PDF"
+        );
+        // Headings are recognised where the JATS has them as top-level roles.
+        let roles = |text: &litrev_model::FullText| -> BTreeSet<SectionRole> {
+            text.sections.iter().map(|section| section.role).collect()
+        };
+        for role in [
+            SectionRole::Methods,
+            SectionRole::Results,
+            SectionRole::Discussion,
+        ] {
+            let in_jats = jats
+                .sections
+                .iter()
+                .any(|section| section.role == role && section.depth == 1);
+            if in_jats {
+                assert!(
+                    roles(&pdf).contains(&role),
+                    "{name}: no {role:?} heading found"
+                );
+            }
+        }
+        // Each pinpoint of a PDF span is a page.
+        let (section, paragraph, text) = pdf.paragraphs().next().expect("a paragraph");
+        let locator = litrev_model::Locator {
+            section,
+            paragraph,
+            start: 0,
+            end: text.len(),
+        };
+        assert!(pdf.pinpoint(&locator).starts_with("p. "));
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+}
+
+#[test]
+fn local_files_are_matched_to_works_by_id_else_by_title() {
+    let (Some(data), Some(pdfs)) = (litrev_testkit::testdata(), litrev_testkit::test_pdfs()) else {
+        return;
+    };
+    let jats_dir = data.join("pmc-jats-and-medline/pmc_oa_nxml");
+    let library = Library::scan(std::slice::from_ref(&jats_dir), PdfLimits::default())
+        .expect("the folder scans");
+    assert_eq!(library.files.len(), 8, "{:?}", library.problems);
+    // Works known by their DOI only find their JATS; works known by their title only find
+    // the PDF printed from it.
+    let mut works_by_id = Vec::new();
+    let mut works_by_title = Vec::new();
+    for file in &library.files {
+        let (_, text) = read_file(&file.path, PdfLimits::default()).expect("reads");
+        let doi = file
+            .ids
+            .doi
+            .clone()
+            .expect("each PMC article gives its DOI");
+        works_by_id.push(Work {
+            ids: WorkIds {
+                doi: Some(doi),
+                ..WorkIds::default()
+            },
+            title: Some("Unrelated".into()),
+            ..Work::stub(WorkId::Pmid("1".parse().expect("a pmid")))
+        });
+        works_by_title.push(Work {
+            ids: WorkIds {
+                openalex: Some("W1".parse().expect("an OpenAlex id")),
+                ..WorkIds::default()
+            },
+            title: text.title.clone(),
+            ..Work::stub(WorkId::OpenAlex("W1".parse().expect("an OpenAlex id")))
+        });
+    }
+    let config = FulltextConfig {
+        dirs: vec![jats_dir.clone()],
+        ..FulltextConfig::default()
+    };
+    let acquired = acquire(&config, &works_by_id).expect("acquires");
+    assert!(
+        acquired
+            .iter()
+            .all(|a| a.retrieval.status == TextStatus::Jats)
+    );
+    let shas: BTreeSet<_> = acquired
+        .iter()
+        .filter_map(|a| a.retrieval.sha256.clone())
+        .collect();
+    assert_eq!(shas.len(), 8, "each text its own sha256");
+    let config = FulltextConfig {
+        dirs: vec![pdfs.clone()],
+        ..FulltextConfig::default()
+    };
+    let acquired = acquire(&config, &works_by_title).expect("acquires");
+    let statuses: Vec<TextStatus> = acquired.iter().map(|a| a.retrieval.status).collect();
+    assert_eq!(statuses, vec![TextStatus::Pdf; 8], "{acquired:#?}");
+    // A work that is nowhere is abstract only, for want of a copy.
+    let nowhere = Work {
+        title: Some("A study of nothing in particular at all".into()),
+        ..Work::stub(WorkId::Pmid("2".parse().expect("a pmid")))
+    };
+    let acquired = acquire(&config, &[nowhere]).expect("acquires");
+    assert_eq!(acquired[0].retrieval.missing, Some(MissingText::NoCopy));
+    // A folder that is not there is an error naming the flag.
+    let error = acquire(
+        &FulltextConfig {
+            dirs: vec![pdfs.join("no-such-folder")],
+            ..FulltextConfig::default()
+        },
+        &[],
+    )
+    .expect_err("a missing folder is an error");
+    assert!(error.to_string().contains("--fulltext-dir"), "{error}");
+}
