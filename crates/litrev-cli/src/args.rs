@@ -333,6 +333,14 @@ pub struct ReviewArgs {
     /// A term whose presence in the title or abstract excludes a work; repeatable.
     #[arg(long)]
     pub exclude_term: Vec<String>,
+    /// A folder of your own full texts (PDF, JATS XML; a Zotero storage folder works), matched
+    /// to the included works by the DOI, PMCID or PMID inside each file, else by title;
+    /// repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub fulltext_dir: Vec<PathBuf>,
+    /// Most included works whose full text is downloaded (default: the tier's, 20/50/100/200).
+    #[arg(long, value_name = "N")]
+    pub max_fulltext: Option<usize>,
     /// The language model, if any.
     #[command(flatten)]
     pub model: LlmArgs,

@@ -147,6 +147,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     kinds: review.kind,
                     exclude_terms: review.exclude_term,
                 },
+                fulltext_dirs: review.fulltext_dir,
+                max_fulltext: review.max_fulltext,
             };
             let progress = Progress::new(std::io::stderr().is_terminal());
             let outcome = runner.start(&options, &|event| progress.show(event));

@@ -38,8 +38,9 @@ const GATE_CANDIDATES: usize = 10;
 const POLL: Duration = Duration::from_millis(500);
 
 /// The steps of a review, for progress: a run reports how many it has done of these.
-const STEPS: [&str; 9] = [
-    "plan", "discover", "snowball", "screen", "gate", "organise", "write", "audit", "publish",
+const STEPS: [&str; 10] = [
+    "plan", "discover", "snowball", "screen", "gate", "fulltext", "organise", "write", "audit",
+    "publish",
 ];
 
 /// The MCP server: litrev's engine as tools and its runs' outputs as resources.
@@ -439,7 +440,7 @@ impl Litrev {
     }
 
     #[tool(
-        description = "Start a literature review: plan, discover, snowball, screen (stopping at the human gate unless yes), organise, write, audit, publish. Returns the run id at once; with a progress token, waits until the run stops and reports progress."
+        description = "Start a literature review: plan, discover, snowball, screen (stopping at the human gate unless yes), read full texts, organise, write, audit, publish. Returns the run id at once; with a progress token, waits until the run stops and reports progress."
     )]
     async fn start_review(
         &self,
@@ -465,7 +466,7 @@ impl Litrev {
     }
 
     #[tool(
-        description = "Approve the screening of a run waiting at the gate: it goes on to organise, write, audit and publish."
+        description = "Approve the screening of a run waiting at the gate: it goes on to read full texts, organise, write, audit and publish."
     )]
     async fn approve(&self, Parameters(args): Parameters<RunArgs>) -> ToolResult {
         answer(self.approve_outcome(args).await)

@@ -64,6 +64,8 @@ pub enum Step {
     Screen,
     /// A person approves the decisions.
     Gate,
+    /// Included works → their full texts and study cards.
+    Fulltext,
     /// Included works → themes and key works.
     Organise,
     /// Everything → review.
@@ -76,12 +78,13 @@ pub enum Step {
 
 impl Step {
     /// Every step in pipeline order.
-    pub const ALL: [Step; 9] = [
+    pub const ALL: [Step; 10] = [
         Step::Plan,
         Step::Discover,
         Step::Snowball,
         Step::Screen,
         Step::Gate,
+        Step::Fulltext,
         Step::Organise,
         Step::Write,
         Step::Audit,
@@ -96,6 +99,7 @@ impl Step {
             Step::Snowball => "snowball",
             Step::Screen => "screen",
             Step::Gate => "gate",
+            Step::Fulltext => "fulltext",
             Step::Organise => "organise",
             Step::Write => "write",
             Step::Audit => "audit",
@@ -113,7 +117,7 @@ impl fmt::Display for Step {
 /// A step name that is not one of the pipeline's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown step `{0}`: one of plan, discover, snowball, screen, gate, organise, write, audit, publish"
+    "unknown step `{0}`: one of plan, discover, snowball, screen, gate, fulltext, organise, write, audit, publish"
 )]
 pub struct UnknownStep(pub String);
 

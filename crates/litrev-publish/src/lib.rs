@@ -9,6 +9,7 @@
 //! of [`litrev_model::assign_keys`], so every `[@key]` resolves in both bibliographies.
 
 mod bibtex;
+mod cards;
 mod charts;
 mod csl_json;
 mod document;
@@ -29,6 +30,7 @@ use litrev_model::{Review, Work, WorkId, assign_keys};
 use sha2::{Digest, Sha256};
 
 pub use bibtex::bibtex;
+pub use cards::{NOT_REPORTED, field_cell, study_cards_csv, study_cards_json};
 pub use charts::{CircleNode, bars_svg, citation_circle_svg, stacked_years_svg};
 pub use csl_json::csl_json;
 pub use evidence::{ClaimEvidence, SpanEvidence, claims};
@@ -37,7 +39,7 @@ pub use markdown::{
     ReadReview, ReadSection, ReadSegment, escape, read_review_markdown, read_sentence,
     review_markdown, sentence_markdown, split_markdown_sentences,
 };
-pub use prisma::{PrismaCounts, prisma_svg};
+pub use prisma::{PrismaCounts, ReportCounts, prisma_svg};
 pub use ris::{references_ris, screening_ris};
 pub use style::{BuiltinStyle, CitationStyle, StyleName};
 pub use tables::{corpus_csv, screening_csv};

@@ -1,4 +1,5 @@
-//! `prisma.svg`: the PRISMA 2020 flow of a run — identification, screening, inclusion — drawn
+//! `prisma.svg`: the PRISMA 2020 flow of a run — identification, screening, retrieval of full
+//! texts, inclusion — drawn
 //! with the run's own counts.
 
 use std::fmt::Write;
@@ -26,6 +27,22 @@ pub struct PrismaCounts {
     pub excluded: Vec<(String, usize)>,
     /// Works included in the review.
     pub included: usize,
+    /// Full texts sought for the included works (runs stored before the full-text step have
+    /// none).
+    pub reports: Option<ReportCounts>,
+}
+
+/// The full-text boxes: reports sought for retrieval and those not retrieved.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReportCounts {
+    /// Included works whose full text was sought.
+    pub sought: usize,
+    /// Left unsought by the full-text budget.
+    pub over_budget: usize,
+    /// Sought and not retrieved, by reason (reason, count).
+    pub not_retrieved: Vec<(String, usize)>,
+    /// Read in full.
+    pub read: usize,
 }
 
 const WIDTH: i32 = 760;
@@ -64,10 +81,13 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
             .iter()
             .map(|(reason, count)| format!("{} (n = {count})", reason.replace('_', " "))),
     );
-    let included = vec![
+    let mut included = vec![
         "Studies included in the review".to_owned(),
         format!("(n = {})", counts.included),
     ];
+    if let Some(reports) = &counts.reports {
+        included.push(format!("read in full (n = {})", reports.read));
+    }
 
     // Three stages top to bottom, each with the records leaving the flow beside it.
     let mut body = String::new();
@@ -87,6 +107,34 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
         LEFT + BOX_WIDTH / 2,
         y,
     );
+    if let Some(reports) = &counts.reports {
+        let mut sought = vec![
+            "Reports sought for retrieval".to_owned(),
+            format!("(n = {})", reports.sought),
+        ];
+        if reports.over_budget > 0 {
+            sought.push(format!(
+                "beyond the full-text budget (n = {})",
+                reports.over_budget
+            ));
+        }
+        let missed: usize = reports.not_retrieved.iter().map(|(_, count)| count).sum();
+        let mut not_retrieved = vec![format!("Reports not retrieved (n = {missed}):")];
+        not_retrieved.extend(
+            reports
+                .not_retrieved
+                .iter()
+                .map(|(reason, count)| format!("{} (n = {count})", reason.replace('_', " "))),
+        );
+        y = stage_row(&mut body, y, "Retrieval", &sought, Some(&not_retrieved)) + 40;
+        arrow(
+            &mut body,
+            LEFT + BOX_WIDTH / 2,
+            y - 40,
+            LEFT + BOX_WIDTH / 2,
+            y,
+        );
+    }
     y = stage_row(&mut body, y, "Included", &included, None) + 40;
     let height = y - 20;
 

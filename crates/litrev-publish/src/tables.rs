@@ -141,7 +141,7 @@ pub fn screening_csv(
     finish(writer)
 }
 
-fn finish(writer: csv::Writer<Vec<u8>>) -> Result<String, Error> {
+pub(crate) fn finish(writer: csv::Writer<Vec<u8>>) -> Result<String, Error> {
     let bytes = writer
         .into_inner()
         .map_err(|error| Error::Csv(error.to_string()))?;

@@ -10,4 +10,4 @@ mod migrations;
 mod store;
 
 pub use error::{Error, Result};
-pub use store::{NewRun, Revision, RunRecord, StepWrites, Store, StoredEvent};
+pub use store::{NewRun, Revision, RunRecord, StepWrites, Store, StoredEvent, StoredText};

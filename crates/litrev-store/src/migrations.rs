@@ -94,6 +94,14 @@ CREATE TABLE revisions (
 CREATE INDEX revisions_by_run ON revisions(run_id, step, id);
 ALTER TABLE runs ADD COLUMN parent TEXT REFERENCES runs(id);
 "#,
+    r#"
+CREATE TABLE full_texts (
+    sha256 TEXT PRIMARY KEY,
+    format TEXT NOT NULL,
+    bytes BLOB NOT NULL,
+    parsed TEXT NOT NULL
+);
+"#,
 ];
 
 /// Brings the schema up to date.

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use litrev_model::{
-    Citation, CorpusEntry, Decision, Label, RunId, RunStatus, ScreeningDecision, Work, WorkId,
+    Citation, CorpusEntry, Decision, FullText, Label, RunId, RunStatus, ScreeningDecision,
+    TextFormat, Work, WorkId,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
@@ -93,6 +94,21 @@ pub struct StepWrites<'a> {
     pub decisions: &'a [ScreeningDecision],
     /// What the step cost (time, memory, calls), as JSON opaque to the store.
     pub telemetry: Option<&'a str>,
+    /// Full texts to keep (each once by its sha256, whichever run brought it).
+    pub full_texts: &'a [StoredText],
+}
+
+/// A full text as obtained (its bytes) and as read, kept under the sha256 of its bytes.
+#[derive(Debug, Clone)]
+pub struct StoredText {
+    /// sha256 of `bytes`, lower-case hex.
+    pub sha256: String,
+    /// JATS or PDF.
+    pub format: TextFormat,
+    /// The file or download, as obtained.
+    pub bytes: Vec<u8>,
+    /// What the reader made of it; locators point into this.
+    pub text: FullText,
 }
 
 impl Store {
@@ -452,6 +468,23 @@ impl Store {
                 ])?;
             }
         }
+        {
+            let mut insert = transaction.prepare(
+                "INSERT OR IGNORE INTO full_texts (sha256, format, bytes, parsed) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for stored in writes.full_texts {
+                let format = match stored.format {
+                    TextFormat::Jats => "jats",
+                    TextFormat::Pdf => "pdf",
+                };
+                insert.execute(params![
+                    stored.sha256,
+                    format,
+                    stored.bytes,
+                    to_json(&stored.text)?
+                ])?;
+            }
+        }
         transaction.execute(
             &format!(
                 "INSERT OR REPLACE INTO steps (run_id, step, output, finished_at, telemetry) VALUES (?1, ?2, ?3, {NOW}, ?4)"
@@ -464,6 +497,29 @@ impl Store {
         )?;
         transaction.commit()?;
         Ok(())
+    }
+
+    /// A stored full text as read, by the sha256 of its bytes.
+    ///
+    /// # Errors
+    /// When the query fails or the stored reading does not decode.
+    pub fn full_text(&self, sha256: &str) -> Result<Option<FullText>> {
+        let parsed: Option<String> = self
+            .connection
+            .query_row(
+                "SELECT parsed FROM full_texts WHERE sha256 = ?1",
+                params![sha256],
+                |row| row.get(0),
+            )
+            .optional()?;
+        parsed
+            .map(|parsed| {
+                serde_json::from_str(&parsed).map_err(|error| Error::Decode {
+                    what: "full text",
+                    message: error.to_string(),
+                })
+            })
+            .transpose()
     }
 
     /// Stored works for the given ids (any known alias), keyed by the id asked for.

@@ -28,6 +28,12 @@ pub enum Error {
     /// Snowballing failed.
     #[error(transparent)]
     Snowball(#[from] litrev_snowball::Error),
+    /// Reading full texts failed (a folder given with `--fulltext-dir` cannot be read).
+    #[error(transparent)]
+    FullText(#[from] litrev_fulltext::Error),
+    /// A study card holds a span its text does not: a bug, never published.
+    #[error("study card refused: {0}; please report this as a bug")]
+    CardNotVerbatim(String),
     /// The LLM writer failed: a missing key, a failed call, or the budget.
     #[error(transparent)]
     Llm(#[from] litrev_write::Error),
@@ -200,6 +206,7 @@ impl Error {
             | Error::EditRefused(_)
             | Error::NoSuchClaim { .. }
             | Error::NothingIncluded
+            | Error::FullText(litrev_fulltext::Error::Folder { .. })
             | Error::StyleFile { .. }
             | Error::Publish(
                 litrev_publish::Error::UnknownStyle(_) | litrev_publish::Error::BadStyle { .. },

@@ -21,6 +21,8 @@
 //!     filters: Default::default(),
 //!     llm: None,
 //!     style: Default::default(),
+//!     fulltext_dirs: Vec::new(),
+//!     max_fulltext: None,
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
@@ -35,6 +37,7 @@ mod error;
 mod event_log;
 mod events;
 mod explore;
+mod fulltext;
 mod home;
 mod llm;
 mod options;

@@ -34,6 +34,13 @@ pub struct RunOptions {
     /// existed); a `.csl` file is read again when the run publishes.
     #[serde(default)]
     pub style: litrev_publish::StyleName,
+    /// Folders of the person's own full texts (PDF, JATS; a Zotero storage folder), read for
+    /// the included works after the gate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fulltext_dirs: Vec<PathBuf>,
+    /// Most included works whose full text is downloaded; `None` is the tier's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_fulltext: Option<usize>,
 }
 
 /// One source, as named on the command line.

@@ -63,6 +63,10 @@ pub struct ReviewRequest {
     /// Approve the screening in advance instead of stopping at the gate.
     #[serde(default)]
     pub yes: bool,
+    /// Most included works whose full text is downloaded (the tier's when absent). Local
+    /// full-text folders are a command-line option only: a remote client names no server paths.
+    #[serde(default)]
+    pub max_fulltext: Option<usize>,
     /// `academic` (default): scholarly sources, a review's structure. `general` would add
     /// grey-literature providers; litrev has none yet, so it searches the scholarly sources
     /// and says so ([`ResearchMode::notice`]).
@@ -198,6 +202,8 @@ impl ReviewRequest {
             },
             llm,
             style,
+            fulltext_dirs: Vec::new(),
+            max_fulltext: self.max_fulltext,
         })
     }
 

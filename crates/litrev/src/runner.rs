@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::continuation::Continued;
 use crate::error::{Error, Result};
 use crate::events::Event;
+use crate::fulltext::FulltextRecord;
 use crate::home::Home;
 use crate::llm::{EarlierCalls, PlanLlmRecord, StageLlmRecord};
 use crate::options::{RunOptions, SourceSpec};
@@ -733,6 +734,9 @@ impl Runner {
         if included.is_empty() {
             return Err(Error::NothingIncluded);
         }
+
+        // Full text.
+        let fulltext = self.full_text_step(run, &options, &done, &decisions, &included, events)?;
         let citations = self.store.citations(run)?;
 
         // Organise.
@@ -883,7 +887,28 @@ impl Runner {
             &citations,
             &organisation,
         ));
-        let prisma = prisma_counts(&discovery, &entries, &all_works, &screen);
+        let keys = litrev_publish::citation_keys(&written.review, &included)?;
+        artifacts.push(Artifact {
+            name: "study_cards.json".to_owned(),
+            bytes: litrev_publish::study_cards_json(
+                &fulltext.retrievals,
+                &fulltext.cards,
+                &included,
+                &keys,
+            )
+            .into_bytes(),
+        });
+        artifacts.push(Artifact {
+            name: "study_cards.csv".to_owned(),
+            bytes: litrev_publish::study_cards_csv(
+                &fulltext.retrievals,
+                &fulltext.cards,
+                &included,
+                &keys,
+            )?
+            .into_bytes(),
+        });
+        let prisma = prisma_counts(&discovery, &entries, &all_works, &screen, &fulltext);
         artifacts.push(Artifact {
             name: "prisma.svg".to_owned(),
             bytes: litrev_publish::prisma_svg(&prisma).into_bytes(),
@@ -919,6 +944,10 @@ impl Runner {
                     "label": theme.label, "works": theme.works.len()
                 })).collect::<Vec<_>>(),
                 "views": organisation.views,
+            },
+            "fulltext": {
+                "works": fulltext.counts(),
+                "study_cards": fulltext.cards.len(),
             },
             "write": { "words": written.words },
             "audit": audit,
@@ -1028,7 +1057,7 @@ impl Runner {
     }
 
     /// Tells the frontend a step started, and measures it from now.
-    fn started(&mut self, events: &dyn Fn(&Event), step: &str, detail: &str) {
+    pub(crate) fn started(&mut self, events: &dyn Fn(&Event), step: &str, detail: &str) {
         self.measure();
         events(&Event::StepStarted {
             step: step.to_owned(),
@@ -1049,7 +1078,7 @@ impl Runner {
     }
 
     /// Commits a step with what it cost up to now.
-    fn commit<T: Serialize>(
+    pub(crate) fn commit<T: Serialize>(
         &mut self,
         run: &RunId,
         step: &str,
@@ -1393,6 +1422,7 @@ fn prisma_counts(
     entries: &[CorpusEntry],
     works: &BTreeMap<WorkId, Work>,
     screen: &ScreenRecord,
+    fulltext: &FulltextRecord,
 ) -> litrev_publish::PrismaCounts {
     let described =
         |entry: &&CorpusEntry| works.get(&entry.work).is_some_and(|work| !work.is_stub());
@@ -1417,6 +1447,7 @@ fn prisma_counts(
         screened: entries.iter().filter(described).count(),
         excluded,
         included: screen.included,
+        reports: Some(fulltext.report_counts()),
     }
 }
 

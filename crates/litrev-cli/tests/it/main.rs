@@ -3,6 +3,7 @@
 mod bench;
 mod browser;
 mod errors;
+mod fulltext;
 mod gate;
 mod llm;
 mod mcp;

@@ -61,6 +61,7 @@ fn a_run_killed_at_each_step_resumes_to_identical_outputs() {
         "snowball.1",
         "screen",
         "gate",
+        "fulltext",
         "organise",
         "write",
         "audit",

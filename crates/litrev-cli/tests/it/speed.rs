@@ -66,7 +66,7 @@ fn every_step_of_a_run_resumed_past_the_gate_records_its_cost() {
     assert_eq!(steps[..before_steps.len()], before_steps[..], "{steps:?}");
     assert_eq!(
         steps[before_steps.len()..],
-        ["gate", "organise", "write", "audit", "publish"],
+        ["gate", "fulltext", "organise", "write", "audit", "publish"],
         "the gate's work (loading the records, the screening tables) is measured: {steps:?}"
     );
     let mut wall = 0.0;

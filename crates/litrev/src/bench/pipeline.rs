@@ -154,6 +154,8 @@ fn review(
             filters: Filters::default(),
             llm: None,
             style: StyleName::default(),
+            fulltext_dirs: Vec::new(),
+            max_fulltext: None,
         },
         &|_| {},
     )?;

@@ -161,6 +161,8 @@ fn review(
                     filters: Filters::default(),
                     llm: None,
                     style: Default::default(),
+                    fulltext_dirs: Vec::new(),
+                    max_fulltext: None,
                 },
                 &|_| {},
             )

@@ -1,0 +1,184 @@
+//! Full text end to end: a review over the eight PMC articles of the shared data (a snapshot
+//! written from their JATS front matter), with their texts in a `--fulltext-dir` folder as JATS
+//! or as the PDFs printed from them. Every included work gets a study card whose spans read
+//! verbatim at their locators in the stored text; PRISMA counts the reports.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use litrev_fulltext::{PdfLimits, read_file};
+use litrev_model::{FullText, Locator};
+
+use crate::support::{describe, review_of, table};
+
+const QUESTION: &str = "Epidemiology of cancer and infection in human and animal populations";
+
+/// An OpenAlex-format snapshot of the articles in `jats_dir`, from their own front matter
+/// (title, abstract, DOI, PMCID), so the works and the texts agree as they do in the wild.
+fn snapshot_of(jats_dir: &Path, out: &Path) -> PathBuf {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(jats_dir)
+        .expect("the JATS folder lists")
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    paths.sort();
+    let file = out.join("pmc.jsonl");
+    let mut writer = std::fs::File::create(&file).expect("the snapshot is written");
+    for (index, path) in paths.iter().enumerate() {
+        let (_, text) = read_file(path, PdfLimits::default()).expect("the JATS reads");
+        let id = |kind: &str| {
+            text.ids
+                .iter()
+                .find(|(k, _)| k == kind)
+                .map(|(_, value)| value.clone())
+        };
+        let mut inverted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let abstract_text = text.abstract_paragraphs.join(" ");
+        for (position, word) in abstract_text.split_whitespace().enumerate() {
+            inverted.entry(word.to_owned()).or_default().push(position);
+        }
+        let work = serde_json::json!({
+            "id": format!("https://openalex.org/W9000000{index:02}"),
+            "doi": id("doi").map(|doi| format!("https://doi.org/{doi}")),
+            "title": text.title,
+            "display_name": text.title,
+            "type": "article",
+            "ids": { "pmcid": id("pmc").map(|pmc| format!("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC{pmc}")) },
+            "authorships": [],
+            "referenced_works": [],
+            "cited_by_count": 1,
+            "abstract_inverted_index": inverted,
+        });
+        writeln!(writer, "{work}").expect("a line is written");
+    }
+    file
+}
+
+/// Checks every span of `study_cards.json` against the text at its origin; returns how many.
+fn check_spans(out: &Path, format: &str) -> usize {
+    let cards: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("study_cards.json")).expect("study_cards.json"),
+    )
+    .expect("study_cards.json parses");
+    let mut spans = 0;
+    let works = cards["works"].as_array().expect("works");
+    assert!(!works.is_empty());
+    for work in works {
+        assert_eq!(work["status"], format, "{work}");
+        let origin = work["origin"].as_str().expect("an origin");
+        let (bytes, text): (Vec<u8>, FullText) =
+            read_file(Path::new(origin), PdfLimits::default()).expect("the origin reads");
+        assert_eq!(
+            work["sha256"].as_str(),
+            Some(litrev_fulltext::sha256_hex(&bytes).as_str()),
+            "the run records which version of the text it read"
+        );
+        let fields = work["fields"].as_object().expect("a card");
+        let not_reported = work["not_reported"]
+            .as_array()
+            .expect("not reported fields");
+        assert_eq!(
+            fields.len() + not_reported.len(),
+            12,
+            "every field is either filled or not reported"
+        );
+        for (field, field_spans) in fields {
+            for span in field_spans.as_array().expect("spans") {
+                let locator: Locator =
+                    serde_json::from_value(span["locator"].clone()).expect("a locator");
+                assert_eq!(
+                    text.span(&locator),
+                    span["text"].as_str(),
+                    "{field} span is verbatim at its locator"
+                );
+                let pinpoint = span["pinpoint"].as_str().expect("a pinpoint");
+                let expected = if format == "pdf" { "p. " } else { "sec. " };
+                assert!(pinpoint.starts_with(expected), "{pinpoint}");
+                spans += 1;
+            }
+        }
+    }
+    spans
+}
+
+#[test]
+fn included_works_get_study_cards_from_jats_and_from_pdf() {
+    let (Some(data), Some(pdfs)) = (litrev_testkit::testdata(), litrev_testkit::test_pdfs()) else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("temp dir");
+    let jats_dir = data.join("pmc-jats-and-medline/pmc_oa_nxml");
+    let snapshot = snapshot_of(&jats_dir, home.path());
+    for (folder, format) in [(&jats_dir, "jats"), (&pdfs, "pdf")] {
+        let out = home.path().join(format!("review-{format}"));
+        let folder = folder.display().to_string();
+        let output = review_of(
+            home.path(),
+            QUESTION,
+            &snapshot,
+            &out,
+            &["--tier", "quick", "--yes", "--fulltext-dir", &folder],
+            &[],
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+        let spans = check_spans(&out, format);
+        assert!(spans >= 10, "{format}: only {spans} spans");
+        let rows = table(&out.join("study_cards.csv"));
+        assert!(rows.iter().all(|row| row["status"] == format), "{rows:?}");
+        assert!(
+            rows.iter()
+                .any(|row| row["results"] != "not reported" && !row["results"].is_empty())
+        );
+        let prisma = std::fs::read_to_string(out.join("prisma.svg")).expect("prisma.svg");
+        assert!(prisma.contains("Reports sought for retrieval"), "{prisma}");
+        assert!(
+            prisma.contains(&format!("read in full (n = {})", rows.len())),
+            "{prisma}"
+        );
+        let record: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("run.json")).expect("run.json"))
+                .expect("run.json parses");
+        assert_eq!(record["counts"]["fulltext"]["study_cards"], rows.len());
+    }
+    // Without a folder, every included work is abstract only for want of a copy, and the run
+    // still publishes.
+    let out = home.path().join("review-none");
+    let output = review_of(
+        home.path(),
+        QUESTION,
+        &snapshot,
+        &out,
+        &["--tier", "quick", "--yes"],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let rows = table(&out.join("study_cards.csv"));
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter()
+            .all(|row| row["status"] == "abstract_only" && row["missing"] == "no_copy"),
+        "{rows:?}"
+    );
+    // A folder that is not there stops the run with a message naming the flag, exit code 1.
+    let out = home.path().join("review-missing");
+    let output = review_of(
+        home.path(),
+        QUESTION,
+        &snapshot,
+        &out,
+        &[
+            "--tier",
+            "quick",
+            "--yes",
+            "--fulltext-dir",
+            "/no/such/folder",
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(
+        describe(&output).contains("--fulltext-dir"),
+        "{}",
+        describe(&output)
+    );
+}

@@ -1,0 +1,155 @@
+//! The full-text step, between the gate and organise: each included work's full text is read
+//! (the person's folders first), kept in the store by sha256, and turned into a study card whose
+//! every span is checked verbatim before it is committed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use litrev_fulltext::FulltextConfig;
+use litrev_model::{
+    MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
+};
+use litrev_store::{StepWrites, StoredText};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::options::RunOptions;
+use crate::runner::Runner;
+
+/// What the full-text step stored: how each included work's text was obtained (in the order
+/// they were sought: screening score, best first) and the study cards of those read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct FulltextRecord {
+    pub(crate) retrievals: Vec<Retrieval>,
+    pub(crate) cards: Vec<StudyCard>,
+}
+
+impl FulltextRecord {
+    /// How many works were read in each format, and how many only by their abstract.
+    pub(crate) fn counts(&self) -> BTreeMap<&'static str, usize> {
+        let mut counts = BTreeMap::new();
+        for retrieval in &self.retrievals {
+            *counts.entry(retrieval.status.name()).or_default() += 1;
+            if let Some(missing) = retrieval.missing {
+                *counts.entry(missing.name()).or_default() += 1;
+            }
+        }
+        counts
+    }
+
+    /// The PRISMA boxes of full-text retrieval.
+    pub(crate) fn report_counts(&self) -> litrev_publish::ReportCounts {
+        let mut not_retrieved: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut over_budget = 0;
+        for retrieval in &self.retrievals {
+            match retrieval.missing {
+                Some(MissingText::Budget) => over_budget += 1,
+                Some(missing) => *not_retrieved.entry(missing.name()).or_default() += 1,
+                None => {}
+            }
+        }
+        let mut not_retrieved: Vec<(String, usize)> = not_retrieved
+            .into_iter()
+            .map(|(reason, count)| (reason.to_owned(), count))
+            .collect();
+        not_retrieved.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        litrev_publish::ReportCounts {
+            sought: self.retrievals.len() - over_budget,
+            over_budget,
+            not_retrieved,
+            read: self.retrievals.iter().filter(|r| r.has_text()).count(),
+        }
+    }
+}
+
+impl Runner {
+    /// Runs (or loads) the full-text step for the included works.
+    pub(crate) fn full_text_step(
+        &mut self,
+        run: &RunId,
+        options: &RunOptions,
+        done: &BTreeSet<String>,
+        decisions: &[ScreeningDecision],
+        included: &BTreeMap<WorkId, Work>,
+        events: &dyn Fn(&Event),
+    ) -> Result<FulltextRecord> {
+        if done.contains("fulltext") {
+            events(&Event::StepSkipped {
+                step: "fulltext".into(),
+            });
+            return self.output(run, "fulltext");
+        }
+        self.started(events, "fulltext", "reading the included works' full texts");
+        let ranked = sought_order(decisions, included);
+        let works: Vec<Work> = ranked.iter().map(|(_, work)| (*work).clone()).collect();
+        let config = FulltextConfig {
+            dirs: options.fulltext_dirs.clone(),
+            ..FulltextConfig::default()
+        };
+        let acquired = litrev_fulltext::acquire(&config, &works)?;
+        let mut record = FulltextRecord::default();
+        let mut texts: Vec<StoredText> = Vec::new();
+        for (acquired, (id, _)) in acquired.into_iter().zip(&ranked) {
+            let mut retrieval = acquired.retrieval;
+            // The run knows the work by its corpus id.
+            retrieval.work = (*id).clone();
+            if let Some(text) = acquired.text {
+                let card = litrev_extract::study_card(&retrieval.work, &text.sha256, &text.text);
+                litrev_extract::verify(&card, &text.text).map_err(Error::CardNotVerbatim)?;
+                record.cards.push(card);
+                texts.push(StoredText {
+                    sha256: text.sha256,
+                    format: text.text.format,
+                    bytes: text.bytes,
+                    text: text.text,
+                });
+            }
+            record.retrievals.push(retrieval);
+        }
+        self.commit(
+            run,
+            "fulltext",
+            &record,
+            &StepWrites {
+                full_texts: &texts,
+                ..StepWrites::default()
+            },
+            Vec::new(),
+        )?;
+        let read = record
+            .retrievals
+            .iter()
+            .filter(|retrieval| retrieval.status != TextStatus::AbstractOnly)
+            .count();
+        events(&Event::StepFinished {
+            step: "fulltext".to_owned(),
+            summary: format!(
+                "{read} of {} included works read in full, {} study cards",
+                record.retrievals.len(),
+                record.cards.len()
+            ),
+        });
+        Ok(record)
+    }
+}
+
+/// The included works in the order their full texts are sought: screening score, best first,
+/// ties by id.
+fn sought_order<'a>(
+    decisions: &'a [ScreeningDecision],
+    included: &'a BTreeMap<WorkId, Work>,
+) -> Vec<(&'a WorkId, &'a Work)> {
+    let mut ranked: Vec<(&ScreeningDecision, &Work)> = decisions
+        .iter()
+        .filter_map(|decision| Some((decision, included.get(&decision.work)?)))
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.0.score
+            .total_cmp(&a.0.score)
+            .then_with(|| a.0.work.cmp(&b.0.work))
+    });
+    ranked
+        .into_iter()
+        .map(|(decision, work)| (&decision.work, work))
+        .collect()
+}
