@@ -5,12 +5,13 @@
 //! lead-in such as "By contrast," or the citation itself may replace its first words); every
 //! sentence paraphrased from works' sentences (the LLM writer's) must cite exactly the works of
 //! its spans and be supported by them — its content words found there and its numbers stated
-//! there (`litrev_text::check_support`, the rule the writer repairs against). A review that
+//! there (`litrev_text::check_support`, the rule the writer repairs against). A sentence taken
+//! from a full text must read as the stored text (by sha256) has it at its locator. A review that
 //! breaks any rule is refused: nothing is published from it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_model::{Basis, Review, SectionKind, Segment, Sentence, Work, WorkId};
+use litrev_model::{Basis, FullText, Review, SectionKind, Segment, Sentence, Work, WorkId};
 use serde::{Deserialize, Serialize};
 
 /// One broken grounding rule.
@@ -83,6 +84,10 @@ pub struct AuditReport {
     /// Sentences paraphrased from works' texts (the LLM writer), each checked for support.
     #[serde(default)]
     pub paraphrased_sentences: usize,
+    /// Taken sentences that come from full texts (each checked at its locator in the stored
+    /// text).
+    #[serde(default)]
+    pub full_text_sentences: usize,
     /// Citation occurrences.
     pub citations: usize,
     /// Distinct works cited.
@@ -96,7 +101,11 @@ pub struct AuditReport {
 /// # Errors
 /// [`Refused`] listing every problem, when any citation does not resolve or any taken
 /// sentence is not grounded in its work.
-pub fn audit(review: &Review, citable: &BTreeMap<WorkId, Work>) -> Result<AuditReport, Refused> {
+pub fn audit(
+    review: &Review,
+    citable: &BTreeMap<WorkId, Work>,
+    texts: &BTreeMap<String, FullText>,
+) -> Result<AuditReport, Refused> {
     let mut problems = Vec::new();
     let mut report = AuditReport::default();
     let mut cited: BTreeSet<&WorkId> = BTreeSet::new();
@@ -117,13 +126,14 @@ pub fn audit(review: &Review, citable: &BTreeMap<WorkId, Work>) -> Result<AuditR
             Basis::Structure => report.structural_sentences += 1,
             Basis::Span(span) => {
                 report.span_sentences += 1;
-                if let Some(problem) = check_span(number, sentence, span, citable) {
+                report.full_text_sentences += usize::from(span.full_text.is_some());
+                if let Some(problem) = check_span(number, sentence, span, citable, texts) {
                     problems.push(problem);
                 }
             }
             Basis::Paraphrase(spans) => {
                 report.paraphrased_sentences += 1;
-                problems.extend(check_paraphrase(number, sentence, spans, citable));
+                problems.extend(check_paraphrase(number, sentence, spans, citable, texts));
             }
         }
     }
@@ -155,6 +165,7 @@ fn check_span(
     sentence: &Sentence,
     span: &litrev_model::SpanRef,
     citable: &BTreeMap<WorkId, Work>,
+    texts: &BTreeMap<String, FullText>,
 ) -> Option<Problem> {
     let work = &span.work;
     if !sentence.cited().any(|cited| cited == work) {
@@ -163,7 +174,7 @@ fn check_span(
             work: work.clone(),
         });
     }
-    let Some(source) = span_text(span, citable) else {
+    let Some(source) = span_text(span, citable, texts) else {
         return Some(Problem::BadLocator {
             sentence: number,
             work: work.clone(),
@@ -195,6 +206,7 @@ fn check_paraphrase(
     sentence: &Sentence,
     spans: &[litrev_model::SpanRef],
     citable: &BTreeMap<WorkId, Work>,
+    texts: &BTreeMap<String, FullText>,
 ) -> Vec<Problem> {
     if spans.is_empty() {
         return vec![Problem::Unsupported {
@@ -211,7 +223,7 @@ fn check_paraphrase(
                 work: span.work.clone(),
             });
         }
-        match span_text(span, citable) {
+        match span_text(span, citable, texts) {
             Some(text) => evidence.push(text),
             None => problems.push(Problem::BadLocator {
                 sentence: number,
@@ -238,19 +250,19 @@ fn check_paraphrase(
     problems
 }
 
-/// The text a span points at, when its locator is valid.
+/// The text a span points at, when its locator is valid; a full-text span's sentence must read
+/// exactly as the stored text has it at its locator.
 fn span_text<'a>(
-    span: &litrev_model::SpanRef,
+    span: &'a litrev_model::SpanRef,
     citable: &'a BTreeMap<WorkId, Work>,
+    texts: &'a BTreeMap<String, FullText>,
 ) -> Option<&'a str> {
-    citable
-        .get(&span.work)
-        .and_then(|record| match span.field.as_str() {
-            "abstract" => record.abstract_text.as_deref(),
-            "title" => record.title.as_deref(),
-            _ => None,
-        })
-        .and_then(|text| text.get(span.start..span.end))
+    let work = citable.get(&span.work)?;
+    if let Some(quoted) = &span.full_text {
+        let stored = texts.get(&quoted.sha256)?.span(&quoted.locator)?;
+        return (stored == quoted.text).then_some(stored);
+    }
+    span.text_in(work)
 }
 
 /// Whether `needle` occurs in `haystack`, allowing its first letter to differ in case.
@@ -314,6 +326,7 @@ mod tests {
                 sentence: 1,
                 start,
                 end,
+                full_text: None,
             }),
         }
     }
@@ -324,10 +337,70 @@ mod tests {
             taken("Bleeding fell by 80% in the treated arm", "W1", 16, 56),
             Sentence::structural(vec![Segment::Text("One work.".into())]),
         ]);
-        let report = audit(&review, &works()).expect("grounded");
+        let report = audit(&review, &works(), &BTreeMap::new()).expect("grounded");
         assert_eq!(report.span_sentences, 1);
         assert_eq!(report.structural_sentences, 1);
         assert_eq!(report.theme_citations, vec![("Theme".to_owned(), 1)]);
+    }
+
+    #[test]
+    fn a_full_text_quote_must_read_as_the_stored_text_has_it() {
+        use litrev_model::{FullTextSpan, Locator, SectionRole, TextFormat, TextSection};
+        let stored = FullText {
+            format: TextFormat::Pdf,
+            title: None,
+            ids: Vec::new(),
+            abstract_paragraphs: Vec::new(),
+            sections: vec![TextSection {
+                title: "Limitations".into(),
+                role: SectionRole::Limitations,
+                depth: 1,
+                paragraphs: vec!["The sample was small. Follow-up was short.".into()],
+                page: Some(4),
+            }],
+            references: Vec::new(),
+        };
+        let texts = BTreeMap::from([("abc".to_owned(), stored)]);
+        let quote = |text: &str, sha: &str| {
+            let mut sentence = taken(text, "W1", 0, 21);
+            sentence.basis = Basis::Span(SpanRef {
+                work: "W1".parse().expect("id"),
+                field: "fulltext".into(),
+                sentence: 2,
+                start: 0,
+                end: 21,
+                full_text: Some(FullTextSpan {
+                    sha256: sha.into(),
+                    locator: Locator {
+                        section: 0,
+                        paragraph: 0,
+                        start: 0,
+                        end: 21,
+                    },
+                    pinpoint: "p. 4".into(),
+                    text: text.to_owned() + ".",
+                }),
+            });
+            sentence
+        };
+        let report = audit(
+            &review_of(vec![quote("The sample was small", "abc")]),
+            &works(),
+            &texts,
+        )
+        .expect("verbatim at its locator");
+        assert_eq!(report.full_text_sentences, 1);
+        for wrong in [
+            quote("The sample was large", "abc"),
+            quote("The sample was small", "other"),
+        ] {
+            let refused = audit(&review_of(vec![wrong]), &works(), &texts).expect_err("refused");
+            assert!(
+                matches!(refused.problems[0], Problem::BadLocator { .. }),
+                "{:?}",
+                refused.problems
+            );
+        }
     }
 
     #[test]
@@ -337,7 +410,7 @@ mod tests {
             taken("Bleeding fell by 95% in every arm", "W1", 16, 56),
             taken("Bleeding fell by 80% in the treated arm", "W1", 16, 999),
         ]);
-        let refused = audit(&review, &works()).expect_err("ungrounded");
+        let refused = audit(&review, &works(), &BTreeMap::new()).expect_err("ungrounded");
         assert_eq!(
             refused.problems,
             vec![
@@ -378,6 +451,7 @@ mod tests {
                 sentence: 1,
                 start: 16,
                 end: 56,
+                full_text: None,
             }]),
         }
     }
@@ -385,7 +459,8 @@ mod tests {
     #[test]
     fn paraphrases_must_cite_their_spans_and_say_only_what_they_say() {
         let grounded = paraphrase("The treated arm reported 80% less bleeding", &["W1"]);
-        let report = audit(&review_of(vec![grounded]), &works()).expect("supported");
+        let report =
+            audit(&review_of(vec![grounded]), &works(), &BTreeMap::new()).expect("supported");
         assert_eq!(report.paraphrased_sentences, 1);
 
         let review = review_of(vec![
@@ -397,7 +472,7 @@ mod tests {
                 ..paraphrase("Bleeding fell", &["W1"])
             },
         ]);
-        let refused = audit(&review, &works()).expect_err("unsupported");
+        let refused = audit(&review, &works(), &BTreeMap::new()).expect_err("unsupported");
         let kinds: Vec<(usize, &str)> = refused
             .problems
             .iter()

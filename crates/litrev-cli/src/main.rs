@@ -193,9 +193,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     "claim {} ({}): {}",
                     claim.claim, claim.section, claim.markdown
                 );
-                match &claim.span {
-                    Some(span) => {
-                        println!(
+                if let Some(span) = &claim.span {
+                    match (&span.pinpoint, &span.locator, &span.sha256) {
+                        (Some(pinpoint), Some(locator), Some(sha256)) => println!(
+                            "taken from the full text of {} [@{}, {pinpoint}] (section {}, paragraph {}, bytes {}–{} of text {sha256}):",
+                            span.work,
+                            span.key,
+                            locator.section + 1,
+                            locator.paragraph + 1,
+                            locator.start,
+                            locator.end
+                        ),
+                        _ => println!(
                             "taken from {} [@{}], {} sentence {} (bytes {}–{}):",
                             span.work,
                             span.key,
@@ -203,7 +212,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                             span.sentence + 1,
                             span.start,
                             span.end
-                        );
+                        ),
+                    }
+                }
+                match &claim.span {
+                    Some(span) => {
                         println!("  “{}”", span.snippet);
                         if let Some(url) = &span.url {
                             println!("  {url}");

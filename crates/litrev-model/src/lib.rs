@@ -39,7 +39,8 @@ pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{Filters, Plan, Query};
 pub use processing::{Processing, processing, work_in_process};
 pub use review::{
-    Basis, CiteForm, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef,
+    Basis, CiteForm, FullTextSpan, Paragraph, Review, Section, SectionKind, Segment, Sentence,
+    SpanRef,
 };
 pub use run::{BadRunId, RunId, RunStatus, Step, UnknownStep};
 pub use screening::{Decision, Label, ReasonCode, Reviewer, ScreeningDecision};

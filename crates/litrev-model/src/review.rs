@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::id::WorkId;
+use crate::{Locator, Work};
 
 /// A review, independent of any output format.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -119,6 +120,41 @@ pub struct SpanRef {
     pub start: usize,
     /// End byte offset (exclusive).
     pub end: usize,
+    /// For a sentence of a work's full text (`field` is `fulltext`): where in which stored text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_text: Option<FullTextSpan>,
+}
+
+/// A sentence of a work's full text, as a review quotes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FullTextSpan {
+    /// The sha256 of the stored text.
+    pub sha256: String,
+    /// Where in it.
+    pub locator: Locator,
+    /// How a citation points at it (`sec. Results`, `p. 4`).
+    pub pinpoint: String,
+    /// The sentence, verbatim (the audit checks it against the stored text).
+    pub text: String,
+}
+
+impl SpanRef {
+    /// The sentence a span points at in its work's record: the abstract's or title's bytes, or
+    /// the full-text sentence it carries; `None` when the locator is out of bounds.
+    pub fn text_in<'a>(&'a self, work: &'a Work) -> Option<&'a str> {
+        let field = match self.field.as_str() {
+            "abstract" => work.abstract_text.as_deref()?,
+            "title" => work.title.as_deref()?,
+            "fulltext" => return self.full_text.as_ref().map(|span| span.text.as_str()),
+            _ => return None,
+        };
+        field.get(self.start..self.end)
+    }
+
+    /// The pinpoint a citation of this span carries (`sec. Results`), for full-text spans.
+    pub fn pinpoint(&self) -> Option<&str> {
+        self.full_text.as_ref().map(|span| span.pinpoint.as_str())
+    }
 }
 
 impl Sentence {

@@ -51,6 +51,15 @@ pub struct SpanEvidence {
     pub snippet: String,
     /// Where to read the work (DOI, else OpenAlex).
     pub url: Option<String>,
+    /// For a full-text sentence: where in the text (`sec. Results`, `p. 4`)…
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pinpoint: Option<String>,
+    /// …its section, paragraph and byte offsets…
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locator: Option<litrev_model::Locator>,
+    /// …and the sha256 of the stored text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
 }
 
 /// The evidence of every sentence of the review, in reading order.
@@ -128,12 +137,8 @@ fn span_evidence(
     let work = works
         .get(&locator.work)
         .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
-    let field = match locator.field.as_str() {
-        "title" => work.title.as_deref(),
-        _ => work.abstract_text.as_deref(),
-    };
-    let snippet = field
-        .and_then(|text| text.get(locator.start..locator.end))
+    let snippet = locator
+        .text_in(work)
         .ok_or_else(|| Error::Unresolved(locator.work.clone()))?;
     let url = work
         .ids
@@ -154,5 +159,8 @@ fn span_evidence(
         end: locator.end,
         snippet: snippet.to_owned(),
         url,
+        pinpoint: locator.full_text.as_ref().map(|span| span.pinpoint.clone()),
+        locator: locator.full_text.as_ref().map(|span| span.locator),
+        sha256: locator.full_text.as_ref().map(|span| span.sha256.clone()),
     })
 }

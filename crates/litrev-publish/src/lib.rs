@@ -240,6 +240,7 @@ mod tests {
                             sentence: 1,
                             start,
                             end: abstract_text.len(),
+                            full_text: None,
                         }),
                     }],
                 }],

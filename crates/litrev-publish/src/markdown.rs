@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{CiteForm, Paragraph, Review, Section, Segment, Sentence, WorkId};
+use litrev_model::{Basis, CiteForm, Paragraph, Review, Section, Segment, Sentence, WorkId};
 
 use crate::Error;
 
@@ -94,10 +94,26 @@ pub fn sentence_markdown(
                             .ok_or_else(|| Error::MissingKey(work.clone()))
                     })
                     .collect::<Result<_, _>>()?;
+                // A sentence quoted from a full text cites its work with the pinpoint
+                // (`[@key, sec. Results]`, Pandoc's locator), when it is the only work cited.
+                let pinpoint = match &sentence.basis {
+                    Basis::Span(span) if works.as_slice() == std::slice::from_ref(&span.work) => {
+                        span.pinpoint()
+                    }
+                    _ => None,
+                };
                 match form {
-                    CiteForm::Narrative => text.push_str(&cited.join(", ")),
+                    CiteForm::Narrative => {
+                        text.push_str(&cited.join(", "));
+                        if let Some(pinpoint) = pinpoint {
+                            text.push_str(&format!(" [{}]", escape(pinpoint)));
+                        }
+                    }
                     CiteForm::Parenthetical => {
-                        let joined = cited.join("; ");
+                        let mut joined = cited.join("; ");
+                        if let Some(pinpoint) = pinpoint {
+                            joined.push_str(&format!(", {}", escape(pinpoint)));
+                        }
                         if !text.is_empty() && !text.ends_with(' ') {
                             text.push(' ');
                         }
@@ -301,8 +317,8 @@ fn push_sentence<'a>(text: &'a str, start: usize, end: usize, sentences: &mut Ve
 }
 
 /// Reads one sentence's Markdown into text and citations: `[@a; @b]` is parenthetical (the
-/// keys kept, any prefix or locator text inside the brackets dropped), a bare `@a` narrative,
-/// and `\x` the character `x`.
+/// keys kept, any prefix or locator text inside the brackets dropped), a bare `@a` narrative
+/// (a locator right after it, `@a [p. 4]`, dropped too), and `\x` the character `x`.
 pub fn read_sentence(markdown: &str) -> Vec<ReadSegment> {
     let mut segments = Vec::new();
     let mut text = String::new();
@@ -357,6 +373,13 @@ pub fn read_sentence(markdown: &str) -> Vec<ReadSegment> {
                     form: CiteForm::Narrative,
                 });
                 rest = &rest[1 + key.len()..];
+                // `@key [p. 4]`: the locator belongs to the citation, not to the text.
+                if let Some(bracketed) = rest.strip_prefix(" [")
+                    && let Some(close) = bracketed.find(']')
+                    && !bracketed[..close].contains('@')
+                {
+                    rest = &bracketed[close + 1..];
+                }
                 continue;
             }
         }
@@ -542,6 +565,63 @@ mod tests {
                 form: CiteForm::Parenthetical
             }
         );
+    }
+
+    #[test]
+    fn full_text_quotes_cite_with_their_pinpoint_and_read_back_without_it() {
+        use litrev_model::{FullTextSpan, Locator, SpanRef};
+        let work: WorkId = "W1".parse().expect("id");
+        let keys = BTreeMap::from([(work.clone(), "smith2020".to_owned())]);
+        let span = SpanRef {
+            work: work.clone(),
+            field: "fulltext".into(),
+            sentence: 3,
+            start: 0,
+            end: 21,
+            full_text: Some(FullTextSpan {
+                sha256: "abc".into(),
+                locator: Locator {
+                    section: 2,
+                    paragraph: 0,
+                    start: 0,
+                    end: 21,
+                },
+                pinpoint: "sec. Results".into(),
+                text: "Falls fell by a third.".into(),
+            }),
+        };
+        for (form, expected) in [
+            (
+                CiteForm::Parenthetical,
+                "Falls fell by a third [@smith2020, sec. Results].",
+            ),
+            (
+                CiteForm::Narrative,
+                "Falls fell by a third @smith2020 [sec. Results].",
+            ),
+        ] {
+            let sentence = Sentence {
+                segments: vec![
+                    Segment::Text("Falls fell by a third ".into()),
+                    Segment::Cite {
+                        works: vec![work.clone()],
+                        form,
+                    },
+                    Segment::Text(".".into()),
+                ],
+                basis: Basis::Span(span.clone()),
+            };
+            let markdown = sentence_markdown(&sentence, &keys).expect("renders");
+            assert_eq!(markdown, expected);
+            let read = read_sentence(&markdown);
+            assert!(
+                read.iter().all(|segment| match segment {
+                    ReadSegment::Text(text) => !text.contains("sec."),
+                    ReadSegment::Cite { keys, .. } => keys == &["smith2020".to_owned()],
+                }),
+                "{read:?}"
+            );
+        }
     }
 
     #[test]

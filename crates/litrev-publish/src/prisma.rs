@@ -224,8 +224,20 @@ mod tests {
             screened: 110,
             excluded: vec![("out_of_scope".into(), 50), ("missing_abstract".into(), 10)],
             included: 50,
+            reports: Some(ReportCounts {
+                sought: 45,
+                over_budget: 5,
+                not_retrieved: vec![("no_copy".into(), 20), ("parse_failed".into(), 1)],
+                read: 24,
+            }),
         });
         for expected in [
+            "Reports sought for retrieval",
+            "(n = 45)",
+            "beyond the full-text budget (n = 5)",
+            "Reports not retrieved (n = 21):",
+            "no copy (n = 20)",
+            "read in full (n = 24)",
             "searches (n = 100)",
             "citation snowballing (n = 40)",
             "seed works named by the user (n = 2)",
@@ -240,6 +252,10 @@ mod tests {
             assert!(svg.contains(expected), "{expected} missing from\n{svg}");
         }
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-        assert_eq!(svg.matches("<rect").count(), 6, "background and five boxes");
+        assert_eq!(
+            svg.matches("<rect").count(),
+            8,
+            "background and seven boxes"
+        );
     }
 }

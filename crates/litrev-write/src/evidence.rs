@@ -1,6 +1,7 @@
-//! Evidence spans: the sentences of a work's abstract, each with its locator and role.
+//! Evidence spans: the sentences of a work's abstract, each with its locator and role, and the
+//! sentences of its study card, read from its full text, with their pinpoints.
 
-use litrev_model::{SpanRef, Work, WorkId};
+use litrev_model::{CardField, FullTextSpan, SpanRef, StudyCard, Work, WorkId};
 use litrev_text::split_sentences;
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +59,7 @@ pub fn spans_of(work: &Work) -> Vec<Span> {
                     sentence: index,
                     start,
                     end,
+                    full_text: None,
                 },
                 text: sentence.to_owned(),
                 role: role_of(sentence, index, count),
@@ -65,6 +67,64 @@ pub fn spans_of(work: &Work) -> Vec<Span> {
             }
         })
         .collect()
+}
+
+/// A work's evidence: its abstract's sentences, then (when it was read in full) its study
+/// card's.
+pub fn evidence_of(work: &Work, card: Option<&StudyCard>) -> Vec<Span> {
+    let mut spans = spans_of(work);
+    if let Some(card) = card {
+        let first = spans.len();
+        spans.extend(card_spans(&work.id(), card, first));
+    }
+    spans
+}
+
+/// The sentences of a work's study card as spans, numbered on from `first` (after the
+/// abstract's), each with the role its field gives it; data-availability statements are no
+/// evidence of findings and are left out. A sentence filling several fields is one span.
+pub fn card_spans(id: &WorkId, card: &StudyCard, first: usize) -> Vec<Span> {
+    let mut spans: Vec<Span> = Vec::new();
+    for field in CardField::ALL {
+        let role = match field {
+            CardField::Aim => Role::Objective,
+            CardField::Results => Role::Result,
+            CardField::Limitations => Role::Limitation,
+            CardField::FutureWork => Role::FutureWork,
+            CardField::DataAvailability => continue,
+            _ => Role::Method,
+        };
+        for span in card.spans(field) {
+            if spans.iter().any(|known| {
+                known
+                    .locator
+                    .full_text
+                    .as_ref()
+                    .is_some_and(|at| at.locator == span.locator)
+            }) {
+                continue;
+            }
+            spans.push(Span {
+                locator: SpanRef {
+                    work: id.clone(),
+                    field: "fulltext".to_owned(),
+                    sentence: first + spans.len(),
+                    start: span.locator.start,
+                    end: span.locator.end,
+                    full_text: Some(FullTextSpan {
+                        sha256: card.sha256.clone(),
+                        locator: span.locator,
+                        pinpoint: span.pinpoint.clone(),
+                        text: span.text.clone(),
+                    }),
+                },
+                text: span.text.clone(),
+                role,
+                words: span.text.split_whitespace().count(),
+            });
+        }
+    }
+    spans
 }
 
 /// The role of a sentence from its cue words and its position.

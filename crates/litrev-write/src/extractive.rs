@@ -18,7 +18,7 @@ use crate::cues::{
     could_be_a_topic, is_about_harms, is_negative, leans_on_context, phrase_of, purpose_clause,
     reports_effect,
 };
-use crate::evidence::{Role, Span, spans_of};
+use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{
     SentenceBuilder, capitalise, label_list, list, number, number_capitalised, plural, words_of,
 };
@@ -91,7 +91,7 @@ impl<'a> Writer<'a> {
         let spans: BTreeMap<WorkId, Vec<Span>> = input
             .included
             .iter()
-            .map(|(id, work)| (id.clone(), spans_of(work)))
+            .map(|(id, work)| (id.clone(), evidence_of(work, input.cards.get(id))))
             .collect();
         let corpus = Corpus::fit(
             spans
@@ -1498,8 +1498,21 @@ impl<'a> Writer<'a> {
                 } else {
                     0.0
                 };
-                let score =
-                    role_weight(span.role) + 0.6 * centrality + number_bonus - context_penalty;
+                // A full-text sentence says what an abstract leaves out: how it was done, what
+                // went wrong, what is next, results with their numbers.
+                let full_text_bonus = if span.locator.full_text.is_some()
+                    && (has_number
+                        || matches!(
+                            span.role,
+                            Role::Method | Role::Limitation | Role::FutureWork
+                        )) {
+                    0.15
+                } else {
+                    0.0
+                };
+                let score = role_weight(span.role) + 0.6 * centrality + number_bonus
+                    - context_penalty
+                    + full_text_bonus;
                 (score, span)
             })
             .collect();
@@ -1803,6 +1816,7 @@ mod tests {
                 organisation: &self.organisation,
                 corpus_citations: &self.corpus_citations,
                 citations: &[],
+                cards: &crate::NO_CARDS,
             }
         }
     }

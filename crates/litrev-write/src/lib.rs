@@ -19,11 +19,11 @@ mod prose;
 use std::collections::BTreeMap;
 
 use litrev_model::{
-    Citation, Organisation, Plan, ReasonCode, StageReport, StopReason, Work, WorkId,
+    Citation, Organisation, Plan, ReasonCode, StageReport, StopReason, StudyCard, Work, WorkId,
 };
 use serde::{Deserialize, Serialize};
 
-pub use evidence::{Role, Span, role_of, spans_of};
+pub use evidence::{Role, Span, card_spans, evidence_of, role_of, spans_of};
 pub use extractive::write;
 pub use llm::{
     DRAFT_PHASE, DroppedSentence, LlmWriteConfig, LlmWriteReport, LlmWritten, REPAIR_PHASE,
@@ -113,4 +113,10 @@ pub struct WriteInput<'a> {
     pub corpus_citations: &'a BTreeMap<WorkId, usize>,
     /// Citation edges among the corpus works.
     pub citations: &'a [Citation],
+    /// The study cards of the included works read in full: their sentences are evidence
+    /// beside the abstracts', quoted with their pinpoints.
+    pub cards: &'a BTreeMap<WorkId, StudyCard>,
 }
+
+/// No study cards: for reviews written from abstracts alone.
+pub static NO_CARDS: BTreeMap<WorkId, StudyCard> = BTreeMap::new();

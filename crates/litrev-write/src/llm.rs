@@ -30,7 +30,7 @@ use litrev_model::{
 use litrev_text::{Unsupported, check_support, is_boilerplate, support};
 use serde::{Deserialize, Serialize};
 
-use crate::evidence::{Role, Span, spans_of};
+use crate::evidence::{Role, Span, evidence_of};
 use crate::extractive::{
     Drafting, MAX_SPAN_WORDS, MIN_SPAN_WORDS, even_groups, part, write_drafted_by,
 };
@@ -433,9 +433,9 @@ fn plan_sections(
         let per_work: Vec<Vec<Span>> = theme
             .works
             .iter()
-            .filter_map(|id| input.included.get(id))
-            .map(|work| {
-                let usable: Vec<Span> = spans_of(work)
+            .filter_map(|id| Some((input.included.get(id)?, input.cards.get(id))))
+            .map(|(work, card)| {
+                let usable: Vec<Span> = evidence_of(work, card)
                     .into_iter()
                     .filter(|span| (MIN_SPAN_WORDS..=MAX_SPAN_WORDS).contains(&span.words))
                     .filter(|span| !is_boilerplate(&span.text))
@@ -985,6 +985,7 @@ mod tests {
                     sentence: 0,
                     start: 0,
                     end: text.len(),
+                    full_text: None,
                 },
                 text: text.to_owned(),
                 role: Role::Result,

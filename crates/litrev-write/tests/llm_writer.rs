@@ -126,6 +126,7 @@ impl Fixture {
             organisation: &self.organisation,
             corpus_citations: &self.corpus_citations,
             citations: &[],
+            cards: &litrev_write::NO_CARDS,
         }
     }
 }
@@ -301,7 +302,8 @@ fn placeholders_resolve_and_an_unsupported_claim_is_repaired() {
     assert!(repair.user.contains("99"), "{}", repair.user);
 
     // The review passes the audit, paraphrases included.
-    let audited = litrev_audit::audit(&written.review, &fixture.included).expect("grounded");
+    let audited = litrev_audit::audit(&written.review, &fixture.included, &BTreeMap::new())
+        .expect("grounded");
     assert_eq!(audited.paraphrased_sentences, sentences.len());
 
     // Three calls (two drafts, one repair), each counted from the answer's usage.
@@ -350,7 +352,7 @@ fn a_claim_still_unsupported_after_the_last_round_is_dropped() {
         .map(|sentence| sentence.plain_text())
         .collect();
     assert!(!all_text.contains("99"), "{all_text}");
-    litrev_audit::audit(&written.review, &fixture.included).expect("grounded");
+    litrev_audit::audit(&written.review, &fixture.included, &BTreeMap::new()).expect("grounded");
 }
 
 #[test]

@@ -98,7 +98,13 @@ impl Runner {
         }
         let review =
             revise(markdown, &written.review, &keys, &included).map_err(Error::EditRefused)?;
-        litrev_audit::audit(&review, &included)
+        // Runs stored before the full-text step have no output of it: no texts to check.
+        let fulltext: crate::fulltext::FulltextRecord = self
+            .store()
+            .step_output(run, "fulltext")?
+            .unwrap_or_default();
+        let texts = self.full_texts(&fulltext)?;
+        litrev_audit::audit(&review, &included, &texts)
             .map_err(|refused| Error::EditRefused(described(&refused.problems, &review)))?;
         let words = review.sentences().map(litrev_write::words_of).sum();
         let record = WriteRecord {
@@ -442,17 +448,13 @@ fn backing_span(text: &str, work: &WorkId, citable: &BTreeMap<WorkId, Work>) -> 
             sentence,
             start,
             end,
+            full_text: None,
         })
 }
 
 /// The text a span of [`backing_span`] points at.
-fn span_text<'a>(span: &SpanRef, citable: &'a BTreeMap<WorkId, Work>) -> Option<&'a str> {
-    let record = citable.get(&span.work)?;
-    let field = match span.field.as_str() {
-        "abstract" => record.abstract_text.as_deref()?,
-        _ => record.title.as_deref()?,
-    };
-    field.get(span.start..span.end)
+fn span_text<'a>(span: &'a SpanRef, citable: &'a BTreeMap<WorkId, Work>) -> Option<&'a str> {
+    span.text_in(citable.get(&span.work)?)
 }
 
 /// Describes the audit's problems with the edit's sentences, numbered as the audit numbers
@@ -562,6 +564,7 @@ mod tests {
                                 sentence: 1,
                                 start: 16,
                                 end: 56,
+                                full_text: None,
                             }),
                         },
                         Sentence::structural(vec![Segment::Text("One work.".into())]),
@@ -578,7 +581,7 @@ mod tests {
 
     fn audited(markdown: &str) -> Result<Review, Vec<EditProblem>> {
         let review = revise(markdown, &original(), &keys(), &citable())?;
-        litrev_audit::audit(&review, &citable())
+        litrev_audit::audit(&review, &citable(), &BTreeMap::new())
             .map_err(|refused| described(&refused.problems, &review))?;
         Ok(review)
     }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_fulltext::FulltextConfig;
 use litrev_model::{
-    MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
+    FullText, MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
 };
 use litrev_store::{StepWrites, StoredText};
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,14 @@ impl FulltextRecord {
         counts
     }
 
+    /// The study cards by work, as the writer reads them.
+    pub(crate) fn cards_by_work(&self) -> BTreeMap<WorkId, StudyCard> {
+        self.cards
+            .iter()
+            .map(|card| (card.work.clone(), card.clone()))
+            .collect()
+    }
+
     /// The PRISMA boxes of full-text retrieval.
     pub(crate) fn report_counts(&self) -> litrev_publish::ReportCounts {
         let mut not_retrieved: BTreeMap<&str, usize> = BTreeMap::new();
@@ -63,6 +71,22 @@ impl FulltextRecord {
 }
 
 impl Runner {
+    /// The stored texts the cards point into, by sha256, for the audit.
+    pub(crate) fn full_texts(&self, record: &FulltextRecord) -> Result<BTreeMap<String, FullText>> {
+        let mut texts = BTreeMap::new();
+        for card in &record.cards {
+            if texts.contains_key(&card.sha256) {
+                continue;
+            }
+            let text = self
+                .store()
+                .full_text(&card.sha256)?
+                .ok_or_else(|| Error::MissingStep(format!("full text {}", card.sha256)))?;
+            texts.insert(card.sha256.clone(), text);
+        }
+        Ok(texts)
+    }
+
     /// Runs (or loads) the full-text step for the included works.
     pub(crate) fn full_text_step(
         &mut self,

@@ -808,6 +808,7 @@ impl Runner {
                 organisation: &organisation,
                 corpus_citations: &corpus_citations,
                 citations: &citations,
+                cards: &fulltext.cards_by_work(),
             };
             let (review, llm) = match &options.llm {
                 None => (litrev_write::write(&input), None),
@@ -841,16 +842,25 @@ impl Runner {
                 "audit",
                 "checking every citation and every taken sentence",
             );
-            let report = litrev_audit::audit(&written.review, &included)?;
+            let texts = self.full_texts(&fulltext)?;
+            let report = litrev_audit::audit(&written.review, &included, &texts)?;
             self.commit(run, "audit", &report, &StepWrites::default(), Vec::new())?;
             finished(
                 events,
                 "audit",
                 format!(
-                    "{} citations of {} works resolve; {} sentences from abstracts are verbatim{}",
+                    "{} citations of {} works resolve; {} sentences taken from works are verbatim{}{}",
                     report.citations,
                     report.cited_works,
                     report.span_sentences,
+                    if report.full_text_sentences > 0 {
+                        format!(
+                            " ({} of them from full texts, at their locators)",
+                            report.full_text_sentences
+                        )
+                    } else {
+                        String::new()
+                    },
                     if report.paraphrased_sentences > 0 {
                         format!(
                             ", {} paraphrased ones are supported by their spans",

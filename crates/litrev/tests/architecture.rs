@@ -23,12 +23,16 @@ const HTTP: &str = "litrev-http";
 const LOCAL_APIS: &str = "litrev-bench-server";
 /// The fuzz targets of every parser of outside data (dev-only).
 const FUZZ: &str = "litrev-fuzz";
+/// Full texts: finds and reads them (local files, and later open-access downloads through the
+/// one HTTP stack), parsing JATS with the sources' reader.
+const FULLTEXT: &str = "litrev-fulltext";
 const PHASES: &[&str] = &[
     "litrev-plan",
     "litrev-discover",
     "litrev-snowball",
     "litrev-screen",
     "litrev-organise",
+    "litrev-extract",
     "litrev-write",
     "litrev-audit",
     "litrev-publish",
@@ -73,6 +77,7 @@ fn dependencies_point_one_way() {
         let allowed: Vec<&str> = match name.as_str() {
             MODEL | HTTP | LOCAL_APIS => Vec::new(),
             "litrev-sources" | LLM => vec![MODEL, HTTP],
+            FULLTEXT => vec![MODEL, HTTP, "litrev-sources"],
             service if SERVICES.contains(&service) => vec![MODEL],
             phase if PHASES.contains(&phase) => {
                 let mut allowed = vec![MODEL];
@@ -84,7 +89,7 @@ fn dependencies_point_one_way() {
                 allowed
             }
             "litrev" => {
-                let mut allowed = vec![MODEL, HTTP, LOCAL_APIS];
+                let mut allowed = vec![MODEL, HTTP, LOCAL_APIS, FULLTEXT];
                 allowed.extend(SERVICES);
                 allowed.extend(PHASES);
                 allowed

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use litrev_fulltext::{PdfLimits, read_file};
 use litrev_model::{FullText, Locator};
 
-use crate::support::{describe, review_of, table};
+use crate::support::{describe, litrev, newest_run, review_of, sections, table};
 
 const QUESTION: &str = "Epidemiology of cancer and infection in human and animal populations";
 
@@ -101,6 +101,51 @@ fn check_spans(out: &Path, format: &str) -> usize {
     spans
 }
 
+/// The review quotes full-text sentences with their pinpoints (`[@key, p. 4]`), the future
+/// directions among them; each quoted sentence in `evidence.json` reads as the text has it at
+/// its locator; `litrev show --claim` says where in the full text a claim comes from.
+fn check_quotes(home: &Path, out: &Path, format: &str) {
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    let pinpoint = if format == "pdf" { ", p. " } else { ", sec. " };
+    assert!(
+        markdown.contains(pinpoint),
+        "{format}: no full-text pinpoint in review.md"
+    );
+    let gaps = sections(&markdown)
+        .into_iter()
+        .find(|(heading, _)| heading == "Gaps and future directions")
+        .map(|(_, body)| body)
+        .expect("a gaps section");
+    assert!(
+        gaps.contains(pinpoint),
+        "{format}: no future direction quotes a full-text limitation: {gaps}"
+    );
+    let claims: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("evidence.json")).expect("evidence.json"))
+            .expect("evidence.json parses");
+    let mut quoted = None;
+    for claim in claims.as_array().expect("claims") {
+        let span = &claim["span"];
+        if span["field"] != "fulltext" {
+            continue;
+        }
+        let pinpoint = span["pinpoint"].as_str().expect("a pinpoint");
+        assert!(
+            claim["markdown"]
+                .as_str()
+                .is_some_and(|text| text.contains(pinpoint)),
+            "{claim}"
+        );
+        quoted.get_or_insert_with(|| claim["claim"].as_u64().expect("a claim number"));
+    }
+    let claim = quoted.expect("a claim taken from a full text").to_string();
+    let run = newest_run(home);
+    let shown = litrev(home, &["show", &run, "--claim", &claim], &[]);
+    assert!(shown.status.success(), "{}", describe(&shown));
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("taken from the full text of"), "{text}");
+}
+
 #[test]
 fn included_works_get_study_cards_from_jats_and_from_pdf() {
     let (Some(data), Some(pdfs)) = (litrev_testkit::testdata(), litrev_testkit::test_pdfs()) else {
@@ -139,6 +184,7 @@ fn included_works_get_study_cards_from_jats_and_from_pdf() {
             serde_json::from_slice(&std::fs::read(out.join("run.json")).expect("run.json"))
                 .expect("run.json parses");
         assert_eq!(record["counts"]["fulltext"]["study_cards"], rows.len());
+        check_quotes(home.path(), &out, format);
     }
     // Without a folder, every included work is abstract only for want of a copy, and the run
     // still publishes.

@@ -125,6 +125,7 @@ fn review() -> (&'static Review, &'static BTreeMap<WorkId, Work>) {
                                 sentence: 1,
                                 start,
                                 end: abstract_text.len(),
+                                full_text: None,
                             }),
                         },
                         Sentence::structural(vec![
