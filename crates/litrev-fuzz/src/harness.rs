@@ -344,7 +344,8 @@ pub fn fuzz(
             &[],
         ));
     }
-    for case in 0..config.cases {
+    let cases = (config.cases / target.cost.max(1)).max(corpus.seeds.len() as u64);
+    for case in 0..cases {
         let (index, input) = corpus.case(config.seed, case);
         let input = Arc::new(input);
         before_case(case);
@@ -364,7 +365,7 @@ pub fn fuzz(
         }
     }
     Ok(Summary {
-        cases: config.cases,
+        cases,
         seeds: corpus.seeds.len(),
         elapsed: started.elapsed(),
     })
@@ -622,6 +623,7 @@ mod tests {
         input: Input::Text,
         seeds: no_seeds,
         run: fails_on_bad,
+        cost: 1,
     };
 
     fn corpus(seeds: &[&str]) -> Corpus {

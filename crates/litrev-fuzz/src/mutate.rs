@@ -31,6 +31,8 @@ pub enum Format {
     Csv,
     /// Short plain text (identifiers).
     Text,
+    /// A PDF file.
+    Pdf,
 }
 
 /// Whether a target reads text (so its input is always valid UTF-8) or raw bytes.
@@ -237,12 +239,60 @@ pub fn mutate(rng: &mut Rng, seed: &[u8], partner: &[u8], format: Format, input:
                 Format::Xml => xml_mutation(rng, &data),
                 Format::Ris => ris_mutation(rng, &data),
                 Format::Csv => csv_mutation(rng, &data),
+                Format::Pdf => pdf_mutation(rng, data),
                 Format::Text => generic(rng, data, partner, input),
             }
         } else {
             generic(rng, data, partner, input)
         };
         data.truncate(MAX_LEN);
+    }
+    data
+}
+
+/// What breaks PDF readers: a file cut short (anywhere, or just before its cross-reference
+/// table), an encryption dictionary where there is none, objects nested thousands deep,
+/// stream lengths that lie, no text at all (an image-only page), zero bytes.
+fn pdf_mutation(rng: &mut Rng, mut data: Vec<u8>) -> Vec<u8> {
+    match rng.below(7) {
+        0 => {
+            let cut = rng.below(data.len().max(1));
+            data.truncate(cut);
+        }
+        1 => {
+            if let Some(at) = find(&data, b"xref", 0) {
+                data.truncate(at);
+            }
+        }
+        2 => {
+            if let Some(at) = find(&data, b"trailer", 0) {
+                let insert =
+                    b"trailer\n<< /Encrypt << /Filter /Standard /V 2 /R 3 /O (x) /U (y) /P -4 >> ";
+                data.splice(at..at + 7, insert.iter().copied().take(insert.len() - 1));
+            }
+        }
+        3 => {
+            let depth = 1 + rng.below(20_000);
+            let mut nested = b"%PDF-1.7\n1 0 obj\n".to_vec();
+            nested.extend(std::iter::repeat_n(b'[', depth));
+            nested.extend(std::iter::repeat_n(b']', depth));
+            nested.extend(b"\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF");
+            data = nested;
+        }
+        4 => {
+            if let Some(at) = find(&data, b"/Length ", 0) {
+                let digits = format!("/Length {}", u64::MAX - rng.below(1000) as u64);
+                let end = data[at + 8..]
+                    .iter()
+                    .position(|byte| !byte.is_ascii_digit())
+                    .map_or(data.len(), |offset| at + 8 + offset);
+                data.splice(at..end, digits.into_bytes());
+            }
+        }
+        5 => {
+            data = b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF".to_vec();
+        }
+        _ => data.clear(),
     }
     data
 }

@@ -40,6 +40,7 @@ targets!(
     crossref,
     pubmed,
     jats,
+    pdf,
     arxiv,
     unpaywall,
     ris,

@@ -104,6 +104,8 @@ fn dependencies_point_one_way() {
             // data wherever they live, so it may use every crate that has one.
             FUZZ => vec![
                 MODEL,
+                FULLTEXT,
+                "litrev-extract",
                 "litrev-sources",
                 "litrev-publish",
                 "litrev",

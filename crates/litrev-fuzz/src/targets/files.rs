@@ -213,3 +213,61 @@ pub(super) fn labelled_csv(input: &[u8]) -> Checked {
         Ok(())
     })
 }
+
+/// PDFs printed from the shared PMC articles (`scripts/make-test-pdfs.sh`; the two smallest
+/// keep cases fast), and the hostile shapes the mutations make.
+pub(super) fn pdf_seeds(_data: &Path) -> Seeds {
+    let folder =
+        litrev_testkit::test_pdfs().ok_or("no test PDFs: run scripts/make-test-pdfs.sh")?;
+    let mut files = seeds::files(&folder, &[".pdf"])?;
+    files.sort_by_key(|file| {
+        std::fs::metadata(file)
+            .map(|meta| meta.len())
+            .unwrap_or(u64::MAX)
+    });
+    let mut out = Vec::new();
+    for file in files.iter().take(2) {
+        out.push(Seed::new(file.display().to_string(), seeds::read(file)?));
+    }
+    Ok(out)
+}
+
+/// The PDF reader on one file, under short limits: a text it returns reads back through its
+/// locators, pages ascend, and the study card made from it is verbatim; a refusal says why.
+pub(super) fn pdf(input: &[u8]) -> Checked {
+    let limits = litrev_fulltext::PdfLimits {
+        timeout: std::time::Duration::from_secs(2),
+        ..litrev_fulltext::PdfLimits::default()
+    };
+    let text = match litrev_fulltext::read_pdf(input.to_vec(), limits) {
+        Ok(text) => text,
+        Err(error) if error.to_string().trim().is_empty() => {
+            return Err("a refusal without a reason".into());
+        }
+        Err(_) => return Ok(()),
+    };
+    let mut last_page = 0;
+    for section in &text.sections {
+        let page = section.page.ok_or("a PDF section without its page")?;
+        if page < last_page {
+            return Err(format!("page {page} after page {last_page}"));
+        }
+        last_page = page;
+    }
+    for (section, paragraph, body) in text.paragraphs() {
+        let whole = litrev_model::Locator {
+            section,
+            paragraph,
+            start: 0,
+            end: body.len(),
+        };
+        if body.trim().is_empty() || text.span(&whole) != Some(body) {
+            return Err(format!(
+                "paragraph {section}.{paragraph} does not read back"
+            ));
+        }
+    }
+    let work = litrev_model::WorkId::Pmid("1".parse().map_err(|_| "a pmid")?);
+    let card = litrev_extract::study_card(&work, "sha", &text);
+    litrev_extract::verify(&card, &text)
+}

@@ -32,6 +32,9 @@ pub struct Target {
     pub seeds: fn(&Path) -> Seeds,
     /// Calls the parsers on one input and checks what they return.
     pub run: fn(&[u8]) -> Checked,
+    /// How many ordinary cases one case costs: a run gives this target `cases / cost` cases
+    /// (PDFs are parsed page by page, a hundred times slower than a JSON line).
+    pub cost: u64,
 }
 
 /// Every target, in the order the long run takes them.
@@ -43,6 +46,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: openalex::seeds_2023,
         run: openalex::work,
+        cost: 1,
     },
     Target {
         name: "openalex_work_current",
@@ -51,6 +55,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: openalex::seeds_current,
         run: openalex::work,
+        cost: 1,
     },
     Target {
         name: "snapshot_file",
@@ -59,6 +64,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Bytes,
         seeds: files::snapshot_seeds,
         run: files::snapshot,
+        cost: 1,
     },
     Target {
         name: "openalex_api",
@@ -67,6 +73,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: openalex::api_seeds,
         run: openalex::api,
+        cost: 1,
     },
     Target {
         name: "semantic_scholar",
@@ -75,6 +82,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: apis::semantic_scholar_seeds,
         run: apis::semantic_scholar,
+        cost: 1,
     },
     Target {
         name: "crossref",
@@ -83,6 +91,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: apis::crossref_seeds,
         run: apis::crossref,
+        cost: 1,
     },
     Target {
         name: "pubmed",
@@ -91,6 +100,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: apis::pubmed_seeds,
         run: apis::pubmed,
+        cost: 1,
     },
     Target {
         name: "jats",
@@ -99,6 +109,16 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: apis::jats_seeds,
         run: apis::jats,
+        cost: 1,
+    },
+    Target {
+        name: "pdf",
+        parsers: "litrev_fulltext::read_pdf, then litrev_extract::study_card on what it reads",
+        format: Format::Pdf,
+        input: Input::Bytes,
+        seeds: files::pdf_seeds,
+        run: files::pdf,
+        cost: 8,
     },
     Target {
         name: "arxiv",
@@ -107,6 +127,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: apis::arxiv_seeds,
         run: apis::arxiv,
+        cost: 1,
     },
     Target {
         name: "unpaywall",
@@ -115,6 +136,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: apis::unpaywall_seeds,
         run: apis::unpaywall,
+        cost: 1,
     },
     Target {
         name: "ris",
@@ -123,6 +145,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: files::ris_seeds,
         run: files::ris,
+        cost: 1,
     },
     Target {
         name: "synergy_labels",
@@ -131,6 +154,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Bytes,
         seeds: files::label_seeds,
         run: files::labels,
+        cost: 1,
     },
     Target {
         name: "labelled_csv",
@@ -139,6 +163,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Bytes,
         seeds: files::labelled_csv_seeds,
         run: files::labelled_csv,
+        cost: 1,
     },
     Target {
         name: "csl_style",
@@ -147,6 +172,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: style::seeds,
         run: style::run,
+        cost: 1,
     },
     Target {
         name: "work_id",
@@ -155,6 +181,7 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: ids::seeds,
         run: ids::run,
+        cost: 1,
     },
 ];
 
