@@ -1,10 +1,13 @@
 //! Full text for the included works: where each work's text is (a local file the person
 //! brought, an open-access copy), reading it (JATS, or PDF under limits), and the bytes kept by
-//! sha256. Pure but for the files it reads; the runner stores what it returns.
+//! sha256. Pure but for the files it reads and the copies it downloads (through
+//! `litrev_http::Downloader`, which refuses any address on this machine or its network); the
+//! runner stores what it returns.
 
 mod ids;
 mod local;
 mod pdf;
+mod remote;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,8 +15,10 @@ use std::path::{Path, PathBuf};
 use litrev_model::{FullText, MissingText, Retrieval, TextFormat, TextStatus, Work};
 use sha2::{Digest, Sha256};
 
+pub use litrev_http::{DownloadLimits, Downloader};
 pub use local::{Library, LocalFile};
 pub use pdf::{PdfLimits, read_pdf};
+pub use remote::{Candidate, RemoteBases, candidates};
 
 /// What can go wrong reading full texts.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +56,11 @@ pub struct FulltextConfig {
     pub dirs: Vec<PathBuf>,
     /// Limits on each PDF.
     pub pdf: PdfLimits,
+    /// Works whose open-access copies may be downloaded, best-screened first (`--max-fulltext`);
+    /// a work found in the folders costs nothing.
+    pub max_downloads: usize,
+    /// Where Europe PMC and arXiv are.
+    pub bases: RemoteBases,
 }
 
 /// A full text read, with the bytes it was read from.
@@ -73,66 +83,114 @@ pub struct Acquired {
     pub text: Option<Text>,
 }
 
-/// Reads the full text of each work from the person's folders; a work without a file there is
-/// `abstract_only` with `no_copy`.
+/// Reads the full text of each work: from the person's folders first, else (with a
+/// downloader, within the budget) from its open-access copies; a work with neither is
+/// `abstract_only`, saying why (`no_copy`, `budget`, `download_failed`, `parse_failed`).
 ///
 /// # Errors
-/// A folder that cannot be listed (a file that cannot be read is that work's problem, not an
-/// error of the step).
-pub fn acquire(config: &FulltextConfig, works: &[Work]) -> Result<Vec<Acquired>> {
+/// A folder that cannot be listed (a file or download that fails is that work's problem, not
+/// an error of the step).
+pub fn acquire(
+    config: &FulltextConfig,
+    works: &[Work],
+    downloader: Option<&Downloader>,
+) -> Result<Vec<Acquired>> {
     let library = Library::scan(&config.dirs, config.pdf)?;
+    let mut downloads_left = config.max_downloads;
     Ok(works
         .iter()
         .map(|work| {
             let id = work.id();
             let _processing = litrev_model::processing(&id);
-            acquire_one(&library, config, work)
-        })
-        .collect())
-}
-
-fn acquire_one(library: &Library, config: &FulltextConfig, work: &Work) -> Acquired {
-    let mut retrieval = Retrieval {
-        work: work.id(),
-        status: TextStatus::AbstractOnly,
-        missing: Some(MissingText::NoCopy),
-        origin: None,
-        sha256: None,
-        problems: Vec::new(),
-    };
-    let Some(file) = library.find(work) else {
-        return Acquired {
-            retrieval,
-            text: None,
-        };
-    };
-    retrieval.origin = Some(file.path.display().to_string());
-    match read_file(&file.path, config.pdf) {
-        Ok((bytes, text)) => {
-            let sha256 = sha256_hex(&bytes);
-            retrieval.status = match text.format {
-                TextFormat::Jats => TextStatus::Jats,
-                TextFormat::Pdf => TextStatus::Pdf,
+            let mut retrieval = Retrieval {
+                work: id,
+                status: TextStatus::AbstractOnly,
+                missing: Some(MissingText::NoCopy),
+                origin: None,
+                sha256: None,
+                problems: Vec::new(),
             };
-            retrieval.missing = None;
-            retrieval.sha256 = Some(sha256.clone());
-            Acquired {
-                retrieval,
-                text: Some(Text {
-                    sha256,
-                    bytes,
-                    text,
-                }),
+            if let Some(file) = library.find(work) {
+                retrieval.origin = Some(file.path.display().to_string());
+                match read_file(&file.path, config.pdf) {
+                    Ok((bytes, text)) => return read(retrieval, bytes, text),
+                    Err(error) => {
+                        retrieval.missing = Some(MissingText::ParseFailed);
+                        retrieval.problems.push(error.to_string());
+                    }
+                }
             }
-        }
-        Err(error) => {
-            retrieval.missing = Some(MissingText::ParseFailed);
-            retrieval.problems.push(error.to_string());
+            let copies = candidates(work, &config.bases);
+            if copies.is_empty() {
+                return Acquired {
+                    retrieval,
+                    text: None,
+                };
+            }
+            let Some(downloader) = downloader else {
+                retrieval.problems.push(
+                    "open-access copies not downloaded: the run reads local sources only (name a \
+                     live source such as --source openalex to download them)"
+                        .to_owned(),
+                );
+                return Acquired {
+                    retrieval,
+                    text: None,
+                };
+            };
+            if downloads_left == 0 {
+                retrieval.missing = Some(MissingText::Budget);
+                return Acquired {
+                    retrieval,
+                    text: None,
+                };
+            }
+            downloads_left -= 1;
+            let mut downloaded = false;
+            for copy in copies {
+                retrieval.origin = Some(copy.url.clone());
+                let body = match downloader.get(&copy.url, copy.accepted) {
+                    Ok(body) => body,
+                    Err(error) => {
+                        retrieval.problems.push(error.to_string());
+                        continue;
+                    }
+                };
+                downloaded = true;
+                match read_bytes(&body.bytes, config.pdf) {
+                    Ok(text) => return read(retrieval, body.bytes, text),
+                    Err(error) => retrieval.problems.push(format!("{}: {error}", copy.url)),
+                }
+            }
+            retrieval.missing = Some(if downloaded {
+                MissingText::ParseFailed
+            } else {
+                MissingText::DownloadFailed
+            });
             Acquired {
                 retrieval,
                 text: None,
             }
-        }
+        })
+        .collect())
+}
+
+/// A retrieval that read its text.
+fn read(mut retrieval: Retrieval, bytes: Vec<u8>, text: FullText) -> Acquired {
+    let sha256 = sha256_hex(&bytes);
+    retrieval.status = match text.format {
+        TextFormat::Jats => TextStatus::Jats,
+        TextFormat::Pdf => TextStatus::Pdf,
+    };
+    retrieval.missing = None;
+    retrieval.sha256 = Some(sha256.clone());
+    Acquired {
+        retrieval,
+        text: Some(Text {
+            sha256,
+            bytes,
+            text,
+        }),
     }
 }
 

@@ -131,7 +131,7 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         dirs: vec![jats_dir.clone()],
         ..FulltextConfig::default()
     };
-    let acquired = acquire(&config, &works_by_id).expect("acquires");
+    let acquired = acquire(&config, &works_by_id, None).expect("acquires");
     assert!(
         acquired
             .iter()
@@ -146,7 +146,7 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         dirs: vec![pdfs.clone()],
         ..FulltextConfig::default()
     };
-    let acquired = acquire(&config, &works_by_title).expect("acquires");
+    let acquired = acquire(&config, &works_by_title, None).expect("acquires");
     let statuses: Vec<TextStatus> = acquired.iter().map(|a| a.retrieval.status).collect();
     assert_eq!(statuses, vec![TextStatus::Pdf; 8], "{acquired:#?}");
     // A work that is nowhere is abstract only, for want of a copy.
@@ -154,7 +154,7 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         title: Some("A study of nothing in particular at all".into()),
         ..Work::stub(WorkId::Pmid("2".parse().expect("a pmid")))
     };
-    let acquired = acquire(&config, &[nowhere]).expect("acquires");
+    let acquired = acquire(&config, &[nowhere], None).expect("acquires");
     assert_eq!(acquired[0].retrieval.missing, Some(MissingText::NoCopy));
     // A folder that is not there is an error naming the flag.
     let error = acquire(
@@ -163,7 +163,116 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
             ..FulltextConfig::default()
         },
         &[],
+        None,
     )
     .expect_err("a missing folder is an error");
     assert!(error.to_string().contains("--fulltext-dir"), "{error}");
+}
+
+#[test]
+fn open_access_copies_are_downloaded_within_the_budget_jats_first() {
+    let (Some(data), Some(pdfs)) = (litrev_testkit::testdata(), litrev_testkit::test_pdfs()) else {
+        return;
+    };
+    use litrev_fulltext::{DownloadLimits, Downloader, RemoteBases};
+    use litrev_testkit::http::{FaultPlan, Reply, Server};
+    let jats = std::fs::read(data.join("pmc-jats-and-medline/pmc_oa_nxml/pone.0000217.nxml.gz"))
+        .expect("a JATS file");
+    let mut xml = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(jats.as_slice()), &mut xml)
+        .expect("gunzips");
+    let pdf = std::fs::read(pdfs.join("mds526.pdf")).expect("a PDF");
+    let server = Server::start(
+        move |request| match request.path.as_str() {
+            "/epmc/PMC1790863/fullTextXML" => Reply::new(200, "application/xml", xml.clone()),
+            "/files/mds526.pdf" => Reply::new(200, "application/pdf", pdf.clone()),
+            "/files/landing.html" => {
+                Reply::new(200, "text/html", b"<html>a landing page</html>".to_vec())
+            }
+            "/files/broken.pdf" => Reply::new(200, "application/pdf", b"%PDF-1.7 cut".to_vec()),
+            _ => Reply::text(404, "not found"),
+        },
+        FaultPlan::none(),
+    );
+    let base = server.url();
+    let work = |n: u32, pmcid: Option<&str>, oa: Option<&str>| Work {
+        ids: WorkIds {
+            openalex: Some(format!("W{n}").parse().expect("an OpenAlex id")),
+            pmcid: pmcid.map(|id| id.parse().expect("a PMCID")),
+            ..WorkIds::default()
+        },
+        title: Some(format!("Work number {n} of a test set")),
+        oa_url: oa.map(|path| format!("{base}{path}")),
+        ..Work::stub(WorkId::OpenAlex(
+            format!("W{n}").parse().expect("an OpenAlex id"),
+        ))
+    };
+    let works = vec![
+        // JATS from Europe PMC is tried before the record's own link.
+        work(1, Some("PMC1790863"), Some("/files/landing.html")),
+        work(2, None, Some("/files/mds526.pdf")),
+        work(3, None, Some("/files/landing.html")),
+        work(4, None, Some("/files/broken.pdf")),
+        work(5, None, Some("/files/missing.pdf")),
+        work(6, None, None),
+        work(7, None, Some("/files/mds526.pdf")),
+    ];
+    let config = FulltextConfig {
+        max_downloads: 5,
+        bases: RemoteBases {
+            europe_pmc: format!("{base}/epmc"),
+            arxiv: format!("{base}/arxiv"),
+        },
+        ..FulltextConfig::default()
+    };
+    // The local server is on loopback: only a downloader told so may reach it.
+    let local = Downloader::new(
+        DownloadLimits {
+            allow_private: true,
+            ..DownloadLimits::default()
+        },
+        "litrev-test",
+    )
+    .expect("a downloader");
+    let acquired = acquire(&config, &works, Some(&local)).expect("acquires");
+    let outcome: Vec<(TextStatus, Option<MissingText>)> = acquired
+        .iter()
+        .map(|a| (a.retrieval.status, a.retrieval.missing))
+        .collect();
+    assert_eq!(
+        outcome,
+        vec![
+            (TextStatus::Jats, None),
+            (TextStatus::Pdf, None),
+            (TextStatus::AbstractOnly, Some(MissingText::DownloadFailed)),
+            (TextStatus::AbstractOnly, Some(MissingText::ParseFailed)),
+            (TextStatus::AbstractOnly, Some(MissingText::DownloadFailed)),
+            (TextStatus::AbstractOnly, Some(MissingText::NoCopy)),
+            (TextStatus::AbstractOnly, Some(MissingText::Budget)),
+        ],
+        "{acquired:#?}"
+    );
+    assert!(
+        acquired[2].retrieval.problems[0].contains("text/html"),
+        "{:?}",
+        acquired[2].retrieval.problems
+    );
+    // The same downloads with the guard on are refused: loopback is not a public address.
+    let guarded = Downloader::new(DownloadLimits::default(), "litrev-test").expect("a downloader");
+    let refused = acquire(&config, &works[..2], Some(&guarded)).expect("acquires");
+    for acquired in &refused {
+        assert_eq!(
+            acquired.retrieval.missing,
+            Some(MissingText::DownloadFailed)
+        );
+        assert!(
+            acquired
+                .retrieval
+                .problems
+                .iter()
+                .all(|problem| problem.contains("refused")),
+            "{:?}",
+            acquired.retrieval.problems
+        );
+    }
 }

@@ -48,12 +48,14 @@ mod breaker;
 mod cache;
 mod client;
 mod config;
+mod download;
 mod error;
 mod request;
 mod telemetry;
 
 pub use client::{Client, Endpoint};
 pub use config::{HttpConfig, SourcePolicy};
+pub use download::{DownloadError, DownloadLimits, Downloaded, Downloader, is_public};
 pub use error::{Error, Result};
 pub use request::{Method, Request, Response};
 pub use telemetry::{CallRecord, SourceSummary};

@@ -757,6 +757,22 @@ mod tests {
 
     use super::*;
 
+    fn stored_text() -> StoredText {
+        StoredText {
+            sha256: "abc".into(),
+            format: TextFormat::Pdf,
+            bytes: b"%PDF-1.7".to_vec(),
+            text: FullText {
+                format: TextFormat::Pdf,
+                title: None,
+                ids: Vec::new(),
+                abstract_paragraphs: Vec::new(),
+                sections: Vec::new(),
+                references: Vec::new(),
+            },
+        }
+    }
+
     fn work(id: &str, doi: &str) -> Work {
         let mut work = Work::stub(id.parse().expect("id"));
         work.ids.add(doi.parse().expect("doi"));
@@ -820,11 +836,18 @@ mod tests {
                         citations: &citations,
                         decisions: &decisions,
                         telemetry: Some(r#"{"step":"discover","wall_seconds":1.5}"#),
+                        full_texts: &[stored_text()],
                     },
                 )
                 .expect("commit");
         }
         let store = Store::open(&path).expect("reopen");
+        assert_eq!(
+            store.full_text("abc").expect("reads"),
+            Some(stored_text().text),
+            "a full text is kept by its sha256"
+        );
+        assert_eq!(store.full_text("other").expect("reads"), None);
         let telemetry: Vec<serde_json::Value> = store.step_telemetry(&run).expect("telemetry");
         assert_eq!(telemetry.len(), 1, "{telemetry:?}");
         assert_eq!(telemetry[0]["wall_seconds"], 1.5);

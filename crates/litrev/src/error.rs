@@ -31,6 +31,9 @@ pub enum Error {
     /// Reading full texts failed (a folder given with `--fulltext-dir` cannot be read).
     #[error(transparent)]
     FullText(#[from] litrev_fulltext::Error),
+    /// The downloader of open-access copies could not be set up.
+    #[error("cannot set up full-text downloads: {0}")]
+    FullTextDownload(String),
     /// A study card holds a span its text does not: a bug, never published.
     #[error("study card refused: {0}; please report this as a bug")]
     CardNotVerbatim(String),

@@ -1,10 +1,11 @@
 //! The full-text step, between the gate and organise: each included work's full text is read
-//! (the person's folders first), kept in the store by sha256, and turned into a study card whose
+//! (the person's folders first, then — for runs asking live APIs, within `--max-fulltext` — the
+//! open-access copies its record points at), kept in the store by sha256, and turned into a study card whose
 //! every span is checked verbatim before it is committed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_fulltext::FulltextConfig;
+use litrev_fulltext::{DownloadLimits, Downloader, FulltextConfig};
 use litrev_model::{
     FullText, MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
 };
@@ -13,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::events::Event;
-use crate::options::RunOptions;
+use crate::options::{RunOptions, SourceSpec};
 use crate::runner::Runner;
 
 /// What the full-text step stored: how each included work's text was obtained (in the order
@@ -108,9 +109,27 @@ impl Runner {
         let works: Vec<Work> = ranked.iter().map(|(_, work)| (*work).clone()).collect();
         let config = FulltextConfig {
             dirs: options.fulltext_dirs.clone(),
+            max_downloads: options
+                .max_fulltext
+                .unwrap_or(options.tier.limits().max_fulltext),
             ..FulltextConfig::default()
         };
-        let acquired = litrev_fulltext::acquire(&config, &works)?;
+        // A run over local snapshots stays offline; one that asks live APIs may also download
+        // the open-access copies their records point at, through the guarded downloader.
+        let online = options
+            .sources
+            .iter()
+            .any(|source| !matches!(source, SourceSpec::Snapshot { .. }));
+        let downloader = if online {
+            let agent = format!("litrev/{} (full-text reader)", env!("CARGO_PKG_VERSION"));
+            Some(
+                Downloader::new(DownloadLimits::default(), &agent)
+                    .map_err(|error| Error::FullTextDownload(error.to_string()))?,
+            )
+        } else {
+            None
+        };
+        let acquired = litrev_fulltext::acquire(&config, &works, downloader.as_ref())?;
         let mut record = FulltextRecord::default();
         let mut texts: Vec<StoredText> = Vec::new();
         for (acquired, (id, _)) in acquired.into_iter().zip(&ranked) {

@@ -1,0 +1,319 @@
+//! Downloads of open-access full texts from URLs that records name: any host, so never one on
+//! this machine or its network. Every address a download connects to — the URL's own, each
+//! redirect's, and every address a name resolves to — must be public (not loopback, private,
+//! link-local, shared, unspecified, multicast or documentation space); only `http` and `https`;
+//! redirects bounded; bodies size-capped; the content type checked.
+
+use std::io::Read;
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::Url;
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+/// What downloads may do.
+#[derive(Debug, Clone)]
+pub struct DownloadLimits {
+    /// Bodies larger than this are refused.
+    pub max_bytes: u64,
+    /// Redirects followed at most.
+    pub max_redirects: usize,
+    /// Limit for one download, connecting to the last byte.
+    pub timeout: Duration,
+    /// Whether loopback and private addresses may be reached: only for a local full-text
+    /// server in tests and benchmarks, never from a run's options.
+    pub allow_private: bool,
+}
+
+impl Default for DownloadLimits {
+    fn default() -> Self {
+        DownloadLimits {
+            max_bytes: 50 << 20,
+            max_redirects: 5,
+            timeout: Duration::from_secs(60),
+            allow_private: false,
+        }
+    }
+}
+
+/// A downloaded body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Downloaded {
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// The `Content-Type`, when given.
+    pub content_type: Option<String>,
+    /// Where it came from after redirects.
+    pub url: String,
+}
+
+/// Why a download did not happen or failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DownloadError {
+    /// The URL (or a redirect, or an address its name resolves to) is not one a download may
+    /// reach.
+    Refused(String),
+    /// The server or network failed.
+    Failed(String),
+}
+
+impl std::fmt::Display for DownloadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DownloadError::Refused(why) => write!(f, "download refused: {why}"),
+            DownloadError::Failed(why) => write!(f, "download failed: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for DownloadError {}
+
+/// A client for full-text downloads, with the guard built in.
+#[derive(Clone)]
+pub struct Downloader {
+    http: reqwest::blocking::Client,
+    limits: DownloadLimits,
+}
+
+impl Downloader {
+    /// Builds the guarded client.
+    ///
+    /// # Errors
+    /// When TLS or the client cannot be set up.
+    pub fn new(limits: DownloadLimits, user_agent: &str) -> Result<Downloader, DownloadError> {
+        let allow_private = limits.allow_private;
+        let max_redirects = limits.max_redirects;
+        let http = reqwest::blocking::Client::builder()
+            .user_agent(user_agent)
+            .timeout(limits.timeout)
+            .connect_timeout(limits.timeout)
+            .dns_resolver(Arc::new(PublicResolver { allow_private }))
+            .redirect(reqwest::redirect::Policy::custom(move |attempt| {
+                if attempt.previous().len() > max_redirects {
+                    return attempt.error(format!("more than {max_redirects} redirects"));
+                }
+                match check_url(attempt.url(), allow_private) {
+                    Ok(()) => attempt.follow(),
+                    Err(why) => attempt.error(why),
+                }
+            }))
+            .build()
+            .map_err(|error| DownloadError::Failed(format!("no HTTP client: {error}")))?;
+        Ok(Downloader { http, limits })
+    }
+
+    /// Downloads a URL whose content type is one of `accepted` (prefixes such as
+    /// `application/pdf`, `application/xml`, `text/xml`).
+    ///
+    /// # Errors
+    /// [`DownloadError::Refused`] for a URL, redirect or resolved address the guard refuses, a
+    /// body over the size cap or of another type; [`DownloadError::Failed`] for network and
+    /// server failures.
+    pub fn get(&self, url: &str, accepted: &[&str]) -> Result<Downloaded, DownloadError> {
+        let parsed = Url::parse(url)
+            .map_err(|error| DownloadError::Refused(format!("{url} is not a URL: {error}")))?;
+        check_url(&parsed, self.limits.allow_private).map_err(DownloadError::Refused)?;
+        let response = self.http.get(parsed).send().map_err(|error| {
+            let mut message = error.to_string();
+            let mut source = std::error::Error::source(&error);
+            while let Some(inner) = source {
+                message = format!("{message}: {inner}");
+                source = inner.source();
+            }
+            if message.contains("not a public address") || message.contains("may not be") {
+                DownloadError::Refused(message)
+            } else {
+                DownloadError::Failed(message)
+            }
+        })?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(DownloadError::Failed(format!("{url} answered {status}")));
+        }
+        let final_url = response.url().to_string();
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .map(|value| value.trim().to_ascii_lowercase());
+        if let Some(kind) = &content_type
+            && !accepted.iter().any(|wanted| kind.starts_with(wanted))
+            && !kind.starts_with("application/octet-stream")
+        {
+            return Err(DownloadError::Refused(format!(
+                "{url} is {kind}, not a full text ({})",
+                accepted.join(", ")
+            )));
+        }
+        if let Some(length) = response.content_length()
+            && length > self.limits.max_bytes
+        {
+            return Err(DownloadError::Refused(format!(
+                "{url} has {length} bytes, over the limit of {}",
+                self.limits.max_bytes
+            )));
+        }
+        let mut bytes = Vec::new();
+        response
+            .take(self.limits.max_bytes + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|error| DownloadError::Failed(format!("{url}: {error}")))?;
+        if bytes.len() as u64 > self.limits.max_bytes {
+            return Err(DownloadError::Refused(format!(
+                "{url} is over the limit of {} bytes",
+                self.limits.max_bytes
+            )));
+        }
+        Ok(Downloaded {
+            bytes,
+            content_type,
+            url: final_url,
+        })
+    }
+}
+
+/// Refuses schemes other than http(s), and hosts that are addresses outside public space or
+/// name this machine.
+fn check_url(url: &Url, allow_private: bool) -> Result<(), String> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("{url}: only http and https may be downloaded"));
+    }
+    if allow_private {
+        return Ok(());
+    }
+    match url.host() {
+        None => Err(format!("{url} names no host")),
+        Some(url::Host::Ipv4(ip)) if !is_public(IpAddr::V4(ip)) => {
+            Err(format!("{url}: {ip} is not a public address"))
+        }
+        Some(url::Host::Ipv6(ip)) if !is_public(IpAddr::V6(ip)) => {
+            Err(format!("{url}: {ip} is not a public address"))
+        }
+        Some(url::Host::Domain(name))
+            if name.eq_ignore_ascii_case("localhost") || name.ends_with(".localhost") =>
+        {
+            Err(format!("{url}: {name} may not be downloaded from"))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// Whether an address is on the public internet.
+pub fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(ip) => {
+            let [a, b, ..] = ip.octets();
+            !(ip.is_loopback()
+                || ip.is_private()
+                || ip.is_link_local()
+                || ip.is_unspecified()
+                || ip.is_broadcast()
+                || ip.is_multicast()
+                || ip.is_documentation()
+                || a == 0
+                // Shared address space (carrier-grade NAT), 100.64.0.0/10.
+                || (a == 100 && (64..128).contains(&b))
+                // Benchmarking, 198.18.0.0/15; reserved, 240.0.0.0/4.
+                || (a == 198 && (18..20).contains(&b))
+                || a >= 240)
+        }
+        IpAddr::V6(ip) => {
+            if let Some(mapped) = ip.to_ipv4_mapped() {
+                return is_public(IpAddr::V4(mapped));
+            }
+            let first = ip.segments()[0];
+            !(ip.is_loopback()
+                || ip.is_unspecified()
+                || ip.is_multicast()
+                // Unique local fc00::/7 and link-local fe80::/10.
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+                // Documentation, 2001:db8::/32.
+                || (first == 0x2001 && ip.segments()[1] == 0x0db8))
+        }
+    }
+}
+
+/// Resolves names with the system resolver and refuses any answer holding a non-public
+/// address, so a name cannot lead a download onto this machine's network.
+struct PublicResolver {
+    allow_private: bool,
+}
+
+impl Resolve for PublicResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        let allow_private = self.allow_private;
+        Box::pin(async move {
+            let addresses: Vec<SocketAddr> = (host.as_str(), 0)
+                .to_socket_addrs()
+                .map_err(|error| -> Box<dyn std::error::Error + Send + Sync> {
+                    format!("cannot resolve {host}: {error}").into()
+                })?
+                .collect();
+            if !allow_private
+                && let Some(private) = addresses.iter().find(|address| !is_public(address.ip()))
+            {
+                return Err(
+                    format!("{host} resolves to {}, not a public address", private.ip()).into(),
+                );
+            }
+            let addresses: Addrs = Box::new(addresses.into_iter());
+            Ok(addresses)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_public_addresses_are_public() {
+        for private in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "0.0.0.0",
+            "100.64.0.1",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+            "::ffff:10.0.0.1",
+            "224.0.0.1",
+            "255.255.255.255",
+        ] {
+            let ip: IpAddr = private.parse().expect("an address");
+            assert!(!is_public(ip), "{private}");
+        }
+        for public in ["8.8.8.8", "151.101.1.69", "2606:4700::1111"] {
+            let ip: IpAddr = public.parse().expect("an address");
+            assert!(is_public(ip), "{public}");
+        }
+    }
+
+    #[test]
+    fn downloads_to_this_machine_or_its_network_are_refused() {
+        let downloader =
+            Downloader::new(DownloadLimits::default(), "litrev-test").expect("a client");
+        for url in [
+            "http://127.0.0.1:9/paper.pdf",
+            "http://10.0.0.7/paper.pdf",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://[::1]:9/paper.pdf",
+            "http://localhost:9/paper.pdf",
+            "file:///etc/passwd",
+            "ftp://example.org/paper.pdf",
+            "http://0x7f000001/paper.pdf",
+        ] {
+            match downloader.get(url, &["application/pdf"]) {
+                Err(DownloadError::Refused(why)) => assert!(!why.is_empty()),
+                other => panic!("{url} was not refused: {other:?}"),
+            }
+        }
+    }
+}
