@@ -29,19 +29,21 @@ fn cards_of(dir: &std::path::Path) -> Vec<(String, StudyCard)> {
         .collect()
 }
 
-fn report(cards: &[(String, StudyCard)]) -> usize {
+/// How many fields the cards fill, and the cards written out for a failure's message.
+fn report(cards: &[(String, StudyCard)]) -> (usize, String) {
     let mut filled = 0;
+    let mut shown = String::new();
     for (name, card) in cards {
-        eprintln!("== {name}");
+        shown.push_str(&format!("== {name}\n"));
         for field in CardField::ALL {
             let spans = card.spans(field);
             filled += usize::from(!spans.is_empty());
             for span in spans {
-                eprintln!("  {field} [{}]: {}", span.pinpoint, span.text);
+                shown.push_str(&format!("  {field} [{}]: {}\n", span.pinpoint, span.text));
             }
         }
     }
-    filled
+    (filled, shown)
 }
 
 #[test]
@@ -52,8 +54,7 @@ fn cards_from_jats_and_pdf_are_verbatim_and_fairly_full() {
     let jats = cards_of(&data.join("pmc-jats-and-medline/pmc_oa_nxml"));
     let printed = cards_of(&pdfs);
     assert_eq!((jats.len(), printed.len()), (8, 8));
-    let (jats_filled, pdf_filled) = (report(&jats), report(&printed));
-    eprintln!("fields filled: JATS {jats_filled} of 96, PDF {pdf_filled} of 96");
+    let ((jats_filled, jats_shown), (pdf_filled, pdf_shown)) = (report(&jats), report(&printed));
     // Every article states an aim and results; most a design and a sample.
     for (name, card) in jats.iter().chain(&printed) {
         assert!(
@@ -63,9 +64,12 @@ fn cards_from_jats_and_pdf_are_verbatim_and_fairly_full() {
     }
     assert!(
         jats_filled >= 36,
-        "JATS cards fill {jats_filled} of 96 fields"
+        "JATS cards fill {jats_filled} of 96 fields:\n{jats_shown}"
     );
-    assert!(pdf_filled >= 36, "PDF cards fill {pdf_filled} of 96 fields");
+    assert!(
+        pdf_filled >= 36,
+        "PDF cards fill {pdf_filled} of 96 fields:\n{pdf_shown}"
+    );
     // Facts a reader finds in these articles, found in both readings of each.
     let holds = |cards: &[(String, StudyCard)], article: &str, field: CardField, words: &str| {
         let (name, card) = cards

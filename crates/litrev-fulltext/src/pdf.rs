@@ -140,13 +140,7 @@ pub(crate) fn from_pages(pages: &[String]) -> FullText {
             first_page_text = lines.join(" ");
         }
         let typical = typical_length(&lines);
-        sections.push(TextSection {
-            title: title.clone(),
-            role,
-            depth: 1,
-            paragraphs: Vec::new(),
-            page: Some(page),
-        });
+        sections.push(open_section(&title, role, page));
         let mut paragraph = String::new();
         for line in lines {
             // A lower-case heading (`discussion`) counts only where a sentence has just ended.
@@ -159,13 +153,7 @@ pub(crate) fn from_pages(pages: &[String]) -> FullText {
                 flush(&mut paragraph, &mut sections);
                 title = line.to_owned();
                 role = heading_role;
-                sections.push(TextSection {
-                    title: title.clone(),
-                    role,
-                    depth: 1,
-                    paragraphs: Vec::new(),
-                    page: Some(page),
-                });
+                sections.push(open_section(&title, role, page));
                 continue;
             }
             join_line(&mut paragraph, line);
@@ -185,6 +173,17 @@ pub(crate) fn from_pages(pages: &[String]) -> FullText {
         abstract_paragraphs: Vec::new(),
         sections,
         references: Vec::new(),
+    }
+}
+
+/// A section begun on a page (at a heading, or where a page carries the last one on).
+fn open_section(title: &str, role: SectionRole, page: u32) -> TextSection {
+    TextSection {
+        title: title.to_owned(),
+        role,
+        depth: 1,
+        paragraphs: Vec::new(),
+        page: Some(page),
     }
 }
 
