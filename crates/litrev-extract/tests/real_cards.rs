@@ -17,7 +17,7 @@ fn cards_of(dir: &std::path::Path) -> Vec<(String, StudyCard)> {
         .map(|path| {
             let (bytes, text) = read_file(&path, PdfLimits::default()).expect("the text reads");
             let work = WorkId::Pmid("1".parse().expect("a pmid"));
-            let sha = litrev_fulltext::sha256_hex(&bytes);
+            let sha = litrev_model::sha256_hex(&bytes);
             let card = litrev_extract::study_card(&work, &sha, &text);
             litrev_extract::verify(&card, &text).expect("every span is verbatim at its locator");
             let name = path

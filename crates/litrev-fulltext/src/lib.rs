@@ -12,8 +12,7 @@ mod remote;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use litrev_model::{FullText, MissingText, Retrieval, TextFormat, TextStatus, Work};
-use sha2::{Digest, Sha256};
+use litrev_model::{FullText, MissingText, Retrieval, TextFormat, TextStatus, Work, sha256_hex};
 
 pub use litrev_http::{DownloadLimits, Downloader};
 pub use local::{Library, LocalFile};
@@ -90,15 +89,15 @@ pub struct Acquired {
 /// # Errors
 /// A folder that cannot be listed (a file or download that fails is that work's problem, not
 /// an error of the step).
-pub fn acquire(
+pub fn acquire<'a>(
     config: &FulltextConfig,
-    works: &[Work],
+    works: impl IntoIterator<Item = &'a Work>,
     downloader: Option<&Downloader>,
 ) -> Result<Vec<Acquired>> {
     let library = Library::scan(&config.dirs, config.pdf)?;
     let mut downloads_left = config.max_downloads;
     Ok(works
-        .iter()
+        .into_iter()
         .map(|work| {
             let id = work.id();
             let _processing = litrev_model::processing(&id);
@@ -233,12 +232,4 @@ pub fn read_bytes(bytes: &[u8], limits: PdfLimits) -> Result<FullText> {
     } else {
         read_pdf(bytes.to_vec(), limits)
     }
-}
-
-/// sha256 of bytes, lower-case hex: the name a stored text goes by.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }

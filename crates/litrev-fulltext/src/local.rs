@@ -21,7 +21,8 @@ pub struct LocalFile {
     pub format: TextFormat,
     /// The ids it gives for itself.
     pub ids: WorkIds,
-    /// Its title (JATS), or its first page's words (PDF), normalised.
+    /// Its title (JATS), or its first page's words (PDF), normalised and without spaces (a PDF's
+    /// text runs may split a word, `M m PPOX`, or join two).
     pub title_words: String,
 }
 
@@ -56,7 +57,7 @@ impl Library {
                 Ok((_, text)) => library.files.push(LocalFile {
                     format: text.format,
                     ids: ids_of(&text),
-                    title_words: normalise_title(&title_text(&text)),
+                    title_words: squeezed(&normalise_title(&title_text(&text))),
                     path,
                 }),
                 Err(error) => library
@@ -82,20 +83,20 @@ impl Library {
         if title.split(' ').count() < MIN_TITLE_WORDS {
             return None;
         }
+        let title = squeezed(&title);
         self.files
             .iter()
             // Two DOIs that differ are two works, whatever their titles say.
             .filter(|file| file.ids.doi.is_none() || work.ids.doi.is_none())
-            .filter(|file| contains_words(&file.title_words, &title))
+            .filter(|file| file.title_words.contains(&title))
             .min_by_key(|file| file.format != TextFormat::Jats)
     }
 }
 
-/// Whether `words` holds `phrase`, spaces aside: a PDF's text runs may split a word
-/// (`M m PPOX`) or join two, and titles of four words and more are not found by chance.
-fn contains_words(words: &str, phrase: &str) -> bool {
-    let squeezed = |text: &str| text.replace(' ', "");
-    squeezed(words).contains(&squeezed(phrase))
+/// Normalised words run together: titles of four words and more, compared so, are not found
+/// by chance.
+fn squeezed(words: &str) -> String {
+    words.replace(' ', "")
 }
 
 /// The text a file is matched by title with: its title, else its first page.

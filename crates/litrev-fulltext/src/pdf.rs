@@ -49,10 +49,10 @@ pub fn read_pdf(bytes: Vec<u8>, limits: PdfLimits) -> Result<FullText> {
             limits.max_bytes
         )));
     }
-    if !bytes.starts_with(b"%PDF")
-        && !bytes[..bytes.len().min(1024)]
-            .windows(4)
-            .any(|w| w == b"%PDF")
+    // The header may follow a little junk (some servers prepend a BOM or white space).
+    if !bytes[..bytes.len().min(1024)]
+        .windows(4)
+        .any(|window| window == b"%PDF")
     {
         return Err(Error::Parse("not a PDF (no %PDF header)".into()));
     }

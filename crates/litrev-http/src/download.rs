@@ -69,6 +69,19 @@ impl std::fmt::Display for DownloadError {
 
 impl std::error::Error for DownloadError {}
 
+/// The guard's refusal of a redirect or a resolved address, carried through reqwest's error
+/// chain so [`Downloader::get`] can tell a refusal from a network failure by type.
+#[derive(Debug)]
+struct Refusal(String);
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
 /// A client for full-text downloads, with the guard built in.
 #[derive(Clone)]
 pub struct Downloader {
@@ -95,7 +108,7 @@ impl Downloader {
                 }
                 match check_url(attempt.url(), allow_private) {
                     Ok(()) => attempt.follow(),
-                    Err(why) => attempt.error(why),
+                    Err(why) => attempt.error(Refusal(why)),
                 }
             }))
             .build()
@@ -116,12 +129,14 @@ impl Downloader {
         check_url(&parsed, self.limits.allow_private).map_err(DownloadError::Refused)?;
         let response = self.http.get(parsed).send().map_err(|error| {
             let mut message = error.to_string();
+            let mut refused = false;
             let mut source = std::error::Error::source(&error);
             while let Some(inner) = source {
                 message = format!("{message}: {inner}");
+                refused |= inner.downcast_ref::<Refusal>().is_some();
                 source = inner.source();
             }
-            if message.contains("not a public address") || message.contains("may not be") {
+            if refused {
                 DownloadError::Refused(message)
             } else {
                 DownloadError::Failed(message)
@@ -255,9 +270,8 @@ impl Resolve for PublicResolver {
             if !allow_private
                 && let Some(private) = addresses.iter().find(|address| !is_public(address.ip()))
             {
-                return Err(
-                    format!("{host} resolves to {}, not a public address", private.ip()).into(),
-                );
+                let why = format!("{host} resolves to {}, not a public address", private.ip());
+                return Err(Box::new(Refusal(why)) as Box<dyn std::error::Error + Send + Sync>);
             }
             let addresses: Addrs = Box::new(addresses.into_iter());
             Ok(addresses)
@@ -294,6 +308,29 @@ mod tests {
             let ip: IpAddr = public.parse().expect("an address");
             assert!(is_public(ip), "{public}");
         }
+    }
+
+    /// Resolves a name with the guard's resolver (its future never waits: the lookup is done
+    /// inside it), saying whether the answer was refused as not public.
+    fn resolved_as_refused(host: &str, allow_private: bool) -> Option<bool> {
+        use std::str::FromStr;
+        let resolver = PublicResolver { allow_private };
+        let name = Name::from_str(host).ok()?;
+        let mut resolving = resolver.resolve(name);
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match resolving.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(Ok(_)) => Some(false),
+            std::task::Poll::Ready(Err(error)) => Some(error.downcast_ref::<Refusal>().is_some()),
+            std::task::Poll::Pending => None,
+        }
+    }
+
+    #[test]
+    fn a_name_resolving_to_this_machine_is_refused() {
+        // `localhost` is in every /etc/hosts; the URL check refuses it by name too, so this is
+        // the resolver's own guard, which catches names the URL check cannot know.
+        assert_eq!(resolved_as_refused("localhost", false), Some(true));
+        assert_eq!(resolved_as_refused("localhost", true), Some(false));
     }
 
     #[test]

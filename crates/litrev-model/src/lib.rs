@@ -15,6 +15,7 @@ mod card;
 mod citekey;
 mod corpus;
 mod dedup;
+mod digest;
 mod fulltext;
 mod id;
 mod organisation;
@@ -33,6 +34,7 @@ pub use dedup::{
     Deduplicated, FUZZY_TITLE_SIMILARITY, MergeCounts, merge_duplicates, merge_pair,
     normalise as normalise_title,
 };
+pub use digest::sha256_hex;
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};

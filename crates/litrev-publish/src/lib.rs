@@ -26,8 +26,7 @@ mod xml;
 
 use std::collections::BTreeMap;
 
-use litrev_model::{Review, Work, WorkId, assign_keys};
-use sha2::{Digest, Sha256};
+use litrev_model::{Review, Work, WorkId, assign_keys, sha256_hex};
 
 pub use bibtex::bibtex;
 pub use cards::{NOT_REPORTED, field_cell, study_cards_csv, study_cards_json};
@@ -114,14 +113,6 @@ impl Artifact {
     pub fn sha256(&self) -> String {
         sha256_hex(&self.bytes)
     }
-}
-
-/// SHA-256 of bytes, hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }
 
 /// The citation keys of the works a review cites.

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::options::{RunOptions, SourceSpec};
-use crate::runner::Runner;
+use crate::runner::{Runner, finished};
 
 /// What the full-text step stored: how each included work's text was obtained (in the order
 /// they were sought: screening score, best first) and the study cards of those read.
@@ -106,7 +106,6 @@ impl Runner {
         }
         self.started(events, "fulltext", "reading the included works' full texts");
         let ranked = sought_order(decisions, included);
-        let works: Vec<Work> = ranked.iter().map(|(_, work)| (*work).clone()).collect();
         let config = FulltextConfig {
             dirs: options.fulltext_dirs.clone(),
             max_downloads: options
@@ -129,7 +128,11 @@ impl Runner {
         } else {
             None
         };
-        let acquired = litrev_fulltext::acquire(&config, &works, downloader.as_ref())?;
+        let acquired = litrev_fulltext::acquire(
+            &config,
+            ranked.iter().map(|(_, work)| *work),
+            downloader.as_ref(),
+        )?;
         let mut record = FulltextRecord::default();
         let mut texts: Vec<StoredText> = Vec::new();
         for (acquired, (id, _)) in acquired.into_iter().zip(&ranked) {
@@ -164,14 +167,15 @@ impl Runner {
             .iter()
             .filter(|retrieval| retrieval.status != TextStatus::AbstractOnly)
             .count();
-        events(&Event::StepFinished {
-            step: "fulltext".to_owned(),
-            summary: format!(
+        finished(
+            events,
+            "fulltext",
+            format!(
                 "{read} of {} included works read in full, {} study cards",
                 record.retrievals.len(),
                 record.cards.len()
             ),
-        });
+        );
         Ok(record)
     }
 }

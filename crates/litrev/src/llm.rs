@@ -488,7 +488,7 @@ pub(crate) fn judge_screening(
             provider: llm.id(),
             model: options.model.clone(),
             prompt: SCREEN_JUDGE.id(),
-            criteria_sha256: litrev_publish::sha256_hex(criteria.as_bytes()),
+            criteria_sha256: litrev_model::sha256_hex(criteria.as_bytes()),
             usage,
             judged: report.judged,
             included: report.included,

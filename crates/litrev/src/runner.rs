@@ -1201,7 +1201,7 @@ pub(crate) fn included_works(
         .collect()
 }
 
-fn finished(events: &dyn Fn(&Event), step: &str, summary: String) {
+pub(crate) fn finished(events: &dyn Fn(&Event), step: &str, summary: String) {
     events(&Event::StepFinished {
         step: step.to_owned(),
         summary,
@@ -1486,7 +1486,7 @@ fn input_hashes(options: &RunOptions) -> Result<Vec<OutputFile>> {
                 })?;
                 inputs.push(OutputFile {
                     path: file.display().to_string(),
-                    sha256: litrev_publish::sha256_hex(&bytes),
+                    sha256: litrev_model::sha256_hex(&bytes),
                     bytes: bytes.len() as u64,
                 });
             }

@@ -70,7 +70,7 @@ fn check_spans(out: &Path, format: &str) -> usize {
             read_file(Path::new(origin), PdfLimits::default()).expect("the origin reads");
         assert_eq!(
             work["sha256"].as_str(),
-            Some(litrev_fulltext::sha256_hex(&bytes).as_str()),
+            Some(litrev_model::sha256_hex(&bytes).as_str()),
             "the run records which version of the text it read"
         );
         let fields = work["fields"].as_object().expect("a card");
