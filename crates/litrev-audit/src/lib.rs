@@ -11,7 +11,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_model::{Basis, FullText, Review, SectionKind, Segment, Sentence, Work, WorkId};
+use litrev_model::{
+    Basis, FullText, Review, Section, SectionKind, Segment, Sentence, Work, WorkId,
+};
 use serde::{Deserialize, Serialize};
 
 /// One broken grounding rule.
@@ -146,8 +148,7 @@ pub fn audit(
             let works: BTreeSet<&WorkId> = section
                 .walk()
                 .into_iter()
-                .flat_map(|part| part.paragraphs.iter())
-                .flat_map(|paragraph| paragraph.sentences.iter())
+                .flat_map(Section::own_sentences)
                 .flat_map(Sentence::cited)
                 .collect();
             (section.heading.clone(), works.len())
@@ -189,6 +190,8 @@ fn check_span(
             }
             Segment::Cite { .. } => None,
         })
+        // Quotation marks and ellipses around a quotation are not part of it.
+        .filter(|text| text.chars().any(char::is_alphanumeric))
         .max_by_key(|text| text.len())
         .unwrap_or("");
     let verbatim =
@@ -305,6 +308,7 @@ mod tests {
                 kind: SectionKind::Theme,
                 heading: "Theme".into(),
                 paragraphs: vec![Paragraph { sentences }],
+                tables: Vec::new(),
                 subsections: Vec::new(),
             }],
         }

@@ -99,6 +99,9 @@ impl fmt::Display for CardField {
     }
 }
 
+/// What a CSV cell or table cell says for a field the text does not report.
+pub const NOT_REPORTED: &str = "not reported";
+
 /// One verbatim span of a full text backing a card field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardSpan {

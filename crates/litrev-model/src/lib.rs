@@ -27,7 +27,7 @@ mod screening;
 mod tier;
 mod work;
 
-pub use card::{CardField, CardSpan, MissingText, Retrieval, StudyCard, TextStatus};
+pub use card::{CardField, CardSpan, MissingText, NOT_REPORTED, Retrieval, StudyCard, TextStatus};
 pub use citekey::{assign_keys, base_key};
 pub use corpus::{Citation, CorpusEntry, Origin, StageReport, StopReason};
 pub use dedup::{
@@ -42,7 +42,7 @@ pub use plan::{Filters, Plan, Query};
 pub use processing::{Processing, processing, work_in_process};
 pub use review::{
     Basis, CiteForm, FullTextSpan, Paragraph, Review, Section, SectionKind, Segment, Sentence,
-    SpanRef,
+    SpanRef, Table,
 };
 pub use run::{BadRunId, RunId, RunStatus, Step, UnknownStep};
 pub use screening::{Decision, Label, ReasonCode, Reviewer, ScreeningDecision};

@@ -47,9 +47,24 @@ pub struct Section {
     pub heading: String,
     /// Paragraphs.
     pub paragraphs: Vec<Paragraph>,
+    /// Tables, read after the paragraphs (the appendix's characteristics of included studies).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<Table>,
     /// Subsections.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subsections: Vec<Section>,
+}
+
+/// A table of the review: a caption, column headings and rows of cells, each cell a paragraph
+/// whose sentences are traceable like any other (an empty cell has none).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// What the table shows, as its caption reads.
+    pub caption: String,
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows, each with one cell per column.
+    pub rows: Vec<Vec<Paragraph>>,
 }
 
 /// A paragraph: sentences read together.
@@ -189,6 +204,19 @@ impl Sentence {
 }
 
 impl Section {
+    /// The sentences of this section alone, in reading order: its paragraphs', then its
+    /// tables' cell by cell, row by row.
+    pub fn own_sentences(&self) -> impl Iterator<Item = &Sentence> {
+        self.paragraphs
+            .iter()
+            .chain(
+                self.tables
+                    .iter()
+                    .flat_map(|table| table.rows.iter().flatten()),
+            )
+            .flat_map(|paragraph| paragraph.sentences.iter())
+    }
+
     /// This section and its subsections, depth first.
     pub fn walk(&self) -> Vec<&Section> {
         let mut all = vec![self];
@@ -205,8 +233,7 @@ impl Review {
         self.sections
             .iter()
             .flat_map(Section::walk)
-            .flat_map(|section| section.paragraphs.iter())
-            .flat_map(|paragraph| paragraph.sentences.iter())
+            .flat_map(Section::own_sentences)
     }
 
     /// Every cited work, in order of first citation, without repeats.

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{CardField, Retrieval, StudyCard, Work, WorkId};
+use litrev_model::{CardField, NOT_REPORTED, Retrieval, StudyCard, Work, WorkId};
 use serde_json::{Value, json};
 
 use crate::Error;
@@ -12,9 +12,6 @@ use crate::tables::finish;
 
 /// The format of `study_cards.json`.
 const CARDS_FORMAT: u32 = 1;
-
-/// What a CSV cell or table cell says for a field the text does not report.
-pub const NOT_REPORTED: &str = "not reported";
 
 /// `study_cards.json`: one entry per included work, in the order full texts were sought.
 /// `key` is the work's citation key when the review cites it.

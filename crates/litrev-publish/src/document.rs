@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{CiteForm, Review, Section, Segment, Sentence, Work, WorkId};
+use litrev_model::{CiteForm, Paragraph, Review, Section, Segment, Sentence, Work, WorkId};
 
 use crate::Error;
 use crate::csl_json::csl_items;
@@ -40,6 +40,12 @@ pub(crate) enum Block {
         text: String,
     },
     Paragraph(Vec<Inline>),
+    /// A table: caption, column headings and rows of cells, each cell a paragraph's inlines.
+    Table {
+        caption: String,
+        columns: Vec<String>,
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
 }
 
 /// A piece of a paragraph.
@@ -133,19 +139,41 @@ impl Layout<'_> {
             text: section.heading.clone(),
         });
         for paragraph in &section.paragraphs {
-            let mut inlines = Vec::new();
-            for sentence in &paragraph.sentences {
-                if !inlines.is_empty() {
-                    push_text(&mut inlines, " ");
-                }
-                self.sentence(sentence, &mut inlines)?;
-            }
+            let inlines = self.paragraph(paragraph)?;
             self.blocks.push(Block::Paragraph(inlines));
+        }
+        for table in &section.tables {
+            let rows = table
+                .rows
+                .iter()
+                .map(|cells| {
+                    cells
+                        .iter()
+                        .map(|cell| self.paragraph(cell))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            self.blocks.push(Block::Table {
+                caption: table.caption.clone(),
+                columns: table.columns.clone(),
+                rows,
+            });
         }
         for subsection in &section.subsections {
             self.section(subsection, level + 1)?;
         }
         Ok(())
+    }
+
+    fn paragraph(&mut self, paragraph: &Paragraph) -> Result<Vec<Inline>, Error> {
+        let mut inlines = Vec::new();
+        for sentence in &paragraph.sentences {
+            if !inlines.is_empty() {
+                push_text(&mut inlines, " ");
+            }
+            self.sentence(sentence, &mut inlines)?;
+        }
+        Ok(inlines)
     }
 
     fn sentence(&mut self, sentence: &Sentence, inlines: &mut Vec<Inline>) -> Result<(), Error> {

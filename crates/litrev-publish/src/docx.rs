@@ -6,7 +6,7 @@ use std::io::Cursor;
 
 use docx_rs::{
     AlignmentType, Docx, Hyperlink, HyperlinkType, LineSpacing, Paragraph, Run as DocxRun,
-    SpecialIndentType, Style, StyleType, VertAlignType,
+    SpecialIndentType, Style, StyleType, Table, TableCell, TableRow, VertAlignType,
 };
 
 use crate::Error;
@@ -36,43 +36,79 @@ pub(crate) fn review_docx(document: &Document) -> Result<Vec<u8>, Error> {
             .position(|reference| reference.key == key)
             .map(|index| format!("ref_{}", index + 1))
     };
-    for block in &document.blocks {
-        let paragraph = match block {
-            Block::Heading { level, text } => Paragraph::new()
-                .style(&heading_style(*level))
-                .add_run(DocxRun::new().add_text(text.as_str())),
-            Block::Paragraph(inlines) => {
-                // docx-rs marks no style as the default, so readers such as python-docx see
-                // an unstyled paragraph as having none.
-                let mut paragraph = Paragraph::new().style("Normal");
-                for inline in inlines {
-                    match inline {
-                        Inline::Text(text) => {
-                            paragraph = paragraph.add_run(DocxRun::new().add_text(text.as_str()));
+    let paragraph_of = |inlines: &[Inline]| {
+        // docx-rs marks no style as the default, so readers such as python-docx see an
+        // unstyled paragraph as having none.
+        let mut paragraph = Paragraph::new().style("Normal");
+        for inline in inlines {
+            match inline {
+                Inline::Text(text) => {
+                    paragraph = paragraph.add_run(DocxRun::new().add_text(text.as_str()));
+                }
+                Inline::Cite(cite) => {
+                    let runs = docx_runs(&cite.styled.text);
+                    match cite.styled.keys.first().and_then(|key| bookmark(key)) {
+                        Some(anchor) => {
+                            let mut link = Hyperlink::new(anchor, HyperlinkType::Anchor);
+                            for run in runs {
+                                link = link.add_run(run);
+                            }
+                            paragraph = paragraph.add_hyperlink(link);
                         }
-                        Inline::Cite(cite) => {
-                            let runs = docx_runs(&cite.styled.text);
-                            match cite.styled.keys.first().and_then(|key| bookmark(key)) {
-                                Some(anchor) => {
-                                    let mut link = Hyperlink::new(anchor, HyperlinkType::Anchor);
-                                    for run in runs {
-                                        link = link.add_run(run);
-                                    }
-                                    paragraph = paragraph.add_hyperlink(link);
-                                }
-                                None => {
-                                    for run in runs {
-                                        paragraph = paragraph.add_run(run);
-                                    }
-                                }
+                        None => {
+                            for run in runs {
+                                paragraph = paragraph.add_run(run);
                             }
                         }
                     }
                 }
-                paragraph
             }
-        };
-        docx = docx.add_paragraph(paragraph);
+        }
+        paragraph
+    };
+    for block in &document.blocks {
+        match block {
+            Block::Heading { level, text } => {
+                docx = docx.add_paragraph(
+                    Paragraph::new()
+                        .style(&heading_style(*level))
+                        .add_run(DocxRun::new().add_text(text.as_str())),
+                );
+            }
+            Block::Paragraph(inlines) => docx = docx.add_paragraph(paragraph_of(inlines)),
+            Block::Table {
+                caption,
+                columns,
+                rows,
+            } => {
+                docx = docx.add_paragraph(
+                    Paragraph::new()
+                        .style("Caption")
+                        .add_run(DocxRun::new().add_text(caption.as_str())),
+                );
+                let header = TableRow::new(
+                    columns
+                        .iter()
+                        .map(|column| {
+                            TableCell::new().add_paragraph(
+                                Paragraph::new()
+                                    .style("Normal")
+                                    .add_run(DocxRun::new().add_text(column.as_str()).bold()),
+                            )
+                        })
+                        .collect(),
+                );
+                let body = rows.iter().map(|cells| {
+                    TableRow::new(
+                        cells
+                            .iter()
+                            .map(|cell| TableCell::new().add_paragraph(paragraph_of(cell)))
+                            .collect(),
+                    )
+                });
+                docx = docx.add_table(Table::new(std::iter::once(header).chain(body).collect()));
+            }
+        }
     }
     docx = docx.add_paragraph(
         Paragraph::new()
@@ -134,6 +170,15 @@ fn styles(docx: Docx) -> Docx {
         );
     }
     docx.add_style(
+        Style::new("Caption", StyleType::Paragraph)
+            .name("caption")
+            .based_on("Normal")
+            .next("Normal")
+            .q_format(true)
+            .italic()
+            .line_spacing(LineSpacing::new().before(240).after(80)),
+    )
+    .add_style(
         Style::new("Bibliography", StyleType::Paragraph)
             .name("Bibliography")
             .based_on("Normal")

@@ -86,11 +86,7 @@ fn collect(
     keys: &BTreeMap<WorkId, String>,
     out: &mut Vec<ClaimEvidence>,
 ) -> Result<(), Error> {
-    for sentence in section
-        .paragraphs
-        .iter()
-        .flat_map(|paragraph| &paragraph.sentences)
-    {
+    for sentence in section.own_sentences() {
         let cites = sentence
             .cited()
             .map(|work| {

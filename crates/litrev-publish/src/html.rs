@@ -19,6 +19,8 @@ a.cite{color:#0b5394;text-decoration:none;border-bottom:1px dotted #0b5394}a.cit
 .references .csl-entry:target,.references .csl-entry:target+ul.evidence-of{background:#fff7d6}
 ul.evidence-of{margin:.1em 0 .8em 2em;padding-left:1em;font-size:.9em;color:#333;border-left:2px solid #dfe6ef;list-style:none}
 ul.evidence-of .claims{color:#666;font-size:.9em}
+table{border-collapse:collapse;font-size:.85em;margin:1em 0;display:block;overflow-x:auto}caption{text-align:left;font-style:italic;margin-bottom:.3em}
+th,td{border:1px solid #dfe6ef;padding:.3em .5em;vertical-align:top;text-align:left}th{background:#f4f7fb}
 footer{margin-top:3em;font-size:.85em;color:#555}
 nav.toc{font-family:system-ui,sans-serif;font-size:.9em;border-left:3px solid #dfe6ef;padding:.2em 0 .2em 1em;margin:1.5em 0}
 nav.toc ol{list-style:none;padding-left:0;margin:0}nav.toc ol ol{padding-left:1em;font-size:.95em}
@@ -52,14 +54,29 @@ pub(crate) fn review_html(document: &Document, style_title: &str) -> String {
                 ));
             }
             Block::Paragraph(inlines) => {
-                out.push_str("<p>");
-                for inline in inlines {
-                    match inline {
-                        Inline::Text(text) => out.push_str(&escape(text)),
-                        Inline::Cite(cite) => out.push_str(&cite_html(cite)),
-                    }
+                out.push_str(&format!("<p>{}</p>\n", inlines_html(inlines)));
+            }
+            Block::Table {
+                caption,
+                columns,
+                rows,
+            } => {
+                out.push_str(&format!(
+                    "<table>\n<caption>{}</caption>\n<thead><tr>",
+                    escape(caption)
+                ));
+                for column in columns {
+                    out.push_str(&format!("<th scope=\"col\">{}</th>", escape(column)));
                 }
-                out.push_str("</p>\n");
+                out.push_str("</tr></thead>\n<tbody>\n");
+                for cells in rows {
+                    out.push_str("<tr>");
+                    for cell in cells {
+                        out.push_str(&format!("<td>{}</td>", inlines_html(cell)));
+                    }
+                    out.push_str("</tr>\n");
+                }
+                out.push_str("</tbody>\n</table>\n");
             }
         }
     }
@@ -69,6 +86,17 @@ pub(crate) fn review_html(document: &Document, style_title: &str) -> String {
         escape(style_title)
     ));
     out
+}
+
+/// A paragraph's text and citations as HTML.
+fn inlines_html(inlines: &[Inline]) -> String {
+    inlines
+        .iter()
+        .map(|inline| match inline {
+            Inline::Text(text) => escape(text),
+            Inline::Cite(cite) => cite_html(cite),
+        })
+        .collect()
 }
 
 /// The id of the `number`th heading (from 1), which the navigation links to.

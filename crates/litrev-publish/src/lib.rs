@@ -29,13 +29,13 @@ use std::collections::BTreeMap;
 use litrev_model::{Review, Work, WorkId, assign_keys, sha256_hex};
 
 pub use bibtex::bibtex;
-pub use cards::{NOT_REPORTED, field_cell, study_cards_csv, study_cards_json};
+pub use cards::{field_cell, study_cards_csv, study_cards_json};
 pub use charts::{CircleNode, bars_svg, citation_circle_svg, stacked_years_svg};
 pub use csl_json::csl_json;
 pub use evidence::{ClaimEvidence, SpanEvidence, claims};
 pub use graphml::{GraphNode, graphml};
 pub use markdown::{
-    ReadReview, ReadSection, ReadSegment, escape, read_review_markdown, read_sentence,
+    ReadReview, ReadSection, ReadSegment, ReadTable, escape, read_review_markdown, read_sentence,
     review_markdown, sentence_markdown, split_markdown_sentences,
 };
 pub use prisma::{PrismaCounts, ReportCounts, prisma_svg};
@@ -235,6 +235,7 @@ mod tests {
                         }),
                     }],
                 }],
+                tables: Vec::new(),
                 subsections: vec![Section {
                     kind: SectionKind::Theme,
                     heading: "Key findings".into(),
@@ -247,6 +248,7 @@ mod tests {
                             Segment::Text(" agree.".into()),
                         ])],
                     }],
+                    tables: Vec::new(),
                     subsections: Vec::new(),
                 }],
             }],

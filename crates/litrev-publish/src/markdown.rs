@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{Basis, CiteForm, Paragraph, Review, Section, Segment, Sentence, WorkId};
+use litrev_model::{Basis, CiteForm, Paragraph, Review, Section, Segment, Sentence, Table, WorkId};
 
 use crate::Error;
 
@@ -55,6 +55,9 @@ fn render_section(
         out.push_str(&render_paragraph(paragraph, keys)?);
         out.push('\n');
     }
+    for table in &section.tables {
+        render_table(table, keys, out)?;
+    }
     for subsection in &section.subsections {
         render_section(subsection, level + 1, keys, out)?;
     }
@@ -71,6 +74,31 @@ fn render_paragraph(
         .map(|sentence| sentence_markdown(sentence, keys))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(protect_line_start(&sentences.join(" ")))
+}
+
+/// A pipe table with its caption above it (`Table: …`, Pandoc's caption paragraph); each cell
+/// is its paragraph on one line.
+fn render_table(
+    table: &Table,
+    keys: &BTreeMap<WorkId, String>,
+    out: &mut String,
+) -> Result<(), Error> {
+    out.push_str(&format!("\nTable: {}\n\n", escape(&table.caption)));
+    let row = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+    out.push_str(&row(table
+        .columns
+        .iter()
+        .map(|column| escape(column))
+        .collect()));
+    out.push_str(&row(vec!["---".to_owned(); table.columns.len()]));
+    for cells in &table.rows {
+        let cells = cells
+            .iter()
+            .map(|cell| render_paragraph(cell, keys))
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push_str(&row(cells));
+    }
+    Ok(())
 }
 
 /// One sentence as it reads in `review.md`: escaped text and `@key` / `[@key]` citations.
@@ -196,6 +224,19 @@ pub struct ReadSection {
     pub heading: String,
     /// Paragraphs, each as Markdown with its lines joined by a space.
     pub paragraphs: Vec<String>,
+    /// Pipe tables, after the paragraphs.
+    pub tables: Vec<ReadTable>,
+}
+
+/// A pipe table read back: its caption and headings unescaped, its cells as Markdown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadTable {
+    /// The `Table:` paragraph above it, without the prefix.
+    pub caption: String,
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows of cells, each cell a paragraph's Markdown.
+    pub rows: Vec<Vec<String>>,
 }
 
 /// A piece of a sentence read from Markdown.
@@ -229,6 +270,7 @@ pub fn read_review_markdown(markdown: &str) -> ReadReview {
         }
     }
     let mut paragraph: Vec<&str> = Vec::new();
+    let mut table: Vec<&str> = Vec::new();
     let flush = |paragraph: &mut Vec<&str>, read: &mut ReadReview| {
         if paragraph.is_empty() {
             return;
@@ -242,6 +284,11 @@ pub fn read_review_markdown(markdown: &str) -> ReadReview {
     };
     for line in lines {
         let trimmed = line.trim();
+        if trimmed.starts_with('|') && paragraph.is_empty() {
+            table.push(trimmed);
+            continue;
+        }
+        flush_table(&mut table, &mut read);
         let hashes = trimmed.chars().take_while(|c| *c == '#').count();
         if (1..=6).contains(&hashes) && trimmed[hashes..].starts_with(' ') {
             flush(&mut paragraph, &mut read);
@@ -249,6 +296,7 @@ pub fn read_review_markdown(markdown: &str) -> ReadReview {
                 level: hashes,
                 heading: unescape(trimmed[hashes..].trim()),
                 paragraphs: Vec::new(),
+                tables: Vec::new(),
             });
         } else if trimmed.is_empty() || trimmed.starts_with(":::") {
             flush(&mut paragraph, &mut read);
@@ -256,6 +304,7 @@ pub fn read_review_markdown(markdown: &str) -> ReadReview {
             paragraph.push(trimmed);
         }
     }
+    flush_table(&mut table, &mut read);
     flush(&mut paragraph, &mut read);
     if read.sections.last().is_some_and(|section| {
         section.level == 1 && section.heading == "References" && section.paragraphs.is_empty()
@@ -263,6 +312,68 @@ pub fn read_review_markdown(markdown: &str) -> ReadReview {
         read.sections.pop();
     }
     read
+}
+
+/// Ends a pipe table: its rows (the delimiter row skipped) go to the current section, with the
+/// `Table:` paragraph just above it as its caption.
+fn flush_table(lines: &mut Vec<&str>, read: &mut ReadReview) {
+    if lines.is_empty() {
+        return;
+    }
+    let mut rows = lines.drain(..).map(table_cells);
+    let columns = rows
+        .next()
+        .unwrap_or_default()
+        .iter()
+        .map(|heading| unescape(heading))
+        .collect();
+    let rows: Vec<Vec<String>> = rows
+        .filter(|cells| {
+            !cells
+                .iter()
+                .all(|cell| !cell.is_empty() && cell.chars().all(|c| matches!(c, '-' | ':' | ' ')))
+        })
+        .collect();
+    let Some(section) = read.sections.last_mut() else {
+        return;
+    };
+    let caption = match section.paragraphs.last() {
+        Some(last) if last.starts_with("Table:") => section
+            .paragraphs
+            .pop()
+            .map(|caption| unescape(caption["Table:".len()..].trim()))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    section.tables.push(ReadTable {
+        caption,
+        columns,
+        rows,
+    });
+}
+
+/// The cells of one pipe-table line, split at the pipes Markdown does not escape.
+fn table_cells(line: &str) -> Vec<String> {
+    let inner = line.trim().strip_prefix('|').unwrap_or(line);
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut characters = inner.chars();
+    while let Some(character) = characters.next() {
+        match character {
+            '\\' => {
+                cell.push(character);
+                if let Some(escaped) = characters.next() {
+                    cell.push(escaped);
+                }
+            }
+            '|' => cells.push(std::mem::take(&mut cell).trim().to_owned()),
+            _ => cell.push(character),
+        }
+    }
+    if !cell.trim().is_empty() {
+        cells.push(cell.trim().to_owned());
+    }
+    cells
 }
 
 /// Splits a paragraph's Markdown into sentences: a stop (`.`, `!`, `?`, after any closing
@@ -486,6 +597,7 @@ mod tests {
                         ]),
                     ],
                 }],
+                tables: Vec::new(),
                 subsections: Vec::new(),
             }],
         };
@@ -512,6 +624,7 @@ mod tests {
                         form: CiteForm::Narrative,
                     }])],
                 }],
+                tables: Vec::new(),
                 subsections: Vec::new(),
             }],
         };
@@ -622,6 +735,61 @@ mod tests {
                 "{read:?}"
             );
         }
+    }
+
+    #[test]
+    fn tables_render_as_pipe_tables_and_read_back_cell_by_cell() {
+        let keys = BTreeMap::from([(id("W1"), "smith2011x".to_owned())]);
+        let cell = |segments: Vec<Segment>| Paragraph {
+            sentences: vec![Sentence::structural(segments)],
+        };
+        let review = Review {
+            title: "T".into(),
+            sections: vec![Section {
+                kind: SectionKind::Appendix,
+                heading: "Appendix".into(),
+                paragraphs: vec![cell(vec![Segment::Text("Before the table.".into())])],
+                tables: vec![Table {
+                    caption: "Designs | sizes".into(),
+                    columns: vec!["Study".into(), "Sample | size".into()],
+                    rows: vec![vec![
+                        cell(vec![Segment::Cite {
+                            works: vec![id("W1")],
+                            form: CiteForm::Narrative,
+                        }]),
+                        cell(vec![
+                            Segment::Text("“119 patients | controls”".into()),
+                            Segment::Cite {
+                                works: vec![id("W1")],
+                                form: CiteForm::Parenthetical,
+                            },
+                        ]),
+                    ]],
+                }],
+                subsections: Vec::new(),
+            }],
+        };
+        let markdown = review_markdown(&review, &keys, &[], None).expect("renders");
+        assert!(
+            markdown.contains(
+                "Table: Designs \\| sizes\n\n| Study | Sample \\| size |\n| --- | --- |\n| @smith2011x | “119 patients \\| controls” [@smith2011x] |\n"
+            ),
+            "{markdown}"
+        );
+        let read = read_review_markdown(&markdown);
+        let section = &read.sections[0];
+        assert_eq!(section.paragraphs, vec!["Before the table.".to_owned()]);
+        assert_eq!(
+            section.tables,
+            vec![ReadTable {
+                caption: "Designs | sizes".into(),
+                columns: vec!["Study".into(), "Sample | size".into()],
+                rows: vec![vec![
+                    "@smith2011x".into(),
+                    "“119 patients \\| controls” [@smith2011x]".into()
+                ]],
+            }]
+        );
     }
 
     #[test]

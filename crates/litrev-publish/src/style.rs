@@ -13,13 +13,13 @@ use hayagriva::archive::{ArchivedStyle, locales};
 use hayagriva::citationberg::json::Item;
 use hayagriva::citationberg::{
     CitationFormat, FontStyle, FontVariant, FontWeight, IndependentStyle, Locale, LocaleCode,
-    Style, StyleCategory, VerticalAlign,
+    Style, StyleCategory, VerticalAlign, taxonomy::Locator,
 };
 use hayagriva::{
     BibliographyDriver, BibliographyRequest, CitationItem, CitationRequest, CitePurpose, ElemChild,
-    ElemChildren, ElemMeta,
+    ElemChildren, ElemMeta, LocatorPayload, SpecificLocator,
 };
-use litrev_model::{CiteForm, Review, Segment, WorkId};
+use litrev_model::{Basis, CiteForm, Review, Segment, WorkId};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -469,6 +469,10 @@ pub(crate) struct Styled {
     pub references: Vec<StyledReference>,
 }
 
+/// One citation to format: the items it cites, how it reads, and the pinpoint (`p. 4`) of its
+/// one cited item.
+pub(crate) type CiteRequest<'a> = (Vec<&'a Item>, CiteForm, Option<&'a str>);
+
 /// Formats every citation of `review` and its reference list. `items` are the CSL-JSON items
 /// of the cited works under their keys.
 ///
@@ -485,8 +489,12 @@ pub(crate) fn style_review(
         .iter()
         .map(|(key, item)| (key, assume_language(item)))
         .collect();
-    let mut cites: Vec<(Vec<&Item>, CiteForm)> = Vec::new();
+    let mut cites: Vec<CiteRequest<'_>> = Vec::new();
     for sentence in review.sentences() {
+        let quoted = match &sentence.basis {
+            Basis::Span(span) => span.pinpoint().map(|pinpoint| (&span.work, pinpoint)),
+            _ => None,
+        };
         for segment in &sentence.segments {
             let Segment::Cite { works, form } = segment else {
                 continue;
@@ -499,36 +507,64 @@ pub(crate) fn style_review(
                         .ok_or_else(|| Error::MissingKey(work.clone()))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            cites.push((cited, *form));
+            // A full-text quotation cites its one work with the pinpoint, as review.md does.
+            let pinpoint = quoted
+                .filter(|(work, _)| works.as_slice() == std::slice::from_ref(*work))
+                .map(|(_, pinpoint)| pinpoint);
+            cites.push((cited, *form, pinpoint));
         }
     }
     Ok(style_citations(&cites, style))
 }
 
+/// A pinpoint as CSL's locator: `p. 4` a page, `sec. Results` a section, `para. 3` a
+/// paragraph; anything else is printed as it stands, as a section.
+fn csl_locator(pinpoint: &str) -> SpecificLocator<'_> {
+    let kinds = [
+        ("p. ", Locator::Page),
+        ("sec. ", Locator::Section),
+        ("para. ", Locator::Paragraph),
+    ];
+    kinds
+        .into_iter()
+        .find_map(|(prefix, kind)| {
+            pinpoint
+                .strip_prefix(prefix)
+                .map(|rest| SpecificLocator(kind, LocatorPayload::Str(rest)))
+        })
+        .unwrap_or(SpecificLocator(
+            Locator::Section,
+            LocatorPayload::Str(pinpoint),
+        ))
+}
+
 /// Formats citations (each a list of items and how it reads) and the reference list of every
 /// item they cite. Numeric styles number items in the order they are first cited here.
-pub(crate) fn style_citations(cites: &[(Vec<&Item>, CiteForm)], style: &CitationStyle) -> Styled {
+pub(crate) fn style_citations(cites: &[CiteRequest<'_>], style: &CitationStyle) -> Styled {
     // hayagriva's prose form of a numeric citation wraps the number in the layout's brackets
     // outside its formatting (`Smith [<sup>3</sup>]` in GB/T 7714), so a numeric style's
     // narrative citation is built here: the author form, then the citation as it stands alone.
     let numeric = style.is_numeric();
-    let mut requests: Vec<(&[&Item], Option<CitePurpose>)> = Vec::new();
-    for (items, form) in cites {
+    let mut requests: Vec<(&[&Item], Option<CitePurpose>, Option<&str>)> = Vec::new();
+    for (items, form, pinpoint) in cites {
         match form {
-            CiteForm::Parenthetical => requests.push((items, None)),
+            CiteForm::Parenthetical => requests.push((items, None, *pinpoint)),
             CiteForm::Narrative if numeric => {
-                requests.push((items, Some(CitePurpose::Author)));
-                requests.push((items, None));
+                requests.push((items, Some(CitePurpose::Author), None));
+                requests.push((items, None, *pinpoint));
             }
-            CiteForm::Narrative => requests.push((items, Some(CitePurpose::Prose))),
+            CiteForm::Narrative => requests.push((items, Some(CitePurpose::Prose), *pinpoint)),
         }
     }
     let locale = common_locale(cites);
     let mut driver: BibliographyDriver<'_, Item> = BibliographyDriver::new();
-    for (items, purpose) in &requests {
+    for (items, purpose, pinpoint) in &requests {
         let request_items = items
             .iter()
-            .map(|item| CitationItem::new(*item, None, None, false, *purpose))
+            .map(|item| {
+                let locator = pinpoint.filter(|_| items.len() == 1).map(csl_locator);
+                CitationItem::new(*item, locator, None, false, *purpose)
+            })
             .collect();
         driver.citation(CitationRequest::new(
             request_items,
@@ -548,7 +584,7 @@ pub(crate) fn style_citations(cites: &[(Vec<&Item>, CiteForm)], style: &Citation
     };
     let citations = cites
         .iter()
-        .map(|(items, form)| {
+        .map(|(items, form, _)| {
             let keys: Vec<String> = items.iter().map(|item| item_key(item)).collect();
             let mut text = next_text(&keys);
             if *form == CiteForm::Narrative && numeric {
@@ -606,8 +642,8 @@ fn assume_language(item: &Item) -> Item {
 /// The locale of the works' language when they all share one: hayagriva takes terms from the
 /// request's locale, not each work's, so GB/T 7714 writes `et al.` for English works only
 /// when the style is asked for English. Otherwise the style's own locale.
-fn common_locale(cites: &[(Vec<&Item>, CiteForm)]) -> Option<LocaleCode> {
-    let mut languages = cites.iter().flat_map(|(items, _)| items).map(|item| {
+fn common_locale(cites: &[CiteRequest<'_>]) -> Option<LocaleCode> {
+    let mut languages = cites.iter().flat_map(|(items, _, _)| items).map(|item| {
         item.0
             .get("language")
             .and_then(|language| language.to_str())

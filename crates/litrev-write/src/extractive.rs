@@ -24,6 +24,8 @@ use crate::prose::{
 };
 
 /// Sentences shorter than this say too little to stand alone.
+mod studies;
+
 pub(crate) const MIN_SPAN_WORDS: usize = 8;
 /// Sentences longer than this read badly out of context.
 pub(crate) const MAX_SPAN_WORDS: usize = 70;
@@ -161,6 +163,7 @@ impl<'a> Writer<'a> {
         sections.push(gaps);
         sections.push(conclusion);
         sections.push(self.appendix());
+        sections.extend(self.characteristics());
         Review {
             title: title_of(&self.input.plan.question),
             sections,
@@ -687,6 +690,7 @@ impl<'a> Writer<'a> {
             kind: SectionKind::Theme,
             heading: theme.label.clone(),
             paragraphs: vec![overview],
+            tables: Vec::new(),
             subsections,
         }
     }
@@ -1134,7 +1138,10 @@ impl<'a> Writer<'a> {
                 sentences: coverage,
             });
         }
-        // Future directions, each from a limitation or future-work sentence of a work.
+        // Future directions: first those the studies read in full support, each resting on a
+        // limitation they state; then, per theme, a limitation or future-work sentence of an
+        // abstract.
+        paragraphs.extend(self.card_directions());
         for theme in themes {
             let spans =
                 self.standalone_spans(&theme.works, &[Role::FutureWork, Role::Limitation], 2);
@@ -1673,6 +1680,7 @@ fn section(kind: SectionKind, heading: &str, paragraphs: Vec<Paragraph>) -> Sect
         kind,
         heading: heading.to_owned(),
         paragraphs,
+        tables: Vec::new(),
         subsections: Vec::new(),
     }
 }

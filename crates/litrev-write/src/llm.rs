@@ -415,8 +415,7 @@ fn plan_sections(
         .iter()
         .filter(|section| section.kind != SectionKind::Theme)
         .flat_map(Section::walk)
-        .flat_map(|section| section.paragraphs.iter())
-        .flat_map(|paragraph| paragraph.sentences.iter())
+        .flat_map(Section::own_sentences)
         .filter_map(|sentence| match &sentence.basis {
             Basis::Span(span) => Some((span.work.clone(), span.sentence)),
             _ => None,

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use litrev_model::{
-    Basis, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef, Work, WorkId,
+    Basis, Paragraph, Review, Section, SectionKind, Segment, Sentence, SpanRef, Table, Work, WorkId,
 };
 use litrev_model::{RunId, RunStatus};
 use litrev_publish::{ReadSection, ReadSegment};
@@ -201,12 +201,26 @@ pub fn revise(
             .map(|paragraph| reader.paragraph(paragraph))
             .collect();
         paragraphs.retain(|paragraph| !paragraph.sentences.is_empty());
+        let tables = block
+            .tables
+            .iter()
+            .map(|table| Table {
+                caption: table.caption.clone(),
+                columns: table.columns.clone(),
+                rows: table
+                    .rows
+                    .iter()
+                    .map(|cells| cells.iter().map(|cell| reader.paragraph(cell)).collect())
+                    .collect(),
+            })
+            .collect();
         sections.push((
             block.level,
             Section {
                 kind: kind_of(block, &kinds),
                 heading: block.heading.clone(),
                 paragraphs,
+                tables,
                 subsections: Vec::new(),
             },
         ));
@@ -569,6 +583,39 @@ mod tests {
                         },
                         Sentence::structural(vec![Segment::Text("One work.".into())]),
                     ],
+                }],
+                tables: vec![Table {
+                    caption: "Results | quoted".into(),
+                    columns: vec!["Study".into(), "Result".into()],
+                    rows: vec![vec![
+                        Paragraph {
+                            sentences: vec![Sentence::structural(vec![Segment::Cite {
+                                works: vec![id("W1")],
+                                form: CiteForm::Narrative,
+                            }])],
+                        },
+                        Paragraph {
+                            sentences: vec![Sentence {
+                                segments: vec![
+                                    Segment::Text("“".into()),
+                                    Segment::Text("Bleeding fell by 80%".into()),
+                                    Segment::Text("…”".into()),
+                                    Segment::Cite {
+                                        works: vec![id("W1")],
+                                        form: CiteForm::Parenthetical,
+                                    },
+                                ],
+                                basis: Basis::Span(SpanRef {
+                                    work: id("W1"),
+                                    field: "abstract".into(),
+                                    sentence: 1,
+                                    start: 16,
+                                    end: 36,
+                                    full_text: None,
+                                }),
+                            }],
+                        },
+                    ]],
                 }],
                 subsections: Vec::new(),
             }],

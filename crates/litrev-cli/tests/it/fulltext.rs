@@ -146,6 +146,77 @@ fn check_quotes(home: &Path, out: &Path, format: &str) {
     assert!(text.contains("taken from the full text of"), "{text}");
 }
 
+/// The appendix has a characteristics table with a row per study card, and every future
+/// direction drawn from the studies read in full quotes a limitation one of them states.
+fn check_characteristics(out: &Path, cards: usize) {
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    let appendix = sections(&markdown)
+        .into_iter()
+        .find(|(heading, _)| heading == "Appendix: characteristics of included studies")
+        .map(|(_, body)| body)
+        .expect("a characteristics appendix");
+    let caption = "Table: Characteristics of included studies read in full";
+    let table = appendix
+        .split(caption)
+        .nth(1)
+        .expect("the characteristics table")
+        .trim_start()
+        .split("\n\n")
+        .next()
+        .unwrap_or_default();
+    let rows = table.lines().filter(|line| line.starts_with("| @")).count();
+    assert_eq!(rows, cards, "{table}");
+    assert!(
+        table.contains("| Study | Design | Population | Sample size |"),
+        "{table}"
+    );
+    let study_cards: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("study_cards.json")).expect("study_cards.json"),
+    )
+    .expect("study_cards.json parses");
+    let limitations: Vec<&str> = study_cards["works"]
+        .as_array()
+        .expect("works")
+        .iter()
+        .flat_map(|work| {
+            work["fields"]["limitations"]
+                .as_array()
+                .into_iter()
+                .flatten()
+        })
+        .filter_map(|span| span["text"].as_str())
+        .collect();
+    let claims: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("evidence.json")).expect("evidence.json"))
+            .expect("evidence.json parses");
+    let gaps: Vec<&serde_json::Value> = claims
+        .as_array()
+        .expect("claims")
+        .iter()
+        .filter(|claim| claim["section"] == "Gaps and future directions")
+        .collect();
+    let mut directions = 0;
+    for (index, claim) in gaps.iter().enumerate() {
+        let opener = claim["markdown"].as_str().unwrap_or_default();
+        if claim["basis"] != "structure" || !opener.contains("read in full") {
+            continue;
+        }
+        directions += 1;
+        let quoted: Vec<&str> = gaps[index + 1..]
+            .iter()
+            .take_while(|claim| claim["basis"] == "span")
+            .filter_map(|claim| claim["span"]["snippet"].as_str())
+            .collect();
+        assert!(
+            quoted.iter().any(|snippet| limitations.contains(snippet)),
+            "a direction without a stated limitation: {opener} {quoted:?}"
+        );
+    }
+    if !limitations.is_empty() {
+        assert!(directions > 0, "no direction from the stated limitations");
+    }
+}
+
 #[test]
 fn included_works_get_study_cards_from_jats_and_from_pdf() {
     let (Some(data), Some(pdfs)) = (litrev_testkit::testdata(), litrev_testkit::test_pdfs()) else {
@@ -185,6 +256,7 @@ fn included_works_get_study_cards_from_jats_and_from_pdf() {
                 .expect("run.json parses");
         assert_eq!(record["counts"]["fulltext"]["study_cards"], rows.len());
         check_quotes(home.path(), &out, format);
+        check_characteristics(&out, rows.len());
     }
     // Without a folder, every included work is abstract only for want of a copy, and the run
     // still publishes.

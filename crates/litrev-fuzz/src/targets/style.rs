@@ -137,6 +137,7 @@ fn review() -> (&'static Review, &'static BTreeMap<WorkId, Work>) {
                         ]),
                     ],
                 }],
+                tables: Vec::new(),
                 subsections: Vec::new(),
             }],
         };

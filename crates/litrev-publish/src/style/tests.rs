@@ -74,8 +74,8 @@ fn render(work: &Work, style: &CitationStyle) -> (String, String, String) {
     let item = &items["key"];
     let styled = style_citations(
         &[
-            (vec![item], CiteForm::Parenthetical),
-            (vec![item], CiteForm::Narrative),
+            (vec![item], CiteForm::Parenthetical, None),
+            (vec![item], CiteForm::Narrative, None),
         ],
         style,
     );
@@ -263,6 +263,7 @@ fn marks_formatting_and_each_cited_work() {
         &[(
             vec![&items["zimbardo2004"], &items["kingma2014"]],
             CiteForm::Parenthetical,
+            None,
         )],
         &CitationStyle::builtin(BuiltinStyle::Apa),
     );
@@ -605,7 +606,7 @@ fn suite_fixtures_render_through_their_own_csl_files() {
         let cited: Vec<&Item> = (0..works.len())
             .map(|index| &items[&format!("item{index}")])
             .collect();
-        let styled = style_citations(&[(cited, CiteForm::Parenthetical)], &style);
+        let styled = style_citations(&[(cited, CiteForm::Parenthetical, None)], &style);
         let rendered = match fixture.mode.as_str() {
             "citation" => styled.citations[0].text.plain(),
             _ => styled
@@ -626,8 +627,8 @@ fn gb7714_numbers_are_superscript_with_their_brackets() {
     let items = csl_items(&[&article], &keys);
     let styled = style_citations(
         &[
-            (vec![&items["key"]], CiteForm::Parenthetical),
-            (vec![&items["key"]], CiteForm::Narrative),
+            (vec![&items["key"]], CiteForm::Parenthetical, None),
+            (vec![&items["key"]], CiteForm::Narrative, None),
         ],
         &CitationStyle::builtin(BuiltinStyle::Gb7714),
     );
@@ -658,7 +659,7 @@ fn gb7714_writes_et_al_when_every_work_is_in_english() {
     let chinese_item = assume_language(&items["zh"]);
     let style = CitationStyle::builtin(BuiltinStyle::Gb7714);
     let lines = |cited: Vec<&Item>| -> Vec<String> {
-        style_citations(&[(cited, CiteForm::Parenthetical)], &style)
+        style_citations(&[(cited, CiteForm::Parenthetical, None)], &style)
             .references
             .iter()
             .map(|reference| reference.text.plain())
@@ -703,4 +704,33 @@ fn each_style_written_as_csl_reads_back_the_same() {
             );
         }
     }
+}
+
+#[test]
+fn a_pinpoint_prints_as_the_styles_page_or_section_locator() {
+    let work = preprint();
+    let keys = BTreeMap::from([(work.id(), "key".to_owned())]);
+    let items = csl_items(&[&work], &keys);
+    let item = &items["key"];
+    let styled = style_citations(
+        &[
+            (vec![item], CiteForm::Parenthetical, Some("p. 4")),
+            (vec![item], CiteForm::Parenthetical, Some("sec. Results")),
+            (vec![item], CiteForm::Parenthetical, None),
+        ],
+        &CitationStyle::builtin(BuiltinStyle::Apa),
+    );
+    let texts: Vec<String> = styled
+        .citations
+        .iter()
+        .map(|citation| citation.text.plain())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "(Kingma & Ba, 2014, p. 4)",
+            "(Kingma & Ba, 2014, Section Results)",
+            "(Kingma & Ba, 2014)"
+        ]
+    );
 }
