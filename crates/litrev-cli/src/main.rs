@@ -375,5 +375,37 @@ fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
             }
             Ok(EXIT_GATE)
         }
+        Outcome::AwaitingDownloads {
+            run,
+            planned,
+            unknown_hosts,
+            downloads_csv,
+        } => {
+            if json {
+                let value = serde_json::json!({
+                    "status": "awaiting_approval",
+                    "gate": "downloads",
+                    "run": run.to_string(),
+                    "planned_downloads": planned,
+                    "unknown_hosts": unknown_hosts,
+                    "downloads_csv": downloads_csv,
+                });
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                let hosts = if unknown_hosts.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ", some from hosts that are not known publishers or repositories ({})",
+                        unknown_hosts.join(", ")
+                    )
+                };
+                println!(
+                    "the full-text step would download the open-access copies of {planned} works{hosts}; check {} and then run `litrev resume {run}` to approve and continue (or pass --yes next time; --max-fulltext N downloads fewer)",
+                    downloads_csv.display()
+                );
+            }
+            Ok(EXIT_GATE)
+        }
     }
 }

@@ -17,7 +17,9 @@ use litrev_model::{FullText, MissingText, Retrieval, TextFormat, TextStatus, Wor
 pub use litrev_http::{DownloadLimits, Downloader};
 pub use local::{Library, LocalFile};
 pub use pdf::{PdfLimits, read_pdf};
-pub use remote::{Candidate, RemoteBases, candidates};
+pub use remote::{
+    Candidate, KNOWN_HOSTS, PlannedDownload, RemoteBases, candidates, is_known_host, plan_downloads,
+};
 
 /// What can go wrong reading full texts.
 #[derive(Debug, thiserror::Error)]
@@ -82,7 +84,7 @@ pub struct Acquired {
     pub text: Option<Text>,
 }
 
-/// Reads the full text of each work: from the person's folders first, else (with a
+/// Reads the full text of each work: from the person's folders (scanned into `library`) first, else (with a
 /// downloader, within the budget) from its open-access copies; a work with neither is
 /// `abstract_only`, saying why (`no_copy`, `budget`, `download_failed`, `parse_failed`).
 ///
@@ -91,10 +93,10 @@ pub struct Acquired {
 /// an error of the step).
 pub fn acquire<'a>(
     config: &FulltextConfig,
+    library: &Library,
     works: impl IntoIterator<Item = &'a Work>,
     downloader: Option<&Downloader>,
 ) -> Result<Vec<Acquired>> {
-    let library = Library::scan(&config.dirs, config.pdf)?;
     let mut downloads_left = config.max_downloads;
     Ok(works
         .into_iter()

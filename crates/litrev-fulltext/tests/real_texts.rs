@@ -131,7 +131,7 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         dirs: vec![jats_dir.clone()],
         ..FulltextConfig::default()
     };
-    let acquired = acquire(&config, &works_by_id, None).expect("acquires");
+    let acquired = acquire(&config, &scanned(&config), &works_by_id, None).expect("acquires");
     assert!(
         acquired
             .iter()
@@ -146,7 +146,7 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         dirs: vec![pdfs.clone()],
         ..FulltextConfig::default()
     };
-    let acquired = acquire(&config, &works_by_title, None).expect("acquires");
+    let acquired = acquire(&config, &scanned(&config), &works_by_title, None).expect("acquires");
     let statuses: Vec<TextStatus> = acquired.iter().map(|a| a.retrieval.status).collect();
     assert_eq!(statuses, vec![TextStatus::Pdf; 8], "{acquired:#?}");
     // A work that is nowhere is abstract only, for want of a copy.
@@ -154,18 +154,11 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         title: Some("A study of nothing in particular at all".into()),
         ..Work::stub(WorkId::Pmid("2".parse().expect("a pmid")))
     };
-    let acquired = acquire(&config, &[nowhere], None).expect("acquires");
+    let acquired = acquire(&config, &scanned(&config), &[nowhere], None).expect("acquires");
     assert_eq!(acquired[0].retrieval.missing, Some(MissingText::NoCopy));
     // A folder that is not there is an error naming the flag.
-    let error = acquire(
-        &FulltextConfig {
-            dirs: vec![pdfs.join("no-such-folder")],
-            ..FulltextConfig::default()
-        },
-        &[],
-        None,
-    )
-    .expect_err("a missing folder is an error");
+    let error = Library::scan(&[pdfs.join("no-such-folder")], PdfLimits::default())
+        .expect_err("a missing folder is an error");
     assert!(error.to_string().contains("--fulltext-dir"), "{error}");
 }
 
@@ -234,7 +227,7 @@ fn open_access_copies_are_downloaded_within_the_budget_jats_first() {
         "litrev-test",
     )
     .expect("a downloader");
-    let acquired = acquire(&config, &works, Some(&local)).expect("acquires");
+    let acquired = acquire(&config, &scanned(&config), &works, Some(&local)).expect("acquires");
     let outcome: Vec<(TextStatus, Option<MissingText>)> = acquired
         .iter()
         .map(|a| (a.retrieval.status, a.retrieval.missing))
@@ -259,7 +252,8 @@ fn open_access_copies_are_downloaded_within_the_budget_jats_first() {
     );
     // The same downloads with the guard on are refused: loopback is not a public address.
     let guarded = Downloader::new(DownloadLimits::default(), "litrev-test").expect("a downloader");
-    let refused = acquire(&config, &works[..2], Some(&guarded)).expect("acquires");
+    let refused =
+        acquire(&config, &scanned(&config), &works[..2], Some(&guarded)).expect("acquires");
     for acquired in &refused {
         assert_eq!(
             acquired.retrieval.missing,
@@ -275,4 +269,9 @@ fn open_access_copies_are_downloaded_within_the_budget_jats_first() {
             acquired.retrieval.problems
         );
     }
+}
+
+/// The person's folders of `config`, scanned.
+fn scanned(config: &FulltextConfig) -> Library {
+    Library::scan(&config.dirs, config.pdf).expect("the folders scan")
 }

@@ -342,6 +342,7 @@ fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<
         "step": summary.last_step,
         "steps_done": steps_done,
         "steps": STEPS.len(),
+        "gate": summary.gate(),
         "cost": {
             "requests": telemetry.requests,
             "cache_hits": telemetry.cache_hits,
@@ -404,7 +405,11 @@ fn status_text(value: &Value) -> String {
         text.push_str(&format!(": {message}"));
     }
     if value["status"] == "waiting" {
-        text.push_str(". It waits at the screening gate: label_works, then approve.");
+        text.push_str(if value["gate"] == "downloads" {
+            ". It waits at the download gate (the open-access copies it would fetch are in downloads.csv among its outputs): approve to fetch them."
+        } else {
+            ". It waits at the screening gate: label_works, then approve."
+        });
     }
     text
 }

@@ -111,6 +111,7 @@ fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json
         "question": summary.question,
         "status": status,
         "step": summary.last_step,
+        "gate": summary.gate(),
         "queue_position": state.queue.position(run),
         "created_at": summary.created_at,
         "cost": {

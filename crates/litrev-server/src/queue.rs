@@ -176,6 +176,18 @@ fn drive(
             "gate",
             serde_json::json!({ "included": included, "considered": considered }),
         ),
+        Ok(Outcome::AwaitingDownloads {
+            planned,
+            unknown_hosts,
+            ..
+        }) => record(
+            "gate",
+            serde_json::json!({
+                "gate": "downloads",
+                "planned_downloads": planned,
+                "unknown_hosts": unknown_hosts,
+            }),
+        ),
         Err(error) => record(
             "failed",
             serde_json::json!({ "message": error.to_string() }),

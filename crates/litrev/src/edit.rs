@@ -120,10 +120,12 @@ impl Runner {
                 revision: revision.id,
                 summary,
             }),
-            Outcome::AwaitingApproval { .. } => Err(Error::NotDone {
-                run: run.to_string(),
-                why: "it went back to the screening gate".to_owned(),
-            }),
+            Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. } => {
+                Err(Error::NotDone {
+                    run: run.to_string(),
+                    why: "it went back to a gate".to_owned(),
+                })
+            }
         }
     }
 

@@ -5,17 +5,23 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_fulltext::{DownloadLimits, Downloader, FulltextConfig};
+use std::ops::ControlFlow;
+
+use litrev_fulltext::{
+    DownloadLimits, Downloader, FulltextConfig, Library, PlannedDownload, is_known_host,
+    plan_downloads,
+};
 use litrev_model::{
     FullText, MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
 };
+use litrev_sources::Source;
 use litrev_store::{StepWrites, StoredText};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::options::{RunOptions, SourceSpec};
-use crate::runner::{Runner, finished};
+use crate::runner::{Outcome, Runner, finished};
 
 /// What the full-text step stored: how each included work's text was obtained (in the order
 /// they were sought: screening score, best first) and the study cards of those read.
@@ -97,12 +103,12 @@ impl Runner {
         decisions: &[ScreeningDecision],
         included: &BTreeMap<WorkId, Work>,
         events: &dyn Fn(&Event),
-    ) -> Result<FulltextRecord> {
+    ) -> Result<ControlFlow<Outcome, FulltextRecord>> {
         if done.contains("fulltext") {
             events(&Event::StepSkipped {
                 step: "fulltext".into(),
             });
-            return self.output(run, "fulltext");
+            return self.output(run, "fulltext").map(ControlFlow::Continue);
         }
         self.started(events, "fulltext", "reading the included works' full texts");
         let ranked = sought_order(decisions, included);
@@ -128,8 +134,30 @@ impl Runner {
         } else {
             None
         };
+        let linked = if online {
+            self.with_open_links(options, &ranked, config.max_downloads, events)?
+        } else {
+            Vec::new()
+        };
+        let ranked: Vec<(&WorkId, &Work)> = if linked.is_empty() {
+            ranked
+        } else {
+            ranked.iter().map(|(id, _)| *id).zip(&linked).collect()
+        };
+        let library = Library::scan(&config.dirs, config.pdf)?;
+        if downloader.is_some()
+            && !options.approve
+            && let Some(paused) = self.download_gate(
+                run,
+                options,
+                plan_downloads(&config, &library, ranked.iter().map(|(_, work)| *work)),
+            )?
+        {
+            return Ok(ControlFlow::Break(paused));
+        }
         let acquired = litrev_fulltext::acquire(
             &config,
+            &library,
             ranked.iter().map(|(_, work)| *work),
             downloader.as_ref(),
         )?;
@@ -176,8 +204,138 @@ impl Runner {
                 record.cards.len()
             ),
         );
-        Ok(record)
+        Ok(ControlFlow::Continue(record))
     }
+
+    /// The works, in order, with the open-access links the run's sources that know where a
+    /// DOI can be read openly (Unpaywall, named with `--source unpaywall`) give for the first
+    /// `budget` works whose record points at no copy; asked through the HTTP layer (its cache,
+    /// rate limits and retries). Empty when no such source is named. A DOI the source cannot
+    /// answer for stays without a link, and the run says so once.
+    fn with_open_links(
+        &self,
+        options: &RunOptions,
+        ranked: &[(&WorkId, &Work)],
+        budget: usize,
+        events: &dyn Fn(&Event),
+    ) -> Result<Vec<Work>> {
+        let sources = self.sources().open(&options.sources, events)?;
+        if !sources.capabilities().fulltext_links {
+            return Ok(Vec::new());
+        }
+        let mut asked = 0;
+        let mut failures = Vec::new();
+        let mut works = Vec::with_capacity(ranked.len());
+        for (_, work) in ranked {
+            let mut work = (*work).clone();
+            let bare =
+                work.oa_url.is_none() && work.ids.pmcid.is_none() && work.ids.arxiv.is_none();
+            if let Some(doi) = work.ids.doi.clone().filter(|_| bare && asked < budget) {
+                asked += 1;
+                match sources.oa_link(&doi) {
+                    Ok(link) => {
+                        work.oa_url = link.and_then(|link| link.pdf_url.or(link.landing_url))
+                    }
+                    Err(error) => failures.push(error.to_string()),
+                }
+            }
+            works.push(work);
+        }
+        if let Some(first) = failures.first() {
+            events(&Event::Notice {
+                message: format!(
+                    "open-access links: {} of {asked} DOIs could not be looked up (first: {first})",
+                    failures.len()
+                ),
+            });
+        }
+        Ok(works)
+    }
+
+    /// The second gate: a run that would download more than [`DOWNLOAD_GATE`] copies, or any
+    /// from a host that is not a known publisher or repository, pauses (once; resuming is the
+    /// approval, `--yes` the approval in advance) and writes what it would fetch to
+    /// `downloads.csv`.
+    fn download_gate(
+        &mut self,
+        run: &RunId,
+        options: &RunOptions,
+        planned: Vec<PlannedDownload>,
+    ) -> Result<Option<Outcome>> {
+        let unknown_hosts: BTreeSet<String> = planned
+            .iter()
+            .flat_map(PlannedDownload::hosts)
+            .filter(|host| !is_known_host(host))
+            .collect();
+        if planned.len() <= DOWNLOAD_GATE && unknown_hosts.is_empty() {
+            return Ok(None);
+        }
+        let shown = self
+            .store()
+            .events_after(run, 0, usize::MAX)?
+            .iter()
+            .any(|event| event.kind == DOWNLOADS_SHOWN);
+        if shown {
+            return Ok(None);
+        }
+        let plan_csv = options.out_dir.join("downloads.csv");
+        std::fs::create_dir_all(&options.out_dir)
+            .and_then(|()| std::fs::write(&plan_csv, downloads_csv(&planned, &unknown_hosts)?))
+            .map_err(|source| Error::Write {
+                path: plan_csv.clone(),
+                source,
+            })?;
+        let unknown_hosts: Vec<String> = unknown_hosts.into_iter().collect();
+        let shown = serde_json::json!({
+            "planned": planned.len(),
+            "unknown_hosts": unknown_hosts,
+            "downloads_csv": plan_csv,
+        });
+        self.store()
+            .append_event(run, DOWNLOADS_SHOWN, &shown.to_string())?;
+        Ok(Some(Outcome::AwaitingDownloads {
+            run: run.clone(),
+            planned: planned.len(),
+            unknown_hosts,
+            downloads_csv: plan_csv,
+        }))
+    }
+}
+
+/// More planned downloads than this pause the run for approval.
+pub const DOWNLOAD_GATE: usize = 50;
+
+/// The stored event that says a run's download plan was shown at the gate.
+const DOWNLOADS_SHOWN: &str = "downloads_planned";
+
+/// `downloads.csv`: per planned copy, the work, the URL, its host and whether the host is a
+/// known publisher or repository.
+fn downloads_csv(
+    planned: &[PlannedDownload],
+    unknown: &BTreeSet<String>,
+) -> std::io::Result<Vec<u8>> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(["work", "try", "url", "host", "known_host"])?;
+    for download in planned {
+        for (index, url) in download.urls.iter().enumerate() {
+            let host = PlannedDownload {
+                work: download.work.clone(),
+                urls: vec![url.clone()],
+            }
+            .hosts()
+            .pop()
+            .unwrap_or_default();
+            let known = if unknown.contains(&host) { "no" } else { "yes" };
+            writer.write_record([
+                download.work.to_string(),
+                (index + 1).to_string(),
+                url.clone(),
+                host,
+                known.to_owned(),
+            ])?;
+        }
+    }
+    writer.into_inner().map_err(|error| error.into_error())
 }
 
 /// The included works in the order their full texts are sought: screening score, best first,

@@ -38,6 +38,7 @@ mod event_log;
 mod events;
 mod explore;
 mod fulltext;
+pub use fulltext::DOWNLOAD_GATE;
 mod home;
 mod llm;
 mod options;

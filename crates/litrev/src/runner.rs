@@ -66,6 +66,19 @@ pub enum Outcome {
         /// Works considered.
         considered: usize,
     },
+    /// The run waits at the second gate for a person to check the downloads it would make:
+    /// more than [`crate::DOWNLOAD_GATE`], or some from hosts that are not known publishers or
+    /// repositories.
+    AwaitingDownloads {
+        /// The run.
+        run: RunId,
+        /// Works whose open-access copies would be downloaded.
+        planned: usize,
+        /// Hosts among them that are not known publishers or repositories.
+        unknown_hosts: Vec<String>,
+        /// Every planned download, with its host (`downloads.csv`).
+        downloads_csv: PathBuf,
+    },
 }
 
 /// What a finished run produced.
@@ -108,6 +121,21 @@ pub struct RunSummary {
     pub out_dir: Option<PathBuf>,
     /// The run it continues, when it is a follow-up.
     pub parent: Option<RunId>,
+}
+
+impl RunSummary {
+    /// Which gate a run awaiting approval waits at: `screening`, or `downloads` once the
+    /// screening was approved (the full-text step's plan of downloads); `None` for a run not
+    /// waiting.
+    pub fn gate(&self) -> Option<&'static str> {
+        (self.status == RunStatus::AwaitingApproval).then(|| {
+            if self.last_step.as_deref() == Some("gate") {
+                "downloads"
+            } else {
+                "screening"
+            }
+        })
+    }
 }
 
 /// A stored run as listed.
@@ -376,7 +404,9 @@ impl Runner {
         });
         let status = match &result {
             Ok(Outcome::Done(_)) => RunStatus::Done,
-            Ok(Outcome::AwaitingApproval { .. }) => RunStatus::AwaitingApproval,
+            Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
+                RunStatus::AwaitingApproval
+            }
             Err(_) => RunStatus::Failed,
         };
         self.store.set_status(run, status)?;
@@ -736,7 +766,14 @@ impl Runner {
         }
 
         // Full text.
-        let fulltext = self.full_text_step(run, &options, &done, &decisions, &included, events)?;
+        let fulltext =
+            match self.full_text_step(run, &options, &done, &decisions, &included, events)? {
+                std::ops::ControlFlow::Continue(record) => record,
+                std::ops::ControlFlow::Break(paused) => {
+                    self.meter = None;
+                    return Ok(paused);
+                }
+            };
         let citations = self.store.citations(run)?;
 
         // Organise.
@@ -1150,6 +1187,11 @@ impl Runner {
     /// The store.
     pub(crate) fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The sources this runner opens (one HTTP client for all of them).
+    pub(crate) fn sources(&self) -> &SourceOpener {
+        &self.sources
     }
 
     /// The store, for writes.
@@ -1569,4 +1611,26 @@ fn record_phases(llm: Option<&crate::LlmRecord>) -> Vec<PhaseUsage> {
             .cloned()
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_waiting_run_names_its_gate() {
+        let summary = |status, last_step: Option<&str>| RunSummary {
+            id: "20261126-000000-abcd".parse().expect("a run id"),
+            question: "q".into(),
+            status,
+            created_at: String::new(),
+            last_step: last_step.map(str::to_owned),
+            out_dir: None,
+            parent: None,
+        };
+        let waiting = RunStatus::AwaitingApproval;
+        assert_eq!(summary(waiting, Some("screen")).gate(), Some("screening"));
+        assert_eq!(summary(waiting, Some("gate")).gate(), Some("downloads"));
+        assert_eq!(summary(RunStatus::Done, Some("publish")).gate(), None);
+    }
 }

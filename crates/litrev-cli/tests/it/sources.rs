@@ -8,7 +8,7 @@ use std::process::Output;
 use litrev_testkit::http::{Fault, FaultPlan, Server};
 use litrev_testkit::openalex::OpenAlexWorks;
 
-use crate::support::{describe, litrev, question, testdata, works_file};
+use crate::support::{describe, litrev, question, table, testdata, works_file};
 
 /// Short timeouts and backoffs so injected faults cost milliseconds, not minutes. The timeout
 /// stays under the stand-in's 1 s slow answers, and above what a normal answer takes while the
@@ -307,4 +307,142 @@ fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
         )),
         "{stderr}"
     );
+}
+
+/// The second gate: a run on a live API that would download copies from hosts that are not
+/// known publishers or repositories pauses after the screening gate, lists every planned
+/// download in `downloads.csv`, and goes on when resumed (the downloads then fail here, where
+/// there is no network, and the works stay abstract only).
+#[test]
+fn downloads_from_unknown_hosts_wait_for_approval() {
+    let Some(data) = testdata() else { return };
+    let question = question(&data, "Donners_2021");
+    let openalex = openalex_server(&data, "Donners_2021", FaultPlan::none());
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let url = openalex.url();
+    let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
+    env.push(("LITREV_OPENALEX_URL", &url));
+    let folder = out.display().to_string();
+    let json = |output: &Output| -> serde_json::Value {
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", describe(output)))
+    };
+    let screening = litrev(
+        home.path(),
+        &[
+            "review", &question, "--source", "openalex", "--tier", "quick", "--out", &folder,
+            "--json",
+        ],
+        &env,
+    );
+    assert_eq!(screening.status.code(), Some(3), "{}", describe(&screening));
+    let run = json(&screening)["run"].as_str().expect("run").to_owned();
+    assert!(!out.join("downloads.csv").exists());
+
+    let downloads = litrev(home.path(), &["resume", &run, "--json"], &env);
+    assert_eq!(downloads.status.code(), Some(3), "{}", describe(&downloads));
+    let paused = json(&downloads);
+    assert_eq!(paused["status"], "awaiting_approval");
+    assert_eq!(paused["gate"], "downloads");
+    let planned = paused["planned_downloads"].as_u64().expect("planned");
+    assert!((1..=20).contains(&planned), "{paused}");
+    let unknown: Vec<&str> = paused["unknown_hosts"]
+        .as_array()
+        .expect("hosts")
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    assert!(!unknown.is_empty(), "{paused}");
+    let rows = table(&out.join("downloads.csv"));
+    let works: BTreeSet<&str> = rows.iter().map(|row| row["work"].as_str()).collect();
+    assert_eq!(works.len() as u64, planned);
+    for row in &rows {
+        let known = row["known_host"] == "yes";
+        assert_eq!(known, !unknown.contains(&row["host"].as_str()), "{row:?}");
+        assert!(row["url"].contains(&row["host"]), "{row:?}");
+    }
+
+    let approved = litrev(home.path(), &["resume", &run, "--json"], &env);
+    assert!(approved.status.success(), "{}", describe(&approved));
+    assert_eq!(json(&approved)["status"], "done");
+    let cards = table(&out.join("study_cards.csv"));
+    assert!(!cards.is_empty());
+}
+
+/// With `--source unpaywall`, a work whose record points at no open copy gets the one Unpaywall
+/// knows for its DOI, asked through the HTTP layer within the full-text budget: here a stand-in
+/// answers every DOI (in the shape of Unpaywall's documented v2 record) with a PDF on a host no
+/// publisher list has, so the download gate shows those copies.
+#[test]
+fn unpaywall_finds_open_copies_for_dois_without_one() {
+    let Some(data) = testdata() else { return };
+    let question = question(&data, "Donners_2021");
+    let openalex = openalex_server(&data, "Donners_2021", FaultPlan::none());
+    let unpaywall = Server::start(
+        |request| {
+            let doi = request
+                .path
+                .trim_start_matches("/v2/")
+                .replace("%2F", "/")
+                .replace("%2f", "/");
+            let pdf = format!("https://oa.example.net/{}.pdf", doi.replace('/', "_"));
+            let record = serde_json::json!({
+                "doi": doi,
+                "is_oa": true,
+                "oa_status": "green",
+                "best_oa_location": {
+                    "url": pdf,
+                    "url_for_pdf": pdf,
+                    "url_for_landing_page": null,
+                    "host_type": "repository",
+                    "version": "acceptedVersion",
+                    "license": null,
+                    "is_best": true
+                },
+                "oa_locations": []
+            });
+            litrev_testkit::http::Reply::json(200, &record)
+        },
+        FaultPlan::none(),
+    );
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let (openalex_url, unpaywall_url) = (openalex.url(), unpaywall.url());
+    let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
+    env.extend([
+        ("LITREV_OPENALEX_URL", openalex_url.as_str()),
+        ("LITREV_UNPAYWALL_URL", unpaywall_url.as_str()),
+        ("LITREV_EMAIL", "tests@example.org"),
+    ]);
+    let folder = out.display().to_string();
+    let screening = litrev(
+        home.path(),
+        &[
+            "review",
+            &question,
+            "--source",
+            "openalex,unpaywall",
+            "--tier",
+            "quick",
+            "--out",
+            &folder,
+            "--json",
+        ],
+        &env,
+    );
+    assert_eq!(screening.status.code(), Some(3), "{}", describe(&screening));
+    let summary: serde_json::Value = serde_json::from_slice(&screening.stdout).expect("JSON");
+    let run = summary["run"].as_str().expect("run").to_owned();
+    assert_eq!(unpaywall.requests(), 0, "nothing is asked before the gate");
+    let downloads = litrev(home.path(), &["resume", &run, "--json"], &env);
+    assert_eq!(downloads.status.code(), Some(3), "{}", describe(&downloads));
+    let asked = unpaywall.requests();
+    assert!((1..=20).contains(&asked), "{asked} DOIs asked");
+    let rows = table(&out.join("downloads.csv"));
+    let from_unpaywall = rows
+        .iter()
+        .filter(|row| row["host"] == "oa.example.net" && row["known_host"] == "no")
+        .count();
+    assert!(from_unpaywall > 0, "{rows:?}");
+    assert!(from_unpaywall as u64 <= asked, "{rows:?}");
 }

@@ -161,9 +161,9 @@ fn review(
     )?;
     match outcome {
         Outcome::Done(summary) => Ok(summary),
-        Outcome::AwaitingApproval { .. } => Err(Error::BadOptions(
-            "the review stopped at the gate although it was approved".to_owned(),
-        )),
+        Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. } => Err(
+            Error::BadOptions("the review stopped at the gate although it was approved".to_owned()),
+        ),
     }
 }
 

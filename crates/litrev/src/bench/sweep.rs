@@ -173,7 +173,9 @@ fn review(
             included: summary.included,
             words: summary.words,
         }),
-        Ok(Outcome::AwaitingApproval { .. }) => Err("stopped at the gate although approved".into()),
+        Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
+            Err("stopped at a gate although approved".into())
+        }
         Err(Error::NothingIncluded) => Ok(Reviewed {
             considered: 0,
             included: 0,
