@@ -22,6 +22,7 @@
 //! println!("OpenAlex at {}, {} requests so far", server.url(), server.requests());
 //! ```
 
+pub mod fulltext;
 pub mod hostile;
 pub mod http;
 pub mod openalex;

@@ -167,27 +167,46 @@ fn open_access_copies_are_downloaded_within_the_budget_jats_first() {
     let (Some(data), Some(pdfs)) = (litrev_testkit::testdata(), litrev_testkit::test_pdfs()) else {
         return;
     };
-    use litrev_fulltext::{DownloadLimits, Downloader, RemoteBases};
-    use litrev_testkit::http::{FaultPlan, Reply, Server};
-    let jats = std::fs::read(data.join("pmc-jats-and-medline/pmc_oa_nxml/pone.0000217.nxml.gz"))
-        .expect("a JATS file");
-    let mut xml = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(jats.as_slice()), &mut xml)
-        .expect("gunzips");
-    let pdf = std::fs::read(pdfs.join("mds526.pdf")).expect("a PDF");
-    let server = Server::start(
-        move |request| match request.path.as_str() {
-            "/epmc/PMC1790863/fullTextXML" => Reply::new(200, "application/xml", xml.clone()),
-            "/files/mds526.pdf" => Reply::new(200, "application/pdf", pdf.clone()),
-            "/files/landing.html" => {
-                Reply::new(200, "text/html", b"<html>a landing page</html>".to_vec())
-            }
-            "/files/broken.pdf" => Reply::new(200, "application/pdf", b"%PDF-1.7 cut".to_vec()),
-            _ => Reply::text(404, "not found"),
-        },
-        FaultPlan::none(),
+    use litrev_testkit::fulltext::FullTextFiles;
+    use litrev_testkit::http::{FaultPlan, Server};
+    let files = FullTextFiles::new()
+        .folder(&data.join("pmc-jats-and-medline/pmc_oa_nxml"))
+        .and_then(|files| files.folder(&pdfs))
+        .expect("the test files load")
+        .file(
+            "/files/landing.html",
+            "text/html",
+            b"<html>a landing page</html>".to_vec(),
+        )
+        .file(
+            "/files/broken.pdf",
+            "application/pdf",
+            b"%PDF-1.7 cut".to_vec(),
+        );
+    assert!(
+        files
+            .paths()
+            .any(|path| path == "/epmc/PMC1790863/fullTextXML")
     );
-    let base = server.url();
+    // The same downloads from a clean host and from one that fails three requests in ten
+    // (429s, 5xx, resets, truncated bodies, slow answers) come to the same texts.
+    let mut requests = Vec::new();
+    for faults in [FaultPlan::none(), FaultPlan::mixed(0.3, 5)] {
+        let served = files.clone();
+        let server = Server::start(move |request| served.reply(request), faults);
+        check_downloads(&server.url());
+        requests.push(server.requests());
+    }
+    assert!(
+        requests[1] > requests[0],
+        "no fault was retried: {requests:?}"
+    );
+}
+
+/// Downloads seven works' copies from the stand-in at `base` and checks what each came to.
+fn check_downloads(base: &str) {
+    use litrev_fulltext::{DownloadLimits, Downloader, RemoteBases};
+    use std::time::Duration;
     let work = |n: u32, pmcid: Option<&str>, oa: Option<&str>| Work {
         ids: WorkIds {
             openalex: Some(format!("W{n}").parse().expect("an OpenAlex id")),
@@ -222,6 +241,10 @@ fn open_access_copies_are_downloaded_within_the_budget_jats_first() {
     let local = Downloader::new(
         DownloadLimits {
             allow_private: true,
+            max_retries: 8,
+            backoff_base: Duration::from_millis(5),
+            backoff_max: Duration::from_millis(50),
+            per_host_per_second: 0,
             ..DownloadLimits::default()
         },
         "litrev-test",

@@ -24,6 +24,16 @@ pub struct DownloadLimits {
     /// Whether loopback and private addresses may be reached: only for a local full-text
     /// server in tests and benchmarks, never from a run's options.
     pub allow_private: bool,
+    /// Retries after the first attempt, for answers worth retrying (429, 5xx, a connection
+    /// or time-out failure).
+    pub max_retries: u32,
+    /// First wait before a retry, doubled each time (with jitter) up to `backoff_max`; a
+    /// server's `Retry-After` is waited for, up to `backoff_max`.
+    pub backoff_base: Duration,
+    /// Longest wait between attempts.
+    pub backoff_max: Duration,
+    /// Downloads started per second from one host, at most (0: no limit).
+    pub per_host_per_second: u32,
 }
 
 impl Default for DownloadLimits {
@@ -33,8 +43,20 @@ impl Default for DownloadLimits {
             max_redirects: 5,
             timeout: Duration::from_secs(60),
             allow_private: false,
+            max_retries: 3,
+            backoff_base: Duration::from_millis(500),
+            backoff_max: Duration::from_secs(10),
+            per_host_per_second: 3,
         }
     }
+}
+
+/// What one attempt came to, when it did not give the body.
+enum Miss {
+    /// Worth another attempt, after at least this long (a `Retry-After`).
+    Transient(DownloadError, Option<Duration>),
+    /// Final.
+    Final(DownloadError),
 }
 
 /// A downloaded body.
@@ -82,12 +104,21 @@ impl std::fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-/// A client for full-text downloads, with the guard built in.
+/// A client for full-text downloads, with the guard built in, retries of transient failures
+/// and a rate limit per host.
 #[derive(Clone)]
 pub struct Downloader {
     http: reqwest::blocking::Client,
     limits: DownloadLimits,
+    /// Per host, `None` when the limits ask for none.
+    pacing: Option<Arc<HostLimiter>>,
 }
+
+type HostLimiter = governor::RateLimiter<
+    String,
+    governor::state::keyed::HashMapStateStore<String>,
+    governor::clock::DefaultClock,
+>;
 
 impl Downloader {
     /// Builds the guarded client.
@@ -113,38 +144,113 @@ impl Downloader {
             }))
             .build()
             .map_err(|error| DownloadError::Failed(format!("no HTTP client: {error}")))?;
-        Ok(Downloader { http, limits })
+        let pacing = std::num::NonZeroU32::new(limits.per_host_per_second).map(|rate| {
+            Arc::new(governor::RateLimiter::hashmap(
+                governor::Quota::per_second(rate).allow_burst(rate),
+            ))
+        });
+        Ok(Downloader {
+            http,
+            limits,
+            pacing,
+        })
     }
 
     /// Downloads a URL whose content type is one of `accepted` (prefixes such as
-    /// `application/pdf`, `application/xml`, `text/xml`).
+    /// `application/pdf`, `application/xml`, `text/xml`), retrying what is worth retrying.
     ///
     /// # Errors
     /// [`DownloadError::Refused`] for a URL, redirect or resolved address the guard refuses, a
     /// body over the size cap or of another type; [`DownloadError::Failed`] for network and
-    /// server failures.
+    /// server failures, once the retries are spent.
     pub fn get(&self, url: &str, accepted: &[&str]) -> Result<Downloaded, DownloadError> {
-        let parsed = Url::parse(url)
-            .map_err(|error| DownloadError::Refused(format!("{url} is not a URL: {error}")))?;
-        check_url(&parsed, self.limits.allow_private).map_err(DownloadError::Refused)?;
+        let backoff = retry_policies::policies::ExponentialBackoff::builder()
+            .retry_bounds(
+                self.limits.backoff_base.min(self.limits.backoff_max),
+                self.limits.backoff_max,
+            )
+            .jitter(retry_policies::Jitter::Full)
+            .base(2)
+            .build_with_max_retries(self.limits.max_retries);
+        let started = std::time::SystemTime::now();
+        let mut retries = 0;
+        loop {
+            self.wait_for_host(url);
+            let (error, retry_after) = match self.attempt(url, accepted) {
+                Ok(body) => return Ok(body),
+                Err(Miss::Final(error)) => return Err(error),
+                Err(Miss::Transient(error, retry_after)) => (error, retry_after),
+            };
+            let retry_policies::RetryDecision::Retry { execute_after } =
+                retry_policies::RetryPolicy::should_retry(&backoff, started, retries)
+            else {
+                return Err(error);
+            };
+            let backoff_wait = execute_after
+                .duration_since(std::time::SystemTime::now())
+                .unwrap_or_default();
+            let wait = backoff_wait
+                .max(retry_after.unwrap_or_default())
+                .min(self.limits.backoff_max);
+            std::thread::sleep(wait);
+            retries += 1;
+        }
+    }
+
+    /// Blocks until the URL's host may be asked again.
+    fn wait_for_host(&self, url: &str) {
+        let Some(limiter) = &self.pacing else {
+            return;
+        };
+        let host = Url::parse(url)
+            .ok()
+            .and_then(|url| url.host_str().map(str::to_owned))
+            .unwrap_or_default();
+        while let Err(not_until) = limiter.check_key(&host) {
+            use governor::clock::Clock;
+            std::thread::sleep(not_until.wait_time_from(limiter.clock().now()));
+        }
+    }
+
+    /// One attempt at a download.
+    fn attempt(&self, url: &str, accepted: &[&str]) -> Result<Downloaded, Miss> {
+        let refused = |why: String| Miss::Final(DownloadError::Refused(why));
+        let parsed =
+            Url::parse(url).map_err(|error| refused(format!("{url} is not a URL: {error}")))?;
+        check_url(&parsed, self.limits.allow_private).map_err(refused)?;
         let response = self.http.get(parsed).send().map_err(|error| {
+            // A connection refused, reset or timed out may go through next time; a bad URL or
+            // too many redirects will not.
+            let transient = !(error.is_builder() || error.is_redirect());
             let mut message = error.to_string();
-            let mut refused = false;
+            let mut refusal = false;
             let mut source = std::error::Error::source(&error);
             while let Some(inner) = source {
                 message = format!("{message}: {inner}");
-                refused |= inner.downcast_ref::<Refusal>().is_some();
+                refusal |= inner.downcast_ref::<Refusal>().is_some();
                 source = inner.source();
             }
-            if refused {
-                DownloadError::Refused(message)
+            if refusal {
+                refused(message)
+            } else if transient {
+                Miss::Transient(DownloadError::Failed(message), None)
             } else {
-                DownloadError::Failed(message)
+                Miss::Final(DownloadError::Failed(message))
             }
         })?;
         let status = response.status();
         if !status.is_success() {
-            return Err(DownloadError::Failed(format!("{url} answered {status}")));
+            let failed = DownloadError::Failed(format!("{url} answered {status}"));
+            if status.as_u16() == 429 || status.is_server_error() {
+                let retry_after = response
+                    .headers()
+                    .get(reqwest::header::RETRY_AFTER)
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|value| value.trim().parse::<u64>().ok())
+                    .map(Duration::from_secs);
+                return Err(Miss::Transient(failed, retry_after));
+            }
+            return Err(Miss::Final(failed));
         }
         let final_url = response.url().to_string();
         let content_type = response
@@ -156,7 +262,7 @@ impl Downloader {
             && !accepted.iter().any(|wanted| kind.starts_with(wanted))
             && !kind.starts_with("application/octet-stream")
         {
-            return Err(DownloadError::Refused(format!(
+            return Err(refused(format!(
                 "{url} is {kind}, not a full text ({})",
                 accepted.join(", ")
             )));
@@ -164,7 +270,7 @@ impl Downloader {
         if let Some(length) = response.content_length()
             && length > self.limits.max_bytes
         {
-            return Err(DownloadError::Refused(format!(
+            return Err(refused(format!(
                 "{url} has {length} bytes, over the limit of {}",
                 self.limits.max_bytes
             )));
@@ -173,9 +279,11 @@ impl Downloader {
         response
             .take(self.limits.max_bytes + 1)
             .read_to_end(&mut bytes)
-            .map_err(|error| DownloadError::Failed(format!("{url}: {error}")))?;
+            .map_err(|error| {
+                Miss::Transient(DownloadError::Failed(format!("{url}: {error}")), None)
+            })?;
         if bytes.len() as u64 > self.limits.max_bytes {
-            return Err(DownloadError::Refused(format!(
+            return Err(refused(format!(
                 "{url} is over the limit of {} bytes",
                 self.limits.max_bytes
             )));

@@ -14,7 +14,7 @@ pub mod llm;
 pub mod openalex;
 
 /// The seeded generator the bench server draws faults and hostile text from.
-pub use litrev_bench_server::random;
+pub use litrev_bench_server::{fulltext, random};
 
 use std::path::PathBuf;
 use std::process::Command;

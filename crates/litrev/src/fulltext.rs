@@ -7,10 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use std::ops::ControlFlow;
 
-use litrev_fulltext::{
-    DownloadLimits, Downloader, FulltextConfig, Library, PlannedDownload, is_known_host,
-    plan_downloads,
-};
+use litrev_fulltext::{FulltextConfig, Library, PlannedDownload, is_known_host, plan_downloads};
 use litrev_model::{
     FullText, MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
 };
@@ -126,11 +123,7 @@ impl Runner {
             .iter()
             .any(|source| !matches!(source, SourceSpec::Snapshot { .. }));
         let downloader = if online {
-            let agent = format!("litrev/{} (full-text reader)", env!("CARGO_PKG_VERSION"));
-            Some(
-                Downloader::new(DownloadLimits::default(), &agent)
-                    .map_err(|error| Error::FullTextDownload(error.to_string()))?,
-            )
+            Some(self.sources().downloader()?)
         } else {
             None
         };

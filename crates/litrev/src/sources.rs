@@ -66,6 +66,23 @@ impl SourceOpener {
         Ok(self.http.get_or_init(|| client))
     }
 
+    /// The guarded downloader of open-access copies, as patient as the sources: its retries
+    /// and backoff come from the same settings (`[http]`, `LITREV_HTTP_RETRIES`…); its time
+    /// limit is its own, since a PDF takes longer than an API answer.
+    pub(crate) fn downloader(&self) -> Result<litrev_http::Downloader> {
+        let config = SourcesConfig::load(&self.home)?;
+        let http = config.http.to_config(self.home.http_cache());
+        let limits = litrev_http::DownloadLimits {
+            max_retries: http.max_retries,
+            backoff_base: http.backoff_base,
+            backoff_max: http.backoff_max,
+            ..litrev_http::DownloadLimits::default()
+        };
+        let agent = format!("litrev/{} (full-text reader)", env!("CARGO_PKG_VERSION"));
+        litrev_http::Downloader::new(limits, &agent)
+            .map_err(|error| Error::FullTextDownload(error.to_string()))
+    }
+
     /// The sources of `specs`, asked together.
     ///
     /// # Errors

@@ -3,6 +3,7 @@
 //! cache and secrets, with small timeouts so the suite takes seconds.
 
 mod cache;
+mod downloads;
 mod failures;
 mod replay;
 mod retries;
