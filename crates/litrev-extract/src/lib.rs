@@ -4,12 +4,14 @@
 //! sentence speaks to is *not reported*. Nothing is written that the text does not say.
 
 mod cues;
+mod llm;
 
 use std::collections::BTreeMap;
 
 use litrev_model::{CardField, CardSpan, FullText, Locator, SectionRole, StudyCard, WorkId};
 
 use crate::cues::{Words, cues};
+pub use crate::llm::{CARDS_PHASE, CardLlmConfig, CardLlmReport, Paper, llm_cards};
 
 /// Sentences shorter than this (in words) say too little to quote.
 const MIN_WORDS: usize = 6;
@@ -29,6 +31,40 @@ fn spans_kept(field: CardField) -> usize {
 
 /// Fills a work's study card from its full text.
 pub fn study_card(work: &WorkId, sha256: &str, text: &FullText) -> StudyCard {
+    let mut fields = BTreeMap::new();
+    for (field, mut found) in candidates(text) {
+        // Best first; ties to the earlier sentence.
+        found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        found.truncate(spans_kept(field));
+        found.sort_by_key(|(_, locator)| *locator);
+        let spans: Vec<CardSpan> = found
+            .into_iter()
+            .filter_map(|(_, locator)| card_span(text, locator))
+            .collect();
+        if !spans.is_empty() {
+            fields.insert(field, spans);
+        }
+    }
+    StudyCard {
+        work: work.clone(),
+        format: text.format,
+        sha256: sha256.to_owned(),
+        fields,
+    }
+}
+
+/// The span of a text at `locator`, with its pinpoint; `None` when the locator is out of it.
+fn card_span(text: &FullText, locator: Locator) -> Option<CardSpan> {
+    Some(CardSpan {
+        text: text.span(&locator)?.to_owned(),
+        locator,
+        pinpoint: text.pinpoint(&locator),
+    })
+}
+
+/// Per field, every sentence of the body that speaks to it, with its score: statements of a
+/// quotable length, back matter, table rows and run-ons left out.
+fn candidates(text: &FullText) -> BTreeMap<CardField, Vec<(f64, Locator)>> {
     let mut candidates: BTreeMap<CardField, Vec<(f64, Locator)>> = BTreeMap::new();
     for (section_index, section) in text.sections.iter().enumerate() {
         if is_back_matter(&section.title) {
@@ -60,32 +96,7 @@ pub fn study_card(work: &WorkId, sha256: &str, text: &FullText) -> StudyCard {
             }
         }
     }
-    let mut fields = BTreeMap::new();
-    for (field, mut found) in candidates {
-        // Best first; ties to the earlier sentence.
-        found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        found.truncate(spans_kept(field));
-        found.sort_by_key(|(_, locator)| *locator);
-        let spans: Vec<CardSpan> = found
-            .into_iter()
-            .filter_map(|(_, locator)| {
-                Some(CardSpan {
-                    text: text.span(&locator)?.to_owned(),
-                    locator,
-                    pinpoint: text.pinpoint(&locator),
-                })
-            })
-            .collect();
-        if !spans.is_empty() {
-            fields.insert(field, spans);
-        }
-    }
-    StudyCard {
-        work: work.clone(),
-        format: text.format,
-        sha256: sha256.to_owned(),
-        fields,
-    }
+    candidates
 }
 
 /// Checks that every span of a card reads, verbatim, at its locator in the text: the invariant

@@ -58,6 +58,14 @@ pub const PLAN_QUERIES: Prompt = Prompt {
     text: include_str!("../prompts/plan_queries.v1.md"),
 };
 
+/// Filling one paper's study card from its numbered full-text sentences (JSON: one list of
+/// sentence numbers per card field).
+pub const STUDY_CARD: Prompt = Prompt {
+    name: "study_card",
+    version: 1,
+    text: include_str!("../prompts/study_card.v1.md"),
+};
+
 impl Prompt {
     /// The versioned id, `name.vN`, that requests and cache keys carry.
     pub fn id(&self) -> String {
@@ -199,6 +207,7 @@ mod tests {
             REPAIR_SENTENCE,
             SCREEN_JUDGE,
             SNOWBALL_RELEVANCE,
+            STUDY_CARD,
         ] {
             assert!(prompt.parts().is_some(), "{}", prompt.id());
         }

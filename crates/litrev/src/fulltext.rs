@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use std::ops::ControlFlow;
 
+use litrev_extract::Paper;
 use litrev_fulltext::{FulltextConfig, Library, PlannedDownload, is_known_host, plan_downloads};
 use litrev_model::{
     FullText, MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
@@ -17,8 +18,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::events::Event;
+use crate::llm::CardsLlmRecord;
 use crate::options::{RunOptions, SourceSpec};
 use crate::runner::{Outcome, Runner, finished};
+
+/// What the full-text step reads: the screening decisions in force, the included works, and
+/// the dollars the model's calls of the earlier steps spent (off the run's budget).
+pub(crate) struct FulltextInputs<'a> {
+    pub(crate) decisions: &'a [ScreeningDecision],
+    pub(crate) included: &'a BTreeMap<WorkId, Work>,
+    pub(crate) spent_usd: f64,
+}
 
 /// What the full-text step stored: how each included work's text was obtained (in the order
 /// they were sought: screening score, best first) and the study cards of those read.
@@ -26,6 +36,9 @@ use crate::runner::{Outcome, Runner, finished};
 pub(crate) struct FulltextRecord {
     pub(crate) retrievals: Vec<Retrieval>,
     pub(crate) cards: Vec<StudyCard>,
+    /// What the model did, when the run named one (`--llm`): the cards are then its.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) llm: Option<CardsLlmRecord>,
 }
 
 impl FulltextRecord {
@@ -91,16 +104,21 @@ impl Runner {
         Ok(texts)
     }
 
-    /// Runs (or loads) the full-text step for the included works.
+    /// Runs (or loads) the full-text step for the included works; a run that would download
+    /// copies the person has not seen may stop at the download gate instead.
     pub(crate) fn full_text_step(
         &mut self,
         run: &RunId,
         options: &RunOptions,
         done: &BTreeSet<String>,
-        decisions: &[ScreeningDecision],
-        included: &BTreeMap<WorkId, Work>,
+        inputs: FulltextInputs<'_>,
         events: &dyn Fn(&Event),
     ) -> Result<ControlFlow<Outcome, FulltextRecord>> {
+        let FulltextInputs {
+            decisions,
+            included,
+            spent_usd,
+        } = inputs;
         if done.contains("fulltext") {
             events(&Event::StepSkipped {
                 step: "fulltext".into(),
@@ -156,14 +174,13 @@ impl Runner {
         )?;
         let mut record = FulltextRecord::default();
         let mut texts: Vec<StoredText> = Vec::new();
-        for (acquired, (id, _)) in acquired.into_iter().zip(&ranked) {
+        let mut read: Vec<&Work> = Vec::new();
+        for (acquired, (id, work)) in acquired.into_iter().zip(&ranked) {
             let mut retrieval = acquired.retrieval;
             // The run knows the work by its corpus id.
             retrieval.work = (*id).clone();
             if let Some(text) = acquired.text {
-                let card = litrev_extract::study_card(&retrieval.work, &text.sha256, &text.text);
-                litrev_extract::verify(&card, &text.text).map_err(Error::CardNotVerbatim)?;
-                record.cards.push(card);
+                read.push(work);
                 texts.push(StoredText {
                     sha256: text.sha256,
                     format: text.text.format,
@@ -173,6 +190,39 @@ impl Runner {
             }
             record.retrievals.push(retrieval);
         }
+        let papers: Vec<Paper<'_>> = record
+            .retrievals
+            .iter()
+            .filter(|retrieval| retrieval.has_text())
+            .zip(read.iter().zip(&texts))
+            .map(|(retrieval, (work, text))| Paper {
+                work,
+                id: &retrieval.work,
+                sha256: &text.sha256,
+                text: &text.text,
+            })
+            .collect();
+        let (cards, llm) = match &options.llm {
+            Some(llm) if !papers.is_empty() => {
+                let (cards, llm) =
+                    crate::llm::read_cards(self.home(), llm, spent_usd, &papers, events)?;
+                (cards, Some(llm))
+            }
+            _ => (
+                papers
+                    .iter()
+                    .map(|paper| litrev_extract::study_card(paper.id, paper.sha256, paper.text))
+                    .collect(),
+                None,
+            ),
+        };
+        for (card, paper) in cards.iter().zip(&papers) {
+            litrev_extract::verify(card, paper.text).map_err(Error::CardNotVerbatim)?;
+        }
+        drop(papers);
+        record.cards = cards;
+        record.llm = llm;
+        let usage = record.llm.iter().map(|llm| llm.usage.clone()).collect();
         self.commit(
             run,
             "fulltext",
@@ -181,7 +231,7 @@ impl Runner {
                 full_texts: &texts,
                 ..StepWrites::default()
             },
-            Vec::new(),
+            usage,
         )?;
         let read = record
             .retrievals

@@ -13,7 +13,7 @@ use litrev_http::{Client, HttpConfig};
 use litrev_llm::{
     ANTHROPIC_URL, Anthropic, BatchSettings, DRAFT_SECTION, Ledger, LlmProvider, Metered,
     OPENAI_URL, OpenAiCompatible, PLAN_QUERIES, PhaseUsage, Price, PriceTable, REPAIR_SENTENCE,
-    ResponseCache, SCREEN_JUDGE, SNOWBALL_RELEVANCE,
+    ResponseCache, SCREEN_JUDGE, SNOWBALL_RELEVANCE, STUDY_CARD,
 };
 use litrev_model::{Plan, Review, ScreeningDecision, Work, WorkId};
 use litrev_plan::{PLANNER_PHASE, PlannerReport, QueryPlanner};
@@ -156,6 +156,9 @@ pub struct LlmRecord {
     /// The searches the model added to the plan.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub planning: Option<PlanLlmRecord>,
+    /// The study cards the model filled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fulltext: Option<CardsLlmRecord>,
 }
 
 /// The searches the model added to the plan and what the call cost (kept with the plan, so a
@@ -553,6 +556,7 @@ pub(crate) fn write_review(
         planning,
         snowballing,
         screening,
+        fulltext,
     } = earlier;
     Ok((
         written.review,
@@ -568,6 +572,58 @@ pub(crate) fn write_review(
             screening,
             snowballing,
             planning,
+            fulltext,
+        },
+    ))
+}
+
+/// The study cards of the full-text step, filled by the model from numbered sentences (never
+/// text of its own), and what its calls cost (kept with the step's record; the `fulltext`
+/// part of `run.json`'s `llm` section).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardsLlmRecord {
+    /// The versioned prompt.
+    pub prompt: String,
+    /// Tokens and dollars of the `fulltext` phase.
+    pub usage: PhaseUsage,
+    /// Papers asked, cards filled, extractive cards kept, numbers dropped.
+    #[serde(flatten)]
+    pub report: litrev_extract::CardLlmReport,
+}
+
+/// Fills the study cards of the papers read in full with the run's model, within what is left
+/// of the budget after `spent_usd`.
+///
+/// # Errors
+/// `Llm` when the key is missing or the budget would be exceeded.
+pub(crate) fn read_cards(
+    home: &Home,
+    options: &LlmOptions,
+    spent_usd: f64,
+    papers: &[litrev_extract::Paper<'_>],
+    events: &dyn Fn(&Event),
+) -> Result<(Vec<litrev_model::StudyCard>, CardsLlmRecord)> {
+    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
+    let config = litrev_extract::CardLlmConfig::for_model(&options.model);
+    let read = litrev_extract::llm_cards(&llm, &config, papers);
+    report_usage(&llm, options, priced, events);
+    let total = llm.ledger().total();
+    let (cards, report) = read.map_err(llm_error)?;
+    events(&Event::Notice {
+        message: format!(
+            "LLM study cards: {} of {} filled from the sentences the model numbered, {} kept extractive after a failed answer, {} numbers naming no sentence dropped",
+            report.filled, report.asked, report.kept_extractive, report.unknown_numbers
+        ),
+    });
+    Ok((
+        cards,
+        CardsLlmRecord {
+            prompt: STUDY_CARD.id(),
+            usage: PhaseUsage {
+                phase: litrev_extract::CARDS_PHASE.to_owned(),
+                ..total
+            },
+            report,
         },
     ))
 }
@@ -581,6 +637,8 @@ pub(crate) struct EarlierCalls {
     pub snowballing: Option<SnowballLlmRecord>,
     /// The eligibility judge of the screen step.
     pub screening: Option<JudgeRecord>,
+    /// The study cards of the full-text step.
+    pub fulltext: Option<CardsLlmRecord>,
 }
 
 impl EarlierCalls {
@@ -594,6 +652,7 @@ impl EarlierCalls {
             planning: planning.cloned(),
             snowballing: SnowballLlmRecord::of_stages(stages),
             screening: None,
+            fulltext: None,
         }
     }
 
@@ -609,6 +668,9 @@ impl EarlierCalls {
             self.screening
                 .as_ref()
                 .map(|screening| (screening.prompt.as_str(), &screening.usage)),
+            self.fulltext
+                .as_ref()
+                .map(|fulltext| (fulltext.prompt.as_str(), &fulltext.usage)),
         ]
         .into_iter()
         .flatten()

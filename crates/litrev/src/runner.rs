@@ -766,14 +766,23 @@ impl Runner {
         }
 
         // Full text.
-        let fulltext =
-            match self.full_text_step(run, &options, &done, &decisions, &included, events)? {
-                std::ops::ControlFlow::Continue(record) => record,
-                std::ops::ControlFlow::Break(paused) => {
-                    self.meter = None;
-                    return Ok(paused);
-                }
-            };
+        let spent_usd = EarlierCalls {
+            screening: screen.judge.clone(),
+            ..EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages))
+        }
+        .spent();
+        let inputs = crate::fulltext::FulltextInputs {
+            decisions: &decisions,
+            included: &included,
+            spent_usd,
+        };
+        let fulltext = match self.full_text_step(run, &options, &done, inputs, events)? {
+            std::ops::ControlFlow::Continue(record) => record,
+            std::ops::ControlFlow::Break(paused) => {
+                self.meter = None;
+                return Ok(paused);
+            }
+        };
         let citations = self.store.citations(run)?;
 
         // Organise.
@@ -852,6 +861,7 @@ impl Runner {
                 Some(llm) => {
                     let earlier = EarlierCalls {
                         screening: screen.judge.clone(),
+                        fulltext: fulltext.llm.clone(),
                         ..EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages))
                     };
                     let (review, record) =
@@ -1182,6 +1192,11 @@ impl Runner {
     pub(crate) fn stored_works(&self, entries: &[CorpusEntry]) -> Result<BTreeMap<WorkId, Work>> {
         let ids: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();
         Ok(self.store.works(&ids)?)
+    }
+
+    /// Where the runner keeps its caches and models.
+    pub(crate) fn home(&self) -> &Home {
+        &self.home
     }
 
     /// The store.

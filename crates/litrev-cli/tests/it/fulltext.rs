@@ -300,3 +300,96 @@ fn included_works_get_study_cards_from_jats_and_from_pdf() {
         describe(&output)
     );
 }
+
+/// With `--llm`, the study cards are the model's: it sees numbered sentences and answers
+/// numbers only (here a scripted model names the first sentence speaking of a cohort or a
+/// cross-sectional survey as the design, and sentence 1 as a result); every span is still
+/// verbatim at its locator, and `run.json` counts the calls under the `fulltext` phase.
+#[test]
+fn with_a_model_the_cards_hold_the_sentences_it_numbers() {
+    let Some(data) = litrev_testkit::testdata() else {
+        return;
+    };
+    let script = |call: &litrev_testkit::llm::ChatCall| -> String {
+        if !call.system.contains("study card") {
+            return crate::llm::script(call);
+        }
+        let design: Vec<usize> = call
+            .user
+            .lines()
+            .filter(|line| line.contains("cohort") || line.contains("cross-sectional"))
+            .filter_map(|line| line.strip_prefix('[')?.split(']').next()?.parse().ok())
+            .take(1)
+            .collect();
+        let mut answer = serde_json::Map::new();
+        for field in litrev_model::CardField::ALL {
+            answer.insert(field.name().to_owned(), serde_json::json!([]));
+        }
+        answer.insert("design".into(), serde_json::json!(design));
+        answer.insert("results".into(), serde_json::json!([1]));
+        serde_json::Value::Object(answer).to_string()
+    };
+    let llm = litrev_testkit::llm::ScriptedLlm::start(script);
+    let home = tempfile::tempdir().expect("temp dir");
+    let jats_dir = data.join("pmc-jats-and-medline/pmc_oa_nxml");
+    let snapshot = snapshot_of(&jats_dir, home.path());
+    let out = home.path().join("review-llm");
+    let folder = jats_dir.display().to_string();
+    let llm_args = crate::support::scripted_llm_args(&llm);
+    let mut args = vec![
+        "--tier",
+        "quick",
+        "--yes",
+        "--fulltext-dir",
+        &folder,
+        "--llm-price",
+        "1,2",
+    ];
+    args.extend(llm_args.iter().map(String::as_str));
+    let output = review_of(
+        home.path(),
+        QUESTION,
+        &snapshot,
+        &out,
+        &args,
+        &[("OPENAI_API_KEY", "")],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let cards_asked = llm
+        .calls()
+        .iter()
+        .filter(|call| call.system.contains("study card"))
+        .count();
+    let spans = check_spans(&out, "jats");
+    let rows = table(&out.join("study_cards.csv"));
+    assert_eq!(cards_asked, rows.len(), "one call per paper read");
+    assert!(
+        spans >= rows.len(),
+        "every card has its first sentence as a result"
+    );
+    for row in &rows {
+        for field in litrev_model::CardField::ALL {
+            if !matches!(
+                field,
+                litrev_model::CardField::Design | litrev_model::CardField::Results
+            ) {
+                assert_eq!(row[field.name()], "not reported", "{row:?}");
+            }
+        }
+    }
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    let fulltext = &record["llm"]["fulltext"];
+    assert_eq!(fulltext["prompt"], "study_card.v1", "{fulltext}");
+    assert_eq!(fulltext["filled"], rows.len(), "{fulltext}");
+    assert!(
+        record["llm"]["phases"]
+            .as_array()
+            .expect("phases")
+            .iter()
+            .any(|phase| phase["phase"] == "fulltext"),
+        "{}",
+        record["llm"]
+    );
+}
