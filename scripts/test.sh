@@ -10,6 +10,9 @@ export LITREV_TESTDATA="${LITREV_TESTDATA:-$(cd .. && pwd)/shared/data}"
 # PDFs printed from the shared JATS articles by pandoc and Chromium: full-text tests read them.
 export LITREV_TEST_PDFS="${LITREV_TEST_PDFS:-$(pwd)/target/test-pdfs}"
 bash scripts/make-test-pdfs.sh "$LITREV_TEST_PDFS"
+# Real scholarly PDFs that registry packages ship as test data (provenance in the folder).
+export LITREV_SCHOLARLY_PDFS="${LITREV_SCHOLARLY_PDFS:-$(pwd)/target/scholarly-pdfs}"
+bash scripts/fetch-scholarly-pdfs.sh "$LITREV_SCHOLARLY_PDFS"
 # A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 

@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use litrev_model::{Doi, FullText, Pmcid, Pmid, TextFormat, Work, WorkIds, normalise_title};
+use litrev_model::{
+    ArxivId, Doi, FullText, Pmcid, Pmid, TextFormat, Work, WorkIds, normalise_title,
+};
 
 use crate::pdf::PdfLimits;
 use crate::{Result, read_file};
@@ -118,6 +120,7 @@ pub(crate) fn ids_of(text: &FullText) -> WorkIds {
         match kind.as_str() {
             "doi" => ids.doi = ids.doi.take().or_else(|| value.parse::<Doi>().ok()),
             "pmid" => ids.pmid = ids.pmid.take().or_else(|| value.parse::<Pmid>().ok()),
+            "arxiv" => ids.arxiv = ids.arxiv.take().or_else(|| value.parse::<ArxivId>().ok()),
             "pmc" | "pmcid" => {
                 let value = if value.starts_with("PMC") {
                     value.clone()

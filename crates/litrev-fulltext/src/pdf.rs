@@ -6,6 +6,7 @@
 //! PDFs are hostile: the parser runs on a thread of its own, under `catch_unwind` and a time
 //! limit, after a size check.
 
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
@@ -107,10 +108,241 @@ fn page_texts(bytes: &[u8], max_pages: usize) -> Result<Vec<String>> {
         .copied()
         .take(max_pages)
         .collect();
+    let pages = document.get_pages();
     Ok(numbers
         .iter()
-        .map(|number| document.extract_text(&[*number]).unwrap_or_default())
+        .map(|number| {
+            pages
+                .get(number)
+                .map(|page| page_text(&document, *page))
+                .unwrap_or_default()
+        })
         .collect())
+}
+
+/// A gap in a `TJ` array wider than this (thousandths of the font size, leftwards) is a space
+/// between words; kerning inside a word is narrower.
+const WORD_GAP: f32 = 200.0;
+
+/// Form XObjects nested deeper than this are not read (a hostile file may nest them forever).
+const MAX_FORM_DEPTH: usize = 4;
+
+/// Fonts' encodings by resource name.
+type Encodings<'a> = BTreeMap<Vec<u8>, lopdf::Encoding<'a>>;
+
+/// One page's text, line by line: the strings its text operators show (and those of the form
+/// XObjects it draws, as publishers' stamps wrap a whole page), decoded by their font's
+/// encoding, with a line break where the text moves to another line and a space where it moves
+/// along the same line or a `TJ` gap is as wide as a word space. (lopdf's own `extract_text`
+/// ignores moves, running the last word of a line into the first of the next, and forms.)
+fn page_text(document: &lopdf::Document, page: lopdf::ObjectId) -> String {
+    let limit = lopdf::DEFAULT_MAX_DECOMPRESSED_SIZE;
+    let encodings: Encodings<'_> = document
+        .get_page_fonts(page)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(name, font)| {
+            font.get_font_encoding_with_limit(document, limit)
+                .ok()
+                .map(|encoding| (name, encoding))
+        })
+        .collect();
+    let Some(content) = document
+        .get_page_content_with_limit(page, limit)
+        .ok()
+        .and_then(|data| lopdf::content::Content::decode(&data).ok())
+    else {
+        return String::new();
+    };
+    let mut resources: Vec<&lopdf::Dictionary> = Vec::new();
+    if let Ok((own, inherited)) = document.get_page_resources(page) {
+        resources.extend(own);
+        resources.extend(
+            inherited
+                .into_iter()
+                .filter_map(|id| document.get_dictionary(id).ok()),
+        );
+    }
+    let mut reader = TextReader {
+        document,
+        text: String::new(),
+        y: 0.0,
+        shown_y: 0.0,
+        moved: false,
+    };
+    reader.show(&content.operations, &encodings, &resources, 0);
+    reader.text
+}
+
+/// Walks content operations, writing the text they show.
+struct TextReader<'a> {
+    document: &'a lopdf::Document,
+    text: String,
+    /// The text line's vertical position, and that of the last string shown.
+    y: f32,
+    shown_y: f32,
+    moved: bool,
+}
+
+impl<'a> TextReader<'a> {
+    fn break_line(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+    }
+
+    fn space(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with(char::is_whitespace) {
+            self.text.push(' ');
+        }
+    }
+
+    /// Shows `operations` with the fonts of `encodings`; `resources` are where the forms they
+    /// draw are found.
+    fn show(
+        &mut self,
+        operations: &[lopdf::content::Operation],
+        encodings: &Encodings<'a>,
+        resources: &[&'a lopdf::Dictionary],
+        depth: usize,
+    ) {
+        use lopdf::Object;
+        let number = |object: Option<&Object>| object.and_then(|object| object.as_float().ok());
+        let mut encoding = None;
+        for operation in operations {
+            let operands = &operation.operands;
+            match operation.operator.as_str() {
+                "BT" => {
+                    self.y = 0.0;
+                    self.moved = true;
+                }
+                "Tf" => {
+                    encoding = operands
+                        .first()
+                        .and_then(|name| name.as_name().ok())
+                        .and_then(|name| encodings.get(name));
+                }
+                "Td" | "TD" => {
+                    self.y += number(operands.get(1)).unwrap_or(0.0);
+                    self.moved = true;
+                }
+                "Tm" => {
+                    self.y = number(operands.get(5)).unwrap_or(self.y);
+                    self.moved = true;
+                }
+                "T*" => self.break_line(),
+                "Do" if depth < MAX_FORM_DEPTH => {
+                    let Some(name) = operands.first().and_then(|name| name.as_name().ok()) else {
+                        continue;
+                    };
+                    if let Some((operations, form_encodings, form_resources)) =
+                        self.form(name, resources)
+                    {
+                        self.break_line();
+                        let fonts = if form_encodings.is_empty() {
+                            encodings
+                        } else {
+                            &form_encodings
+                        };
+                        self.show(&operations, fonts, &form_resources, depth + 1);
+                        self.break_line();
+                    }
+                }
+                "Tj" | "TJ" | "'" | "\"" => {
+                    if matches!(operation.operator.as_str(), "'" | "\"") {
+                        self.break_line();
+                    } else if self.moved {
+                        if (self.y - self.shown_y).abs() > 0.5 {
+                            self.break_line();
+                        } else {
+                            self.space();
+                        }
+                    }
+                    self.moved = false;
+                    self.shown_y = self.y;
+                    let Some(encoding) = encoding else {
+                        continue;
+                    };
+                    let shown = match operation.operator.as_str() {
+                        "\"" => operands.get(2..).unwrap_or_default(),
+                        _ => operands.as_slice(),
+                    };
+                    for operand in shown {
+                        let parts = match operand {
+                            Object::Array(parts) => parts.as_slice(),
+                            single => std::slice::from_ref(single),
+                        };
+                        for part in parts {
+                            match part {
+                                Object::String(bytes, _) => {
+                                    if let Ok(decoded) = encoding.bytes_to_string(bytes) {
+                                        self.text.push_str(&decoded);
+                                    }
+                                }
+                                gap => {
+                                    if gap.as_float().is_ok_and(|gap| gap < -WORD_GAP) {
+                                        self.space();
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The form XObject `name` of `resources`: its operations, its own fonts' encodings and
+    /// resources; `None` for an image or anything unreadable.
+    #[allow(clippy::type_complexity)]
+    fn form(
+        &self,
+        name: &[u8],
+        resources: &[&'a lopdf::Dictionary],
+    ) -> Option<(
+        Vec<lopdf::content::Operation>,
+        Encodings<'a>,
+        Vec<&'a lopdf::Dictionary>,
+    )> {
+        let document = self.document;
+        let limit = lopdf::DEFAULT_MAX_DECOMPRESSED_SIZE;
+        let stream = resources.iter().find_map(|resources| {
+            let xobjects = document.get_dict_in_dict(resources, b"XObject").ok()?;
+            let (_, object) = document.dereference(xobjects.get(name).ok()?).ok()?;
+            object.as_stream().ok()
+        })?;
+        if stream
+            .dict
+            .get(b"Subtype")
+            .and_then(|kind| kind.as_name())
+            .ok()?
+            != b"Form"
+        {
+            return None;
+        }
+        let data = stream.decompressed_content_with_limit(limit).ok()?;
+        let operations = lopdf::content::Content::decode(&data).ok()?.operations;
+        let own = document.get_dict_in_dict(&stream.dict, b"Resources").ok();
+        let encodings = own
+            .and_then(|own| document.get_dict_in_dict(own, b"Font").ok())
+            .map(|fonts| {
+                fonts
+                    .iter()
+                    .filter_map(|(font_name, font)| {
+                        let (_, font) = document.dereference(font).ok()?;
+                        let encoding = font
+                            .as_dict()
+                            .ok()?
+                            .get_font_encoding_with_limit(document, limit)
+                            .ok()?;
+                        Some((font_name.clone(), encoding))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some((operations, encodings, own.into_iter().collect()))
+    }
 }
 
 /// Pages of raw text → sections of paragraphs.

@@ -298,3 +298,88 @@ fn check_downloads(base: &str) {
 fn scanned(config: &FulltextConfig) -> Library {
     Library::scan(&config.dirs, config.pdf).expect("the folders scan")
 }
+
+/// Real scholarly PDFs of many layouts (a 47-page collaboration paper, two-column physics
+/// letters, AASTeX, JACoW proceedings, BMC, Elsevier, a QuarkXPress journal; see the folder's
+/// PROVENANCE.md) read page by page: each gives text on most of its pages, nine tenths or more
+/// of the words poppler's pdftotext reads in it (words that run together would fall short),
+/// headings, and the library finds on its first page the id it carries and matches it to a
+/// work by that id.
+#[test]
+fn real_scholarly_pdfs_read_with_their_pages_and_ids() {
+    let Some(dir) = litrev_testkit::scholarly_pdfs() else {
+        return;
+    };
+    // File name prefix → the id its first page prints, its pages, and the words poppler's
+    // pdftotext (24.02) reads in it: the reference for how much text a reader should find.
+    let expected: [(&str, &str, u32, usize); 8] = [
+        ("arxiv-1503.07589v1", "arxiv:1503.07589", 47, 27_792),
+        ("arxiv-1508.05632v2", "arxiv:1508.05632", 6, 5_189),
+        ("arxiv-1706.09498v1", "arxiv:1706.09498", 10, 5_162),
+        ("arxiv-1707.04066v1", "arxiv:1707.04066", 21, 8_506),
+        (
+            "doi-10.18429",
+            "doi:10.18429/jacow-ipac2018-wepml008",
+            3,
+            1_749,
+        ),
+        ("doi-10.1186", "doi:10.1186/s12984-016-0129-6", 9, 6_286),
+        ("doi-10.1016", "doi:10.1016/j.solmat.2015.01.021", 5, 3_737),
+        ("doi-10.3906", "doi:10.3906/sag-0902-21", 5, 2_924),
+    ];
+    let library = Library::scan(std::slice::from_ref(&dir), PdfLimits::default()).expect("scans");
+    let mut report = String::new();
+    for (prefix, id, pages, reference_words) in expected {
+        let file = library
+            .files
+            .iter()
+            .find(|file| {
+                file.path
+                    .file_name()
+                    .is_some_and(|name| name.to_string_lossy().starts_with(prefix))
+            })
+            .unwrap_or_else(|| panic!("{prefix}: not in the library"));
+        let (_, text) = read_file(&file.path, PdfLimits::default())
+            .unwrap_or_else(|error| panic!("{prefix}: {error}"));
+        assert_eq!(text.format, litrev_model::TextFormat::Pdf);
+        let with_text: BTreeSet<u32> = text
+            .sections
+            .iter()
+            .filter(|section| !section.paragraphs.is_empty())
+            .filter_map(|section| section.page)
+            .collect();
+        let words: usize = text
+            .paragraphs()
+            .map(|(_, _, paragraph)| paragraph.split_whitespace().count())
+            .sum();
+        report.push_str(&format!(
+            "{prefix}: {} of {pages} pages with text, {words} words, {} sections titled\n",
+            with_text.len(),
+            text.sections
+                .iter()
+                .filter(|section| !section.title.is_empty())
+                .count()
+        ));
+        assert!(
+            with_text.len() as u32 * 10 >= pages * 8,
+            "{prefix}: text on {with_text:?} of {pages} pages"
+        );
+        assert!(
+            words * 10 >= reference_words * 9,
+            "{prefix}: {words} words where pdftotext reads {reference_words}\n{report}"
+        );
+        assert!(
+            text.sections
+                .iter()
+                .any(|section| !section.title.is_empty()),
+            "{prefix}: no heading recognised"
+        );
+        let work_id: WorkId = id.parse().expect("an id");
+        let mut work = Work::stub(WorkId::OpenAlex("W1".parse().expect("an id")));
+        work.ids.add(work_id.clone());
+        let found = library
+            .find(&work)
+            .unwrap_or_else(|| panic!("{prefix}: no file found by {id}: {:?}", file.ids));
+        assert_eq!(found.path, file.path, "{prefix}");
+    }
+}

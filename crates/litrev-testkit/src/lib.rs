@@ -69,6 +69,21 @@ pub fn embed_model() -> Option<PathBuf> {
     None
 }
 
+/// The real scholarly PDFs `scripts/fetch-scholarly-pdfs.sh` takes from registry packages'
+/// test data (arXiv preprints and journal articles, each with its id on the first page), or
+/// `None` (after saying so) when they are missing outside CI. `LITREV_SCHOLARLY_PDFS` names
+/// the folder; else it is `target/scholarly-pdfs` in the workspace.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no PDF: the test script fetches them.
+pub fn scholarly_pdfs() -> Option<PathBuf> {
+    pdf_folder(
+        "LITREV_SCHOLARLY_PDFS",
+        "scholarly-pdfs",
+        "SCHOLARLY PDFS MISSING: {} has none; run scripts/fetch-scholarly-pdfs.sh (the test script does)",
+    )
+}
+
 /// The PDFs `scripts/make-test-pdfs.sh` prints from the shared PMC JATS articles (pandoc, then
 /// headless Chromium), or `None` (after saying so) when they are missing outside CI.
 /// `LITREV_TEST_PDFS` names the folder; else it is `target/test-pdfs` in the workspace.
@@ -76,11 +91,23 @@ pub fn embed_model() -> Option<PathBuf> {
 /// # Panics
 /// Under `CI=true` when the folder holds no PDF: the test script makes them.
 pub fn test_pdfs() -> Option<PathBuf> {
-    let dir = std::env::var_os("LITREV_TEST_PDFS")
+    pdf_folder(
+        "LITREV_TEST_PDFS",
+        "test-pdfs",
+        "TEST PDFS MISSING: {} has none; run scripts/make-test-pdfs.sh (the test script does)",
+    )
+}
+
+/// A folder of PDFs named by `variable`, else `target/{default}` in the workspace, when it
+/// holds a PDF; otherwise says `message` (its `{}` the folder) and gives `None`.
+fn pdf_folder(variable: &str, default: &str, message: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os(variable)
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/test-pdfs")
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../target")
+                .join(default)
         });
     let has_pdf = std::fs::read_dir(&dir).is_ok_and(|entries| {
         entries
@@ -90,10 +117,7 @@ pub fn test_pdfs() -> Option<PathBuf> {
     if has_pdf {
         return Some(dir);
     }
-    missing(&format!(
-        "TEST PDFS MISSING: {} has none; run scripts/make-test-pdfs.sh (the test script does)",
-        dir.display()
-    ));
+    missing(&message.replace("{}", &dir.display().to_string()));
     None
 }
 
