@@ -82,11 +82,9 @@ fn texts() -> Option<Vec<(WorkId, Work, String, FullText)>> {
     )
 }
 
-#[test]
-fn cards_hold_exactly_the_sentences_the_model_numbered() {
-    let Some(mut texts) = texts() else { return };
-    texts[0].1.title = Some("broken".to_owned());
-    let papers: Vec<Paper<'_>> = texts
+/// The texts as the papers `llm_cards` reads.
+fn papers(texts: &[(WorkId, Work, String, FullText)]) -> Vec<Paper<'_>> {
+    texts
         .iter()
         .map(|(id, work, sha256, text)| Paper {
             work,
@@ -94,7 +92,14 @@ fn cards_hold_exactly_the_sentences_the_model_numbered() {
             sha256,
             text,
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn cards_hold_exactly_the_sentences_the_model_numbered() {
+    let Some(mut texts) = texts() else { return };
+    texts[0].1.title = Some("broken".to_owned());
+    let papers = papers(&texts);
     let config = CardLlmConfig::for_model("scripted");
     let (cards, report) = llm_cards(&Scripted, &config, &papers).expect("within budget");
     assert_eq!(cards.len(), papers.len());
@@ -139,15 +144,7 @@ fn cards_hold_exactly_the_sentences_the_model_numbered() {
 fn running_over_the_budget_stops_the_step() {
     let Some(mut texts) = texts() else { return };
     texts[3].1.title = Some("costly".to_owned());
-    let papers: Vec<Paper<'_>> = texts
-        .iter()
-        .map(|(id, work, sha256, text)| Paper {
-            work,
-            id,
-            sha256,
-            text,
-        })
-        .collect();
+    let papers = papers(&texts);
     let error = llm_cards(&Scripted, &CardLlmConfig::for_model("scripted"), &papers)
         .expect_err("over budget");
     assert!(

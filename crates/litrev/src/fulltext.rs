@@ -174,13 +174,13 @@ impl Runner {
         )?;
         let mut record = FulltextRecord::default();
         let mut texts: Vec<StoredText> = Vec::new();
-        let mut read: Vec<&Work> = Vec::new();
+        let mut read: Vec<(&WorkId, &Work)> = Vec::new();
         for (acquired, (id, work)) in acquired.into_iter().zip(&ranked) {
             let mut retrieval = acquired.retrieval;
             // The run knows the work by its corpus id.
             retrieval.work = (*id).clone();
             if let Some(text) = acquired.text {
-                read.push(work);
+                read.push((id, work));
                 texts.push(StoredText {
                     sha256: text.sha256,
                     format: text.text.format,
@@ -190,14 +190,12 @@ impl Runner {
             }
             record.retrievals.push(retrieval);
         }
-        let papers: Vec<Paper<'_>> = record
-            .retrievals
+        let papers: Vec<Paper<'_>> = read
             .iter()
-            .filter(|retrieval| retrieval.has_text())
-            .zip(read.iter().zip(&texts))
-            .map(|(retrieval, (work, text))| Paper {
+            .zip(&texts)
+            .map(|((id, work), text)| Paper {
                 work,
-                id: &retrieval.work,
+                id,
                 sha256: &text.sha256,
                 text: &text.text,
             })
@@ -219,7 +217,6 @@ impl Runner {
         for (card, paper) in cards.iter().zip(&papers) {
             litrev_extract::verify(card, paper.text).map_err(Error::CardNotVerbatim)?;
         }
-        drop(papers);
         record.cards = cards;
         record.llm = llm;
         let usage = record.llm.iter().map(|llm| llm.usage.clone()).collect();

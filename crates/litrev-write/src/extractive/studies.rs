@@ -291,7 +291,7 @@ fn trim_punctuation(text: &str, start: usize, end: usize) -> usize {
             .len()
 }
 
-impl Writer<'_> {
+impl<'a> Writer<'a> {
     /// The evidence span of a work that is this card span, the whole sentence.
     fn card_span(&self, work: &WorkId, span: &CardSpan) -> Option<&Span> {
         self.spans.get(work)?.iter().find(|known| {
@@ -362,14 +362,14 @@ impl Writer<'_> {
     }
 
     /// The included works read in full, by year, then id.
-    fn read_in_full(&self) -> Vec<(&WorkId, &StudyCard)> {
-        let mut read: Vec<(&WorkId, &StudyCard)> = self
-            .input
+    fn read_in_full(&self) -> Vec<(&'a WorkId, &'a StudyCard)> {
+        let input: &'a crate::WriteInput<'a> = self.input;
+        let mut read: Vec<(&'a WorkId, &'a StudyCard)> = input
             .cards
             .iter()
-            .filter(|(id, _)| self.input.included.contains_key(*id))
+            .filter(|(id, _)| input.included.contains_key(*id))
             .collect();
-        read.sort_by_key(|(id, _)| (self.input.included.get(*id).and_then(|work| work.year), *id));
+        read.sort_by_key(|(id, _)| (input.included.get(*id).and_then(|work| work.year), *id));
         read
     }
 
@@ -532,9 +532,9 @@ impl Writer<'_> {
     /// Per theme, the limitations its studies read in full state that no direction above
     /// quoted: each is work the next studies can take up.
     fn stated_limitations(&mut self, read: &[WorkId]) -> Vec<Paragraph> {
-        let themes: Vec<Theme> = self.input.organisation.themes.clone();
+        let themes: &'a [Theme] = &self.input.organisation.themes;
         let mut paragraphs = Vec::new();
-        for theme in &themes {
+        for theme in themes {
             let spans: Vec<Span> = read
                 .iter()
                 .filter(|id| theme.works.contains(id))
@@ -690,14 +690,8 @@ impl Writer<'_> {
     /// Themes whose studies read in full lack a design other themes' studies used: the empty
     /// cells of the matrix, each with a limitation a study of the theme states.
     fn empty_cells(&mut self) -> Vec<Paragraph> {
-        let read: Vec<(WorkId, StudyCard)> = self
-            .read_in_full()
-            .into_iter()
-            .map(|(id, card)| (id.clone(), card.clone()))
-            .collect();
-        let borrowed: Vec<(&WorkId, &StudyCard)> =
-            read.iter().map(|(id, card)| (id, card)).collect();
-        let matrix = self.matrix(&borrowed);
+        let read = self.read_in_full();
+        let matrix = self.matrix(&read);
         let used: BTreeSet<&str> = matrix
             .values()
             .flat_map(|row| row.keys().copied())
@@ -705,9 +699,9 @@ impl Writer<'_> {
         if used.len() < 2 {
             return Vec::new();
         }
-        let themes: Vec<Theme> = self.input.organisation.themes.clone();
+        let themes: &'a [Theme] = &self.input.organisation.themes;
         let mut paragraphs = Vec::new();
-        for theme in &themes {
+        for theme in themes {
             if paragraphs.len() >= MAX_DIRECTIONS {
                 break;
             }
