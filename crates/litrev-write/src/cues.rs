@@ -22,6 +22,36 @@ pub(crate) fn purpose_clause(text: &str) -> Option<String> {
     (is_verb && !rest.contains(", we ") && !rest.contains(", the ")).then(|| format!("to {rest}"))
 }
 
+/// Whether a sentence speaks as its authors (we, our, us) or points at what only its paper
+/// holds (this study, these results, a figure or table): quoted bare, it would seem to speak
+/// for the review, so it is attributed with a reporting verb.
+pub(crate) fn speaks_for_its_paper(sentence: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "this study",
+        "this paper",
+        "this trial",
+        "this work",
+        "this analysis",
+        "this review",
+        "this article",
+        "this report",
+        "these results",
+        "these findings",
+        "these data",
+        "these observations",
+        "it ",
+        "they ",
+        "their ",
+        "its ",
+    ];
+    const PAPER_WORDS: &[&str] = &["we", "our", "us", "ours", "fig", "figure", "table"];
+    let lower = sentence.trim_start().to_lowercase();
+    OPENERS.iter().any(|opener| lower.starts_with(opener))
+        || lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| PAPER_WORDS.contains(&word))
+}
+
 /// Whether a sentence leans on the one before it ("This suggests…", "In this group…",
 /// "However, …"): quoted alone it says less, so another of the work's sentences goes first.
 pub(crate) fn leans_on_context(sentence: &str) -> bool {

@@ -16,7 +16,7 @@ use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generi
 use crate::WriteInput;
 use crate::cues::{
     could_be_a_topic, is_about_harms, is_negative, leans_on_context, phrase_of, purpose_clause,
-    reports_effect,
+    reports_effect, speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{
@@ -1592,7 +1592,11 @@ impl<'a> Writer<'a> {
             ("Our data ", Some("The data of ")),
         ];
         for &(prefix, replacement) in subject_rewrites {
-            if let Some(rest) = text.strip_prefix(prefix) {
+            // A sentence that goes on speaking as its authors is reported in quotation marks
+            // instead (below).
+            if let Some(rest) = text.strip_prefix(prefix)
+                && !speaks_for_its_paper(rest)
+            {
                 if let Some(replacement) = replacement {
                     let replacement = match lead {
                         Some(_) => lower_first_word(replacement),
@@ -1621,6 +1625,24 @@ impl<'a> Writer<'a> {
             };
         }
         let body = text.trim_end_matches(['.', '!', '?', ';', ':', ',']);
+        // A sentence that speaks as its authors ("…, we evaluated …") or points at what only
+        // its paper shows (this study, these results, a figure) would seem to speak for the
+        // review: its work reports it, verbatim inside quotation marks.
+        if speaks_for_its_paper(body) {
+            let verb = match span.role {
+                Role::Conclusion => " conclude that “",
+                Role::Limitation | Role::FutureWork => " note that “",
+                _ => " report that “",
+            };
+            segments.extend(SentenceBuilder::new().narrative(work).segments());
+            segments.push(Segment::Text(verb.to_owned()));
+            segments.push(Segment::Text(lower_first_word(body)));
+            segments.push(Segment::Text("”.".to_owned()));
+            return Sentence {
+                segments,
+                basis: Basis::Span(span.locator.clone()),
+            };
+        }
         let body = match lead {
             Some(_) => lower_first_word(body),
             None => body.to_owned(),
@@ -1961,6 +1983,31 @@ mod tests {
             writer.group_topic(&theme, &part, &pair, &mut BTreeSet::new()),
             "knee",
             "the part's own words first"
+        );
+    }
+
+    #[test]
+    fn a_sentence_speaking_as_its_authors_is_reported_verbatim_in_quotation_marks() {
+        let (fixture, id) = fixture_with_abstract(
+            "In this multicentre, open-label study, we evaluated stem cell injection in the knee.",
+        );
+        let input = fixture.input();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let sentence = writer.attribute(&writer.spans[&id][0], None);
+        assert_eq!(
+            sentence.segments,
+            [
+                Segment::Cite {
+                    works: vec![id],
+                    form: litrev_model::CiteForm::Narrative,
+                },
+                Segment::Text(" report that “".into()),
+                Segment::Text(
+                    "in this multicentre, open-label study, we evaluated stem cell injection in the knee"
+                        .into()
+                ),
+                Segment::Text("”.".into()),
+            ]
         );
     }
 

@@ -83,6 +83,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
         check_corpus_table(dataset, &out, &summary);
         check_run_record(dataset, &out);
         check_evidence_map(dataset, &out);
+        check_quotes_stand_alone(dataset, &out);
         if check_python {
             check_parsed_back(dataset, &out);
         }
@@ -120,6 +121,51 @@ fn every_synergy_dataset_becomes_a_cited_review() {
                     "{dataset}: an unresolved citation rendered as ???"
                 );
             }
+        }
+    }
+}
+
+/// No sentence taken from a work speaks as its authors or of "this study" unattributed: a
+/// first-person word (we, our, us) of a taken sentence stands inside the quotation marks of
+/// a reported quotation, and none opens on "This study", "These results" and the like.
+fn check_quotes_stand_alone(dataset: &str, out: &std::path::Path) {
+    let claims: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("evidence.json")).expect("evidence.json"))
+            .expect("evidence.json parses");
+    for claim in claims.as_array().expect("claims") {
+        if claim["basis"] != "span" {
+            continue;
+        }
+        let markdown = claim["markdown"].as_str().expect("markdown");
+        // The words outside “…”: what the review itself says.
+        let mut outside = String::new();
+        let mut quoted = false;
+        for character in markdown.chars() {
+            match character {
+                '“' => quoted = true,
+                '”' => quoted = false,
+                _ if !quoted => outside.push(character),
+                _ => {}
+            }
+        }
+        let lower = outside.to_lowercase();
+        let first_person = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| ["we", "our", "us"].contains(&word));
+        assert!(
+            !first_person,
+            "{dataset}: speaks as its authors: {markdown}"
+        );
+        for opener in [
+            "this study",
+            "this paper",
+            "these results",
+            "these findings",
+        ] {
+            assert!(
+                !lower.trim_start().starts_with(opener),
+                "{dataset}: opens on {opener:?} unattributed: {markdown}"
+            );
         }
     }
 }
