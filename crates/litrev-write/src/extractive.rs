@@ -36,6 +36,8 @@ const REDUNDANCY: f32 = 0.6;
 const DEBATE_SIMILARITY: f32 = 0.15;
 /// Most sentences taken from one work in one theme.
 const MAX_SPANS_PER_WORK: usize = 4;
+/// The frames a group of works' paragraph can open with.
+const GROUP_FRAMES: usize = 6;
 
 /// Who drafts the thematic sections: what the abstract and method sections say about them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +87,8 @@ struct Writer<'a> {
     used_vectors: Vec<SparseVector>,
     /// Counts uses of each sentence frame so frames rotate instead of repeating.
     frame: usize,
+    /// How often each frame of the group openers was used.
+    group_frames: BTreeMap<usize, usize>,
     drafting: Drafting,
 }
 
@@ -118,6 +122,7 @@ impl<'a> Writer<'a> {
             used: BTreeSet::new(),
             used_vectors: Vec::new(),
             frame: 0,
+            group_frames: BTreeMap::new(),
             drafting,
         }
     }
@@ -168,6 +173,50 @@ impl<'a> Writer<'a> {
             title: title_of(&self.input.plan.question),
             sections,
         }
+    }
+
+    /// The group openers' frame used least so far (the earliest of those tied), so that no
+    /// composed pattern opens many more paragraphs than the others.
+    fn least_used_frame(&mut self, frames: usize) -> usize {
+        let frame = (0..frames)
+            .min_by_key(|frame| self.group_frames.get(frame).copied().unwrap_or(0))
+            .unwrap_or(0);
+        *self.group_frames.entry(frame).or_default() += 1;
+        frame
+    }
+
+    /// What the works are, by the designs their abstracts name: "two cohort studies and a
+    /// randomised trial", "a cohort study and two other works", or "three works".
+    fn designs_of(&self, ids: &[WorkId]) -> String {
+        let mut designs: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        let mut unnamed = 0;
+        for id in ids {
+            let named = self.input.included[id]
+                .abstract_text
+                .as_deref()
+                .and_then(studies::design_named);
+            match named {
+                Some(design) => *designs.entry(design).or_default() += 1,
+                None => unnamed += 1,
+            }
+        }
+        let mut parts: Vec<String> = designs
+            .into_iter()
+            .map(|((one, many), count)| match count {
+                1 if one.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {one}"),
+                1 => format!("a {one}"),
+                _ => format!("{} {many}", number(count)),
+            })
+            .collect();
+        if unnamed > 0 {
+            let other = if parts.is_empty() { "" } else { "other " };
+            parts.push(format!(
+                "{} {other}{}",
+                number(unnamed),
+                plural(unnamed, "work", "works")
+            ));
+        }
+        list(&parts)
     }
 
     fn next_frame(&mut self, frames: usize) -> usize {
@@ -1023,7 +1072,7 @@ impl<'a> Writer<'a> {
             _ => String::new(),
         };
         let one = ids.len() == 1;
-        let builder = match self.next_frame(6) {
+        let builder = match self.least_used_frame(GROUP_FRAMES) {
             0 => SentenceBuilder::new()
                 .text(format!("Evidence on {shared} comes from "))
                 .narrative_list(ids)
@@ -1054,7 +1103,16 @@ impl<'a> Writer<'a> {
                 if one { "bears" } else { "bear" }
             )),
             4 => SentenceBuilder::new()
-                .text(format!("Further work on {shared} includes "))
+                .text(format!(
+                    "{} {} on {shared}{}: ",
+                    capitalise(&self.designs_of(ids)),
+                    if one { "reports" } else { "report" },
+                    if span.is_empty() {
+                        String::new()
+                    } else {
+                        format!(",{span}")
+                    }
+                ))
                 .narrative_list(ids)
                 .text("."),
             _ => SentenceBuilder::new()

@@ -1,6 +1,6 @@
 //! A quick review of every SYNERGY dataset: files, citations, pandoc, length, themes, tables.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
 use sha2::{Digest, Sha256};
@@ -84,6 +84,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
         check_run_record(dataset, &out);
         check_evidence_map(dataset, &out);
         check_quotes_stand_alone(dataset, &out);
+        check_openers_vary(dataset, &markdown);
         if check_python {
             check_parsed_back(dataset, &out);
         }
@@ -122,6 +123,36 @@ fn every_synergy_dataset_becomes_a_cited_review() {
                 );
             }
         }
+    }
+}
+
+/// No composed opening (a paragraph's first three words, where it does not open on a
+/// citation) opens more than a tenth of the review's paragraphs.
+fn check_openers_vary(dataset: &str, markdown: &str) {
+    let paragraphs: Vec<&str> = markdown
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|block| {
+            !block.is_empty()
+                && !block.starts_with(['#', '|', '-', ':'])
+                && !block.starts_with("Table:")
+                && !block.contains("\n|")
+        })
+        .collect();
+    let mut openers: BTreeMap<String, usize> = BTreeMap::new();
+    for paragraph in &paragraphs {
+        if paragraph.starts_with(['@', '[']) {
+            continue;
+        }
+        let opener: Vec<&str> = paragraph.split_whitespace().take(3).collect();
+        *openers.entry(opener.join(" ")).or_default() += 1;
+    }
+    for (opener, count) in &openers {
+        assert!(
+            count * 10 <= paragraphs.len(),
+            "{dataset}: {count} of {} paragraphs open with {opener:?}",
+            paragraphs.len()
+        );
     }
 }
 

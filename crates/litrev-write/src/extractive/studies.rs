@@ -185,6 +185,29 @@ fn find_phrase(text: &str, phrases: &[&str]) -> Option<(usize, usize)> {
     })
 }
 
+/// The design a text names (`cohort study`), and how several are called (`cohort studies`).
+pub(super) fn design_named(text: &str) -> Option<(&'static str, &'static str)> {
+    DESIGNS
+        .iter()
+        .find(|(_, phrases)| names(text, phrases))
+        .map(|(label, _)| (*label, plural_design(label)))
+}
+
+/// A design label in the plural.
+fn plural_design(label: &str) -> &'static str {
+    match label {
+        "systematic review or meta-analysis" => "systematic reviews or meta-analyses",
+        "randomised trial" => "randomised trials",
+        "case-control study" => "case-control studies",
+        "cohort study" => "cohort studies",
+        "cross-sectional study" => "cross-sectional studies",
+        "case series or report" => "case series or reports",
+        "qualitative study" => "qualitative studies",
+        "modelling study" => "modelling studies",
+        _ => "laboratory or animal studies",
+    }
+}
+
 /// Whether `text` names one of `phrases`.
 fn names(text: &str, phrases: &[&str]) -> bool {
     find_phrase(text, phrases).is_some()
