@@ -52,6 +52,38 @@ pub(crate) fn speaks_for_its_paper(sentence: &str) -> bool {
             .any(|word| PAPER_WORDS.contains(&word))
 }
 
+/// Whether a sentence came out of its record damaged, so that quoting it would put broken text
+/// in the review: it starts inside a word or a sentence (a lower-case letter), ends without a
+/// stop (cut short), carries markup or entities (`<i>`, `&amp;`, TeX braces), a replacement
+/// character, unbalanced brackets, or words run together (`resultsThe`).
+pub(crate) fn is_damaged(sentence: &str) -> bool {
+    let text = sentence.trim();
+    let starts_inside = text.chars().next().is_some_and(char::is_lowercase);
+    let cut_short = !text.ends_with(['.', '!', '?', '"', '”', ')', ']', '’', '\'']);
+    // `<` and `>` alone are comparisons (p < 0.05); before a letter or a slash, a tag.
+    let tag = text
+        .match_indices('<')
+        .any(|(at, _)| text[at + 1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/'));
+    let markup = tag
+        || text.contains(['{', '}', '\\', '\u{FFFD}'])
+        || ["&amp;", "&lt;", "&gt;", "&#", "&nbsp;"]
+            .iter()
+            .any(|entity| text.contains(entity));
+    let depth = |open: char, close: char| {
+        text.chars().filter(|c| *c == open).count() != text.chars().filter(|c| *c == close).count()
+    };
+    let unbalanced = depth('(', ')') || depth('[', ']');
+    let run_together = text.split_whitespace().any(|word| {
+        let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+        letters.len() == word.chars().count()
+            && letters
+                .windows(3)
+                .any(|w| w[0].is_lowercase() && w[1].is_lowercase() && w[2].is_uppercase())
+            && letters.iter().filter(|c| c.is_uppercase()).count() == 1
+    });
+    starts_inside || cut_short || markup || unbalanced || run_together
+}
+
 /// Whether a sentence leans on the one before it ("This suggests…", "In this group…",
 /// "However, …"): quoted alone it says less, so another of the work's sentences goes first.
 pub(crate) fn leans_on_context(sentence: &str) -> bool {
@@ -217,6 +249,29 @@ pub(crate) fn is_about_harms(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn damaged_sentences_are_told_from_whole_ones() {
+        for whole in [
+            "Bleeding fell by 80% (95% CI 70–90) in the treated arm.",
+            "Emicizumab was given weekly [12].",
+            "Patients reported “less pain” than before.",
+            "Pain fell more with the drug (p < 0.001) and > 40% responded.",
+            "The iPhone app and mRNA vaccines were tested.",
+        ] {
+            assert!(!is_damaged(whole), "{whole}");
+        }
+        for damaged in [
+            "ients were enrolled in the trial.",
+            "The results of the trial were",
+            "Rates fell <i>sharply</i> after dosing.",
+            "Rates fell &amp; rose after dosing.",
+            "Rates fell (by a third after dosing.",
+            "The trial endedThe results were clear.",
+        ] {
+            assert!(is_damaged(damaged), "{damaged}");
+        }
+    }
 
     #[test]
     fn findings_are_read_as_effect_no_effect_or_harms() {

@@ -15,8 +15,8 @@ use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generi
 
 use crate::WriteInput;
 use crate::cues::{
-    could_be_a_topic, is_about_harms, is_negative, leans_on_context, phrase_of, purpose_clause,
-    reports_effect, speaks_for_its_paper,
+    could_be_a_topic, is_about_harms, is_damaged, is_negative, leans_on_context, phrase_of,
+    purpose_clause, reports_effect, speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{
@@ -1598,7 +1598,7 @@ impl<'a> Writer<'a> {
             .iter()
             .filter(|span| roles.contains(&span.role))
             .filter(|span| (MIN_SPAN_WORDS..=MAX_SPAN_WORDS).contains(&span.words))
-            .filter(|span| !is_boilerplate(&span.text))
+            .filter(|span| !is_boilerplate(&span.text) && !is_damaged(&span.text))
             .filter(|span| !self.used.contains(&(id.clone(), span.locator.sentence)))
             .filter(|span| {
                 let vector = &self.vectors[&(id.clone(), span.locator.sentence)];
