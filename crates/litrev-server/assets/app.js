@@ -135,8 +135,14 @@ async function runPage() {
   source.addEventListener("gate", (event) => {
     const data = JSON.parse(event.data);
     status.textContent = "waiting";
-    document.getElementById("gate").hidden = false;
-    line("screening included " + data.included + " of " + data.considered + " works; waiting for approval", "gate");
+    if (data.gate === "downloads") {
+      document.getElementById("download-gate").hidden = false;
+      const hosts = data.unknown_hosts.length ? " (hosts that are not known publishers or repositories: " + data.unknown_hosts.join(", ") + ")" : "";
+      line("the full-text step would download the open-access copies of " + data.planned_downloads + " works" + hosts + "; waiting for approval", "gate");
+    } else {
+      document.getElementById("gate").hidden = false;
+      line("screening included " + data.included + " of " + data.considered + " works; waiting for approval", "gate");
+    }
   });
   source.addEventListener("failed", (event) => {
     status.textContent = "failed";
@@ -150,7 +156,18 @@ async function runPage() {
     showResult(id, data);
     source.close();
   });
-  if (run.status === "waiting") document.getElementById("gate").hidden = false;
+  if (run.status === "waiting") {
+    document.getElementById(run.gate === "downloads" ? "download-gate" : "gate").hidden = false;
+  }
+  document.getElementById("downloads-link").setAttribute("href", "/api/runs/" + encodeURIComponent(id) + "/files/downloads.csv");
+  document.getElementById("approve-downloads").onclick = async () => {
+    try {
+      await api("/api/runs/" + encodeURIComponent(id) + "/approve", { method: "POST", body: "{}" });
+      location.reload();
+    } catch (failure) {
+      document.getElementById("download-error").textContent = failure.message;
+    }
+  };
   if (run.parent) {
     document.getElementById("parent").hidden = false;
     const link = document.getElementById("parent-link");
