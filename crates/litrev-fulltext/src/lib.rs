@@ -64,6 +64,26 @@ pub struct FulltextConfig {
     pub bases: RemoteBases,
 }
 
+/// Where open-access copies come from: the guarded downloader (`None` for a run that stays
+/// offline), and copies downloaded before, by URL, which are read again rather than fetched
+/// again.
+pub struct Copies<'a> {
+    /// The downloader.
+    pub downloader: Option<&'a Downloader>,
+    /// The bytes an earlier download of a URL brought, when they are kept.
+    pub earlier: &'a dyn Fn(&str) -> Option<Vec<u8>>,
+}
+
+impl<'a> Copies<'a> {
+    /// Copies fetched by `downloader` alone, none known from before.
+    pub fn fetched_by(downloader: Option<&'a Downloader>) -> Copies<'a> {
+        Copies {
+            downloader,
+            earlier: &|_| None,
+        }
+    }
+}
+
 /// A full text read, with the bytes it was read from.
 #[derive(Debug, Clone)]
 pub struct Text {
@@ -95,8 +115,9 @@ pub fn acquire<'a>(
     config: &FulltextConfig,
     library: &Library,
     works: impl IntoIterator<Item = &'a Work>,
-    downloader: Option<&Downloader>,
+    copies: &Copies<'_>,
 ) -> Result<Vec<Acquired>> {
+    let downloader = copies.downloader;
     let mut downloads_left = config.max_downloads;
     Ok(works
         .into_iter()
@@ -121,8 +142,8 @@ pub fn acquire<'a>(
                     }
                 }
             }
-            let copies = candidates(work, &config.bases);
-            if copies.is_empty() {
+            let candidates_of_work = candidates(work, &config.bases);
+            if candidates_of_work.is_empty() {
                 return Acquired {
                     retrieval,
                     text: None,
@@ -148,18 +169,21 @@ pub fn acquire<'a>(
             }
             downloads_left -= 1;
             let mut downloaded = false;
-            for copy in copies {
+            for copy in candidates_of_work {
                 retrieval.origin = Some(copy.url.clone());
-                let body = match downloader.get(&copy.url, copy.accepted) {
-                    Ok(body) => body,
-                    Err(error) => {
-                        retrieval.problems.push(error.to_string());
-                        continue;
-                    }
+                let bytes = match (copies.earlier)(&copy.url) {
+                    Some(bytes) => bytes,
+                    None => match downloader.get(&copy.url, copy.accepted) {
+                        Ok(body) => body.bytes,
+                        Err(error) => {
+                            retrieval.problems.push(error.to_string());
+                            continue;
+                        }
+                    },
                 };
                 downloaded = true;
-                match read_bytes(&body.bytes, config.pdf) {
-                    Ok(text) => return read(retrieval, body.bytes, text),
+                match read_bytes(&bytes, config.pdf) {
+                    Ok(text) => return read(retrieval, bytes, text),
                     Err(error) => retrieval.problems.push(format!("{}: {error}", copy.url)),
                 }
             }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use litrev_fulltext::{FulltextConfig, Library, PdfLimits, acquire, read_file};
+use litrev_fulltext::{Copies, FulltextConfig, Library, PdfLimits, acquire, read_file};
 use litrev_model::{
     MissingText, SectionRole, TextFormat, TextStatus, Work, WorkId, WorkIds, normalise_title,
 };
@@ -131,7 +131,13 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         dirs: vec![jats_dir.clone()],
         ..FulltextConfig::default()
     };
-    let acquired = acquire(&config, &scanned(&config), &works_by_id, None).expect("acquires");
+    let acquired = acquire(
+        &config,
+        &scanned(&config),
+        &works_by_id,
+        &Copies::fetched_by(None),
+    )
+    .expect("acquires");
     assert!(
         acquired
             .iter()
@@ -146,7 +152,13 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         dirs: vec![pdfs.clone()],
         ..FulltextConfig::default()
     };
-    let acquired = acquire(&config, &scanned(&config), &works_by_title, None).expect("acquires");
+    let acquired = acquire(
+        &config,
+        &scanned(&config),
+        &works_by_title,
+        &Copies::fetched_by(None),
+    )
+    .expect("acquires");
     let statuses: Vec<TextStatus> = acquired.iter().map(|a| a.retrieval.status).collect();
     assert_eq!(statuses, vec![TextStatus::Pdf; 8], "{acquired:#?}");
     // A work that is nowhere is abstract only, for want of a copy.
@@ -154,7 +166,13 @@ fn local_files_are_matched_to_works_by_id_else_by_title() {
         title: Some("A study of nothing in particular at all".into()),
         ..Work::stub(WorkId::Pmid("2".parse().expect("a pmid")))
     };
-    let acquired = acquire(&config, &scanned(&config), &[nowhere], None).expect("acquires");
+    let acquired = acquire(
+        &config,
+        &scanned(&config),
+        &[nowhere],
+        &Copies::fetched_by(None),
+    )
+    .expect("acquires");
     assert_eq!(acquired[0].retrieval.missing, Some(MissingText::NoCopy));
     // A folder that is not there is an error naming the flag.
     let error = Library::scan(&[pdfs.join("no-such-folder")], PdfLimits::default())
@@ -250,7 +268,13 @@ fn check_downloads(base: &str) {
         "litrev-test",
     )
     .expect("a downloader");
-    let acquired = acquire(&config, &scanned(&config), &works, Some(&local)).expect("acquires");
+    let acquired = acquire(
+        &config,
+        &scanned(&config),
+        &works,
+        &Copies::fetched_by(Some(&local)),
+    )
+    .expect("acquires");
     let outcome: Vec<(TextStatus, Option<MissingText>)> = acquired
         .iter()
         .map(|a| (a.retrieval.status, a.retrieval.missing))
@@ -275,8 +299,13 @@ fn check_downloads(base: &str) {
     );
     // The same downloads with the guard on are refused: loopback is not a public address.
     let guarded = Downloader::new(DownloadLimits::default(), "litrev-test").expect("a downloader");
-    let refused =
-        acquire(&config, &scanned(&config), &works[..2], Some(&guarded)).expect("acquires");
+    let refused = acquire(
+        &config,
+        &scanned(&config),
+        &works[..2],
+        &Copies::fetched_by(Some(&guarded)),
+    )
+    .expect("acquires");
     for acquired in &refused {
         assert_eq!(
             acquired.retrieval.missing,
@@ -382,4 +411,55 @@ fn real_scholarly_pdfs_read_with_their_pages_and_ids() {
             .unwrap_or_else(|| panic!("{prefix}: no file found by {id}: {:?}", file.ids));
         assert_eq!(found.path, file.path, "{prefix}");
     }
+}
+
+/// A copy downloaded before (its bytes kept by URL, as the store keeps them) is read again, not
+/// fetched again: the second reading sends no request and gives the same text.
+#[test]
+fn a_copy_downloaded_before_is_read_again_not_fetched() {
+    let Some(pdfs) = litrev_testkit::test_pdfs() else {
+        return;
+    };
+    use litrev_fulltext::{DownloadLimits, Downloader};
+    use litrev_testkit::fulltext::FullTextFiles;
+    use litrev_testkit::http::{FaultPlan, Server};
+    let files = FullTextFiles::new().folder(&pdfs).expect("the PDFs load");
+    let server = Server::start(move |request| files.reply(request), FaultPlan::none());
+    let url = format!("{}/files/mds526.pdf", server.url());
+    let work = Work {
+        oa_url: Some(url.clone()),
+        ..Work::stub(WorkId::OpenAlex("W1".parse().expect("an OpenAlex id")))
+    };
+    let config = FulltextConfig {
+        max_downloads: 5,
+        ..FulltextConfig::default()
+    };
+    let local = Downloader::new(
+        DownloadLimits {
+            allow_private: true,
+            ..DownloadLimits::default()
+        },
+        "litrev-test",
+    )
+    .expect("a downloader");
+    let library = scanned(&config);
+    let first = acquire(
+        &config,
+        &library,
+        [&work],
+        &Copies::fetched_by(Some(&local)),
+    )
+    .expect("acquires");
+    assert_eq!(first[0].retrieval.status, TextStatus::Pdf);
+    assert_eq!(server.requests(), 1);
+    let bytes = first[0].text.as_ref().expect("a text").bytes.clone();
+    let earlier = |asked: &str| (asked == url).then(|| bytes.clone());
+    let copies = Copies {
+        downloader: Some(&local),
+        earlier: &earlier,
+    };
+    let second = acquire(&config, &library, [&work], &copies).expect("acquires");
+    assert_eq!(server.requests(), 1, "nothing was fetched again");
+    assert_eq!(second[0].retrieval.status, TextStatus::Pdf);
+    assert_eq!(second[0].retrieval.sha256, first[0].retrieval.sha256);
 }

@@ -104,6 +104,18 @@ impl std::fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
+/// A host name that does not resolve: not retried, since it will not resolve a moment later.
+#[derive(Debug)]
+struct Unresolved(String);
+
+impl std::fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unresolved {}
+
 /// A client for full-text downloads, with the guard built in, retries of transient failures
 /// and a rate limit per host.
 #[derive(Clone)]
@@ -224,15 +236,17 @@ impl Downloader {
             let transient = !(error.is_builder() || error.is_redirect());
             let mut message = error.to_string();
             let mut refusal = false;
+            let mut unresolved = false;
             let mut source = std::error::Error::source(&error);
             while let Some(inner) = source {
                 message = format!("{message}: {inner}");
                 refusal |= inner.downcast_ref::<Refusal>().is_some();
+                unresolved |= inner.downcast_ref::<Unresolved>().is_some();
                 source = inner.source();
             }
             if refusal {
                 refused(message)
-            } else if transient {
+            } else if transient && !unresolved {
                 Miss::Transient(DownloadError::Failed(message), None)
             } else {
                 Miss::Final(DownloadError::Failed(message))
@@ -372,7 +386,7 @@ impl Resolve for PublicResolver {
             let addresses: Vec<SocketAddr> = (host.as_str(), 0)
                 .to_socket_addrs()
                 .map_err(|error| -> Box<dyn std::error::Error + Send + Sync> {
-                    format!("cannot resolve {host}: {error}").into()
+                    Box::new(Unresolved(format!("cannot resolve {host}: {error}")))
                 })?
                 .collect();
             if !allow_private

@@ -102,6 +102,13 @@ CREATE TABLE full_texts (
     parsed TEXT NOT NULL
 );
 "#,
+    r#"
+CREATE TABLE downloads (
+    url TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL REFERENCES full_texts(sha256),
+    fetched_at TEXT NOT NULL
+);
+"#,
 ];
 
 /// Brings the schema up to date.

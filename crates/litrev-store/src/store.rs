@@ -96,6 +96,9 @@ pub struct StepWrites<'a> {
     pub telemetry: Option<&'a str>,
     /// Full texts to keep (each once by its sha256, whichever run brought it).
     pub full_texts: &'a [StoredText],
+    /// The URLs full texts were downloaded from, with the sha256 of what came (the later
+    /// download of a URL replaces the earlier).
+    pub downloads: &'a [(String, String)],
 }
 
 /// A full text as obtained (its bytes) and as read, kept under the sha256 of its bytes.
@@ -485,6 +488,14 @@ impl Store {
                 ])?;
             }
         }
+        {
+            let mut insert = transaction.prepare(&format!(
+                "INSERT OR REPLACE INTO downloads (url, sha256, fetched_at) VALUES (?1, ?2, {NOW})"
+            ))?;
+            for (url, sha256) in writes.downloads {
+                insert.execute(params![url, sha256])?;
+            }
+        }
         transaction.execute(
             &format!(
                 "INSERT OR REPLACE INTO steps (run_id, step, output, finished_at, telemetry) VALUES (?1, ?2, ?3, {NOW}, ?4)"
@@ -497,6 +508,22 @@ impl Store {
         )?;
         transaction.commit()?;
         Ok(())
+    }
+
+    /// The bytes last downloaded from `url`, when a run stored them: a copy fetched before is
+    /// read again rather than downloaded again.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn downloaded(&self, url: &str) -> Result<Option<Vec<u8>>> {
+        Ok(self
+            .connection
+            .query_row(
+                "SELECT full_texts.bytes FROM downloads JOIN full_texts USING (sha256) WHERE downloads.url = ?1",
+                params![url],
+                |row| row.get(0),
+            )
+            .optional()?)
     }
 
     /// A stored full text as read, by the sha256 of its bytes.
@@ -837,6 +864,7 @@ mod tests {
                         decisions: &decisions,
                         telemetry: Some(r#"{"step":"discover","wall_seconds":1.5}"#),
                         full_texts: &[stored_text()],
+                        downloads: &[("https://example.org/a.pdf".into(), "abc".into())],
                     },
                 )
                 .expect("commit");
@@ -848,6 +876,19 @@ mod tests {
             "a full text is kept by its sha256"
         );
         assert_eq!(store.full_text("other").expect("reads"), None);
+        assert_eq!(
+            store
+                .downloaded("https://example.org/a.pdf")
+                .expect("reads"),
+            Some(b"%PDF-1.7".to_vec()),
+            "a download is known by its URL"
+        );
+        assert_eq!(
+            store
+                .downloaded("https://example.org/b.pdf")
+                .expect("reads"),
+            None
+        );
         let telemetry: Vec<serde_json::Value> = store.step_telemetry(&run).expect("telemetry");
         assert_eq!(telemetry.len(), 1, "{telemetry:?}");
         assert_eq!(telemetry[0]["wall_seconds"], 1.5);

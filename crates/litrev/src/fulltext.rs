@@ -8,7 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 
 use litrev_extract::Paper;
-use litrev_fulltext::{FulltextConfig, Library, PlannedDownload, is_known_host, plan_downloads};
+use litrev_fulltext::{
+    Copies, FulltextConfig, Library, PlannedDownload, is_known_host, plan_downloads,
+};
 use litrev_model::{
     FullText, MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
 };
@@ -166,11 +168,18 @@ impl Runner {
         {
             return Ok(ControlFlow::Break(paused));
         }
+        // A copy some run downloaded before is read from the store, not fetched again.
+        let store = self.store();
+        let earlier = |url: &str| store.downloaded(url).ok().flatten();
+        let copies = Copies {
+            downloader: downloader.as_ref(),
+            earlier: &earlier,
+        };
         let acquired = litrev_fulltext::acquire(
             &config,
             &library,
             ranked.iter().map(|(_, work)| *work),
-            downloader.as_ref(),
+            &copies,
         )?;
         let mut record = FulltextRecord::default();
         let mut texts: Vec<StoredText> = Vec::new();
@@ -220,12 +229,22 @@ impl Runner {
         record.cards = cards;
         record.llm = llm;
         let usage = record.llm.iter().map(|llm| llm.usage.clone()).collect();
+        let downloads: Vec<(String, String)> = record
+            .retrievals
+            .iter()
+            .filter_map(|retrieval| {
+                let origin = retrieval.origin.as_ref()?;
+                let downloaded = origin.starts_with("http://") || origin.starts_with("https://");
+                Some((origin.clone(), retrieval.sha256.clone()?)).filter(|_| downloaded)
+            })
+            .collect();
         self.commit(
             run,
             "fulltext",
             &record,
             &StepWrites {
                 full_texts: &texts,
+                downloads: &downloads,
                 ..StepWrites::default()
             },
             usage,
