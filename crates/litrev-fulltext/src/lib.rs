@@ -18,7 +18,8 @@ pub use litrev_http::{DownloadLimits, Downloader};
 pub use local::{Library, LocalFile};
 pub use pdf::{PdfLimits, read_pdf};
 pub use remote::{
-    Candidate, KNOWN_HOSTS, PlannedDownload, RemoteBases, candidates, is_known_host, plan_downloads,
+    Candidate, KNOWN_HOSTS, PlannedDownload, RemoteBases, candidates, host_of, is_known_host,
+    plan_downloads,
 };
 
 /// What can go wrong reading full texts.

@@ -165,6 +165,14 @@ pub fn is_known_host(host: &str) -> bool {
     })
 }
 
+/// The host a URL names (the whole text when it is no URL).
+pub fn host_of(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_owned))
+        .unwrap_or_else(|| url.to_owned())
+}
+
 /// A download the full-text step would make: a work and the copies it would try, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedDownload {
@@ -179,10 +187,7 @@ impl PlannedDownload {
     pub fn hosts(&self) -> Vec<String> {
         let mut hosts: Vec<String> = Vec::new();
         for url in &self.urls {
-            let host = url::Url::parse(url)
-                .ok()
-                .and_then(|url| url.host_str().map(str::to_owned))
-                .unwrap_or_else(|| url.clone());
+            let host = host_of(url);
             if !hosts.contains(&host) {
                 hosts.push(host);
             }

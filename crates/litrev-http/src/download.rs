@@ -91,30 +91,26 @@ impl std::fmt::Display for DownloadError {
 
 impl std::error::Error for DownloadError {}
 
-/// The guard's refusal of a redirect or a resolved address, carried through reqwest's error
-/// chain so [`Downloader::get`] can tell a refusal from a network failure by type.
+/// Why the guard's redirect policy or resolver stopped a download, carried through reqwest's
+/// error chain so [`Downloader::get`] can tell it from a network failure by type.
 #[derive(Debug)]
-struct Refusal(String);
+enum Stop {
+    /// A redirect or a resolved address the guard refuses.
+    Refused(String),
+    /// A host name that does not resolve: not retried, since it will not resolve a moment
+    /// later.
+    Unresolved(String),
+}
 
-impl std::fmt::Display for Refusal {
+impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            Stop::Refused(why) | Stop::Unresolved(why) => f.write_str(why),
+        }
     }
 }
 
-impl std::error::Error for Refusal {}
-
-/// A host name that does not resolve: not retried, since it will not resolve a moment later.
-#[derive(Debug)]
-struct Unresolved(String);
-
-impl std::fmt::Display for Unresolved {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Unresolved {}
+impl std::error::Error for Stop {}
 
 /// A client for full-text downloads, with the guard built in, retries of transient failures
 /// and a rate limit per host.
@@ -151,7 +147,7 @@ impl Downloader {
                 }
                 match check_url(attempt.url(), allow_private) {
                     Ok(()) => attempt.follow(),
-                    Err(why) => attempt.error(Refusal(why)),
+                    Err(why) => attempt.error(Stop::Refused(why)),
                 }
             }))
             .build()
@@ -240,8 +236,11 @@ impl Downloader {
             let mut source = std::error::Error::source(&error);
             while let Some(inner) = source {
                 message = format!("{message}: {inner}");
-                refusal |= inner.downcast_ref::<Refusal>().is_some();
-                unresolved |= inner.downcast_ref::<Unresolved>().is_some();
+                match inner.downcast_ref::<Stop>() {
+                    Some(Stop::Refused(_)) => refusal = true,
+                    Some(Stop::Unresolved(_)) => unresolved = true,
+                    None => {}
+                }
                 source = inner.source();
             }
             if refusal {
@@ -386,14 +385,16 @@ impl Resolve for PublicResolver {
             let addresses: Vec<SocketAddr> = (host.as_str(), 0)
                 .to_socket_addrs()
                 .map_err(|error| -> Box<dyn std::error::Error + Send + Sync> {
-                    Box::new(Unresolved(format!("cannot resolve {host}: {error}")))
+                    Box::new(Stop::Unresolved(format!("cannot resolve {host}: {error}")))
                 })?
                 .collect();
             if !allow_private
                 && let Some(private) = addresses.iter().find(|address| !is_public(address.ip()))
             {
                 let why = format!("{host} resolves to {}, not a public address", private.ip());
-                return Err(Box::new(Refusal(why)) as Box<dyn std::error::Error + Send + Sync>);
+                return Err(
+                    Box::new(Stop::Refused(why)) as Box<dyn std::error::Error + Send + Sync>
+                );
             }
             let addresses: Addrs = Box::new(addresses.into_iter());
             Ok(addresses)
@@ -442,7 +443,10 @@ mod tests {
         let mut context = std::task::Context::from_waker(std::task::Waker::noop());
         match resolving.as_mut().poll(&mut context) {
             std::task::Poll::Ready(Ok(_)) => Some(false),
-            std::task::Poll::Ready(Err(error)) => Some(error.downcast_ref::<Refusal>().is_some()),
+            std::task::Poll::Ready(Err(error)) => Some(matches!(
+                error.downcast_ref::<Stop>(),
+                Some(Stop::Refused(_))
+            )),
             std::task::Poll::Pending => None,
         }
     }

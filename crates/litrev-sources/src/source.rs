@@ -89,6 +89,13 @@ pub struct OaLink {
     pub status: Option<String>,
 }
 
+impl OaLink {
+    /// The link to follow for the text: the PDF when there is one, else the landing page.
+    pub fn best_url(&self) -> Option<&str> {
+        self.pdf_url.as_deref().or(self.landing_url.as_deref())
+    }
+}
+
 /// For each work a listing names, the works of its answer the caller already holds: its known
 /// citers, or the references it has records of. A source whose requests can leave works out
 /// (OpenAlex: a negated `openalex:!` filter beside the OR-list) leaves out as many as its

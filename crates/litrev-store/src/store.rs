@@ -385,6 +385,18 @@ impl Store {
         Ok(events)
     }
 
+    /// Whether a run's stream holds an event of `kind`.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn has_event(&self, id: &RunId, kind: &str) -> Result<bool> {
+        Ok(self.connection.query_row(
+            "SELECT EXISTS (SELECT 1 FROM run_events WHERE run_id = ?1 AND kind = ?2)",
+            params![id.as_str(), kind],
+            |row| row.get(0),
+        )?)
+    }
+
     /// The telemetry of each step of a run that recorded one, in commit order.
     ///
     /// # Errors
@@ -820,6 +832,21 @@ mod tests {
             })
             .expect("create");
         store
+    }
+
+    #[test]
+    fn a_runs_stream_is_asked_for_an_event_kind() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let run: RunId = "run-1".parse().expect("run id");
+        let store = store_with_run(&folder.path().join("store.sqlite"), &run);
+        assert!(!store.has_event(&run, "downloads_planned").expect("asks"));
+        store.append_event(&run, "notice", "{}").expect("appends");
+        store
+            .append_event(&run, "downloads_planned", "{}")
+            .expect("appends");
+        assert!(store.has_event(&run, "downloads_planned").expect("asks"));
+        let other: RunId = "run-2".parse().expect("run id");
+        assert!(!store.has_event(&other, "downloads_planned").expect("asks"));
     }
 
     #[test]

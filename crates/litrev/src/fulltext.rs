@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use litrev_extract::Paper;
 use litrev_fulltext::{
-    Copies, FulltextConfig, Library, PlannedDownload, is_known_host, plan_downloads,
+    Copies, FulltextConfig, Library, PlannedDownload, host_of, is_known_host, plan_downloads,
 };
 use litrev_model::{
     FullText, MissingText, Retrieval, RunId, ScreeningDecision, StudyCard, TextStatus, Work, WorkId,
@@ -293,7 +293,7 @@ impl Runner {
                 asked += 1;
                 match sources.oa_link(&doi) {
                     Ok(link) => {
-                        work.oa_url = link.and_then(|link| link.pdf_url.or(link.landing_url))
+                        work.oa_url = link.and_then(|link| link.best_url().map(str::to_owned));
                     }
                     Err(error) => failures.push(error.to_string()),
                 }
@@ -329,12 +329,7 @@ impl Runner {
         if planned.len() <= DOWNLOAD_GATE && unknown_hosts.is_empty() {
             return Ok(None);
         }
-        let shown = self
-            .store()
-            .events_after(run, 0, usize::MAX)?
-            .iter()
-            .any(|event| event.kind == DOWNLOADS_SHOWN);
-        if shown {
+        if self.store().has_event(run, DOWNLOADS_SHOWN)? {
             return Ok(None);
         }
         let plan_csv = options.out_dir.join("downloads.csv");
@@ -377,13 +372,7 @@ fn downloads_csv(
     writer.write_record(["work", "try", "url", "host", "known_host"])?;
     for download in planned {
         for (index, url) in download.urls.iter().enumerate() {
-            let host = PlannedDownload {
-                work: download.work.clone(),
-                urls: vec![url.clone()],
-            }
-            .hosts()
-            .pop()
-            .unwrap_or_default();
+            let host = host_of(url);
             let known = if unknown.contains(&host) { "no" } else { "yes" };
             writer.write_record([
                 download.work.to_string(),

@@ -170,6 +170,16 @@ fn check_characteristics(out: &Path, cards: usize) {
         table.contains("| Study | Design | Population | Sample size |"),
         "{table}"
     );
+    // Two of the articles name their design (a prospective cohort, a cross-sectional
+    // survey): the matrix of themes by design has a column for each.
+    let matrix = appendix
+        .split("Table: Designs of the studies read in full, by theme")
+        .nth(1)
+        .expect("the matrix of themes by design");
+    let header = matrix.trim_start().lines().next().unwrap_or_default();
+    for design in ["cohort study", "cross-sectional study"] {
+        assert!(header.contains(design), "{header}");
+    }
     let study_cards: serde_json::Value = serde_json::from_slice(
         &std::fs::read(out.join("study_cards.json")).expect("study_cards.json"),
     )
