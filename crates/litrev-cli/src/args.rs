@@ -63,6 +63,11 @@ pub enum BenchCommand {
     /// in the gathered corpus and the top 100/200/300 of the relevance ranking, the corpus size,
     /// stages, requests against their minimum, and the same numbers for a keyword baseline.
     Snowball(SnowballBenchArgs),
+    /// Give every sentence of the structured abstracts in some files its role with the
+    /// sentence-role model, labels stripped; print per-role precision, recall and F1 and the
+    /// weighted F1, leave-one-dataset-out. With --train, train the model on all of them and
+    /// write it (what `scripts/train-roles.sh` ships).
+    Roles(RolesBenchArgs),
     /// Embed the title and abstract of every work in some snapshot files with the model a
     /// review uses (no cache); print docs/s and tokens/s.
     Embed(EmbedBenchArgs),
@@ -208,6 +213,42 @@ pub struct SnowballBenchArgs {
     /// A language model to settle the works in doubt at each stage, as in a review.
     #[command(flatten)]
     pub model: LlmArgs,
+}
+
+/// `litrev bench roles`.
+#[derive(Debug, Args)]
+pub struct RolesBenchArgs {
+    /// Works files (.jsonl[.gz]), title/abstract CSVs (.csv[.gz]) or PubMed/MEDLINE XML
+    /// (.xml[.gz]), one dataset each; default: every such file of the shared data folder.
+    #[arg(long, num_args = 1..)]
+    pub works: Vec<PathBuf>,
+    /// Score a dataset only when it has at least this many structured abstracts.
+    #[arg(long, default_value_t = 20)]
+    pub min_abstracts: usize,
+    /// How much the transitions between roles count (0: each sentence on its own).
+    #[arg(long)]
+    pub sequence_weight: Option<f32>,
+    /// Passes over the training sentences.
+    #[arg(long)]
+    pub epochs: Option<usize>,
+    /// AdaGrad's step size.
+    #[arg(long)]
+    pub learning_rate: Option<f32>,
+    /// L2 penalty on the weights.
+    #[arg(long)]
+    pub l2: Option<f32>,
+    /// Features seen in fewer training sentences than this are left out.
+    #[arg(long)]
+    pub min_count: Option<usize>,
+    /// Write the structured abstracts as read (JSON lines: dataset, sentences, roles) here.
+    #[arg(long)]
+    pub dump: Option<PathBuf>,
+    /// Train on every dataset and write the model to --out instead of cross-validating.
+    #[arg(long, requires = "out")]
+    pub train: bool,
+    /// Where --train writes the model.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// `litrev bench themes`.

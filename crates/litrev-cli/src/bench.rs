@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use litrev::model::Tier;
 
 use crate::args::{
-    BenchCommand, EmbedBenchArgs, PipelineBenchArgs, ScreenBenchArgs, ServeBenchArgs,
-    SnowballBenchArgs, SweepBenchArgs, ThemesBenchArgs,
+    BenchCommand, EmbedBenchArgs, PipelineBenchArgs, RolesBenchArgs, ScreenBenchArgs,
+    ServeBenchArgs, SnowballBenchArgs, SweepBenchArgs, ThemesBenchArgs,
 };
 
 /// Runs a benchmark; the exit code is 0 when it ran.
@@ -21,6 +21,7 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
         BenchCommand::Screen(args) => screen(&args),
         BenchCommand::Serve(args) => serve(&args),
         BenchCommand::Themes(args) => themes(home, &args),
+        BenchCommand::Roles(args) => roles(&args),
         BenchCommand::Snowball(args) => snowball(home, &args),
         BenchCommand::Embed(args) => embed(home, &args),
         BenchCommand::Sweep(args) => sweep(home, &args),
@@ -390,6 +391,110 @@ fn stop_name(stop: litrev::model::StopReason) -> &'static str {
         StopReason::StageLimit => "stage limit",
         StopReason::NothingToExpand => "nothing left to expand",
     }
+}
+
+fn roles(args: &RolesBenchArgs) -> anyhow::Result<u8> {
+    let files = if args.works.is_empty() {
+        let files = litrev::bench::default_role_files(&shared_data());
+        if files.is_empty() {
+            bail!(
+                "no data files under {}: pass --works FILE…, or set LITREV_TESTDATA to the shared data folder",
+                shared_data().display()
+            );
+        }
+        files
+    } else {
+        args.works.clone()
+    };
+    let datasets = litrev::bench::read_role_datasets(&files)?;
+    let mut config = litrev::bench::TrainConfig::default();
+    config.sequence_weight = args.sequence_weight.unwrap_or(config.sequence_weight);
+    config.epochs = args.epochs.unwrap_or(config.epochs);
+    config.learning_rate = args.learning_rate.unwrap_or(config.learning_rate);
+    config.l2 = args.l2.unwrap_or(config.l2);
+    config.min_count = args.min_count.unwrap_or(config.min_count);
+    for dataset in &datasets {
+        let sentences: usize = dataset.structured.iter().map(|a| a.sentences.len()).sum();
+        println!(
+            "{:<36} {:>6} abstracts, {:>5} structured ({sentences} sentences)",
+            dataset.name,
+            dataset.abstracts,
+            dataset.structured.len()
+        );
+    }
+    if let Some(path) = &args.dump {
+        let mut lines = String::new();
+        for dataset in &datasets {
+            for labelled in &dataset.structured {
+                let roles: Vec<&str> = labelled.roles.iter().map(|role| role.name()).collect();
+                let line = serde_json::json!({
+                    "dataset": dataset.name,
+                    "sentences": labelled.sentences,
+                    "roles": roles,
+                });
+                lines.push_str(&format!("{line}\n"));
+            }
+        }
+        std::fs::write(path, lines)
+            .with_context(|| format!("cannot write the abstracts to {}", path.display()))?;
+    }
+    if args.train {
+        let Some(out) = &args.out else {
+            bail!("--train needs --out FILE");
+        };
+        let model = litrev::bench::train_roles(&datasets, &config);
+        std::fs::write(out, model.to_text())
+            .with_context(|| format!("cannot write the role model to {}", out.display()))?;
+        println!("wrote the role model to {}", out.display());
+        return Ok(0);
+    }
+    let started = std::time::Instant::now();
+    let evaluations = litrev::bench::cross_validate_roles(&datasets, &config, args.min_abstracts);
+    println!(
+        "\nleave-one-dataset-out ({config:?}), datasets with at least {} structured abstracts:",
+        args.min_abstracts
+    );
+    for evaluation in &evaluations {
+        println!(
+            "\n{}: {} abstracts, {} sentences, weighted F1 {:.3}, accuracy {:.3}",
+            evaluation.name,
+            evaluation.abstracts,
+            evaluation.sentences,
+            evaluation.weighted_f1,
+            evaluation.accuracy
+        );
+        println!(
+            "  {:<12} {:>9} {:>9} {:>9} {:>8}",
+            "role", "precision", "recall", "F1", "support"
+        );
+        for score in &evaluation.roles {
+            println!(
+                "  {:<12} {:>9.3} {:>9.3} {:>9.3} {:>8}",
+                score.role.name(),
+                score.precision,
+                score.recall,
+                score.f1,
+                score.support
+            );
+        }
+    }
+    if evaluations.is_empty() {
+        bail!(
+            "no dataset has {} structured abstracts: lower --min-abstracts",
+            args.min_abstracts
+        );
+    }
+    let mean = evaluations.iter().map(|e| e.weighted_f1).sum::<f64>() / evaluations.len() as f64;
+    let lowest = evaluations
+        .iter()
+        .map(|e| e.weighted_f1)
+        .fold(f64::INFINITY, f64::min);
+    println!(
+        "\nweighted F1 over {} datasets: mean {mean:.3}, lowest {lowest:.3} ({:.1} s)",
+        evaluations.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(0)
 }
 
 fn themes(home: &Home, args: &ThemesBenchArgs) -> anyhow::Result<u8> {

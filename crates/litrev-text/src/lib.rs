@@ -13,6 +13,7 @@
 //! ```
 
 mod relevance;
+mod roles;
 mod sentences;
 mod stopwords;
 mod support;
@@ -20,7 +21,13 @@ mod terms;
 mod tfidf;
 
 pub use relevance::RelevanceProfile;
-pub use sentences::{is_boilerplate, split_sentences, strip_boilerplate};
+pub use roles::{
+    LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, cue_role, label_role,
+    labelled_abstract, roles_of, train,
+};
+pub use sentences::{
+    LabelledSentence, is_boilerplate, split_labelled, split_sentences, strip_boilerplate,
+};
 pub use stopwords::{is_generic, is_stopword};
 pub use support::{MIN_SPAN_SUPPORT, MIN_SUPPORT, Support, Unsupported, check_support, support};
 pub use terms::{content_words, stem, terms, terms_of_each, word_tokens};

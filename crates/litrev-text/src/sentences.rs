@@ -124,8 +124,29 @@ const ABBREVIATIONS: &[&str] = &[
 /// or an opening quote or bracket, unless the stop follows a known abbreviation or an initial.
 /// Structured-abstract labels (`BACKGROUND:`, `Methods:`) and bullets start a new sentence.
 pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
+    split_labelled(text)
+        .into_iter()
+        .map(|sentence| sentence.range)
+        .collect()
+}
+
+/// A sentence of a text, and the structured-abstract label that heads it, if one does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabelledSentence {
+    /// The sentence, as `split_sentences` gives it.
+    pub range: (usize, usize),
+    /// The label it follows (`RESULTS` of `RESULTS: The mean…`, `Materials and methods` of
+    /// `Materials and methods We…`), as a byte range into the text; `None` when it opens no
+    /// section. A section's later sentences carry no label: it holds until the next one.
+    pub label: Option<(usize, usize)>,
+}
+
+/// Splits text into sentences as `split_sentences` does, keeping the structured-abstract label
+/// each one follows, so a sentence's section can be known without its label being part of it.
+pub fn split_labelled(text: &str) -> Vec<LabelledSentence> {
     let bytes = text.as_bytes();
-    let mut ranges = Vec::new();
+    let mut sentences = Vec::new();
+    let mut label = None;
     let mut start = 0;
     let mut index = 0;
     while index < bytes.len() {
@@ -133,7 +154,7 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
             .iter()
             .find(|bullet| bytes[index..].starts_with(bullet.as_bytes()))
         {
-            push_trimmed(text, start, index, &mut ranges);
+            push_trimmed(text, start, index, &mut label, &mut sentences);
             start = index + bullet.len();
             index = start;
             continue;
@@ -147,24 +168,35 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
                 .map(char::len_utf8)
                 .sum::<usize>();
             let end = index + 1 + closing;
-            push_trimmed(text, start, end, &mut ranges);
+            push_trimmed(text, start, end, &mut label, &mut sentences);
             start = end;
             index = end;
             continue;
         } else if byte == b':' && is_section_label(text, start, index) {
-            // "Methods: We …" — the label alone is not a sentence; drop it.
+            // "Methods: We …" — the label alone is not a sentence; drop it, and remember it
+            // for the sentence it heads.
+            let slice = &text[start..index];
+            let leading = slice.len() - slice.trim_start().len();
+            label = Some((start + leading, start + leading + slice.trim().len()));
             start = index + 1;
         }
         index += 1;
     }
-    push_trimmed(text, start, text.len(), &mut ranges);
-    ranges
+    push_trimmed(text, start, text.len(), &mut label, &mut sentences);
+    sentences
 }
 
 /// Pushes `text[start..end]` without its surrounding white space and run-in label, when what
-/// is left holds a letter. `start..end` may be empty or all white space (a label's colon right
-/// before a bullet): nothing is pushed then.
-fn push_trimmed(text: &str, start: usize, end: usize, ranges: &mut Vec<(usize, usize)>) {
+/// is left holds a letter, with the pending `label` (taken) or its run-in label. `start..end`
+/// may be empty or all white space (a label's colon right before a bullet): nothing is pushed
+/// then, and the label waits for the next sentence.
+fn push_trimmed(
+    text: &str,
+    start: usize,
+    end: usize,
+    label: &mut Option<(usize, usize)>,
+    sentences: &mut Vec<LabelledSentence>,
+) {
     let slice = &text[start..end];
     let trimmed = slice.trim();
     if trimmed.is_empty() {
@@ -173,13 +205,20 @@ fn push_trimmed(text: &str, start: usize, end: usize, ranges: &mut Vec<(usize, u
     let leading = slice.len() - slice.trim_start().len();
     let (mut trimmed_start, trimmed_end) = (start + leading, start + leading + trimmed.len());
     // A label run into its sentence ("Results The mean…") is not part of the sentence.
-    trimmed_start += run_in_label_length(trimmed);
+    let run_in = run_in_label_length(trimmed);
+    if run_in > 0 {
+        *label = Some((trimmed_start, trimmed_start + run_in - 1));
+    }
+    trimmed_start += run_in;
     if trimmed_end > trimmed_start
         && text[trimmed_start..trimmed_end]
             .chars()
             .any(char::is_alphabetic)
     {
-        ranges.push((trimmed_start, trimmed_end));
+        sentences.push(LabelledSentence {
+            range: (trimmed_start, trimmed_end),
+            label: label.take(),
+        });
     }
 }
 
@@ -293,7 +332,11 @@ fn runs_into_next(text: &str, at: usize) -> bool {
 /// `Conclusions` or `Main outcome measures`. A lone word must be a known label: `MPA: in this
 /// group…` opens a sentence with an acronym.
 fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
-    let label = text[start..colon].trim();
+    // MEDLINE writes optional plurals: `RESULT(S)`, `MAIN OUTCOME MEASURE(S)`.
+    let label = text[start..colon]
+        .trim()
+        .replace("(S)", "S")
+        .replace("(s)", "s");
     let words: Vec<&str> = label.split_whitespace().collect();
     let known_if_alone =
         words.len() != 1 || SECTION_LABELS.contains(&label.to_lowercase().as_str());
@@ -389,6 +432,31 @@ mod tests {
             .map(|(start, end)| &text[start..end])
             .collect();
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn labels_stay_with_the_sentence_they_head() {
+        let text = "BACKGROUND: Bleeds are common. They hurt. RESULT(S): Rates fell. \
+                    Conclusions The drug works.";
+        let found: Vec<(&str, Option<&str>)> = split_labelled(text)
+            .into_iter()
+            .map(|sentence| {
+                let (start, end) = sentence.range;
+                (
+                    &text[start..end],
+                    sentence.label.map(|(start, end)| &text[start..end]),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("Bleeds are common.", Some("BACKGROUND")),
+                ("They hurt.", None),
+                ("Rates fell.", Some("RESULT(S)")),
+                ("The drug works.", Some("Conclusions")),
+            ]
+        );
     }
 
     #[test]

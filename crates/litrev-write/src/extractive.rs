@@ -1797,6 +1797,7 @@ fn role_weight(role: Role) -> f32 {
         Role::Method => 0.5,
         Role::Objective => 0.4,
         Role::Background => 0.2,
+        Role::Other => 0.0,
     }
 }
 

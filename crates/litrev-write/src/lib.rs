@@ -23,7 +23,7 @@ use litrev_model::{
 };
 use serde::{Deserialize, Serialize};
 
-pub use evidence::{Role, Span, card_spans, evidence_of, role_of, spans_of};
+pub use evidence::{Role, Span, card_spans, evidence_of, spans_of};
 pub use extractive::write;
 pub use llm::{
     DRAFT_PHASE, DroppedSentence, LlmWriteConfig, LlmWriteReport, LlmWritten, REPAIR_PHASE,

@@ -499,8 +499,10 @@ fn plan_sections(
 }
 
 /// Up to `count` spans of one work: a finding first, then a method, then a limit or open
-/// question, then the rest by role; returned in that order of preference.
+/// question, then the rest by role; returned in that order of preference. Sentences that are
+/// none of these (registration, funding, copyright) are never evidence.
 fn pick_spans(mut spans: Vec<Span>, count: usize) -> Vec<Span> {
+    spans.retain(|span| span.role != Role::Other);
     let groups: [&[Role]; 3] = [
         &[Role::Result, Role::Conclusion, Role::Objective],
         &[Role::Method],
@@ -530,6 +532,7 @@ fn role_rank(role: Role) -> u8 {
         Role::Method => 4,
         Role::Objective => 5,
         Role::Background => 6,
+        Role::Other => 7,
     }
 }
 
@@ -542,6 +545,7 @@ fn role_name(role: Role) -> &'static str {
         Role::Conclusion => "conclusion",
         Role::Limitation => "limitation",
         Role::FutureWork => "future work",
+        Role::Other => "other",
     }
 }
 

@@ -2,7 +2,7 @@
 //! boundaries, in order and disjoint, whatever the abstract holds.
 
 use litrev_model::Work;
-use litrev_write::{role_of, spans_of};
+use litrev_write::spans_of;
 use proptest::prelude::*;
 
 const ABSTRACT_WORDS: &[&str] = &[
@@ -37,7 +37,6 @@ proptest! {
             prop_assert_eq!(locator.sentence, index);
             prop_assert!(previous_end <= locator.start && locator.start < locator.end);
             prop_assert_eq!(text.get(locator.start..locator.end), Some(span.text.as_str()));
-            let _role = role_of(&span.text, index, spans.len());
             previous_end = locator.end;
         }
     }

@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 
 mod cross_validate;
 mod pipeline;
+mod roles;
 mod snowball;
 mod sweep;
 
@@ -24,8 +25,13 @@ pub use cross_validate::{
     setting_grid, write_asreview_inputs,
 };
 pub use litrev_snowball::SnowballConfig;
+pub use litrev_text::TrainConfig;
 pub use pipeline::{
     MEASURABLE_SECONDS, PipelineOptions, ScaledRun, copied, growth_exponent, growth_table, pipeline,
+};
+pub use roles::{
+    RoleDataset, RoleEvaluation, RoleScore, cross_validate_roles, default_role_files,
+    evaluate_roles, read_role_datasets, train_roles,
 };
 pub use snowball::{
     BaselineNumbers, EngineNumbers, SnowballBench, SnowballBenchOptions, StageNumbers,

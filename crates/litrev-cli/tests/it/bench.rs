@@ -481,3 +481,75 @@ fn the_quick_sweep_over_every_synergy_dataset_and_its_hostile_copy_has_no_failur
         "{stdout}"
     );
 }
+
+/// `litrev bench roles --train` on the shared data writes, byte for byte, the model the build
+/// ships: the shipped model is what `scripts/train-roles.sh` makes, and training is
+/// deterministic.
+#[test]
+fn the_shipped_role_model_is_what_training_on_the_shared_data_gives() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("roles.model");
+    let data_text = data.display().to_string();
+    let output = litrev(
+        home.path(),
+        &[
+            "bench",
+            "roles",
+            "--train",
+            "--out",
+            &out.display().to_string(),
+        ],
+        &[("LITREV_TESTDATA", data_text.as_str())],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let trained = std::fs::read_to_string(&out).expect("model written");
+    let shipped = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../litrev-text/src/roles/roles.model"),
+    )
+    .expect("shipped model");
+    assert!(
+        trained == shipped,
+        "the shipped role model is not what training gives: run scripts/train-roles.sh"
+    );
+}
+
+/// `litrev bench roles` leave-one-dataset-out on two real sets: per-role precision, recall and
+/// F1 for each, and a weighted F1 well above what guessing the commonest role gives (about
+/// 0.2 here; the model measured 0.76 and 0.79 on these two).
+#[test]
+fn sentence_roles_are_scored_leave_one_dataset_out_on_structured_abstracts() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let files = [
+        data.join("synergy/works/Menon_2022.jsonl.gz"),
+        data.join("pmc-jats-and-medline/medline/medline16n0902.xml.gz"),
+    ];
+    let mut args = vec!["bench".to_owned(), "roles".to_owned(), "--works".to_owned()];
+    args.extend(files.iter().map(|file| file.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = litrev(home.path(), &args, &[]);
+    assert!(output.status.success(), "{}", describe(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for name in ["Menon_2022", "medline16n0902"] {
+        let line = stdout
+            .lines()
+            .find(|line| line.starts_with(&format!("{name}:")))
+            .unwrap_or_else(|| panic!("no score for {name}: {stdout}"));
+        let f1: f64 = line
+            .split("weighted F1 ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|value| value.parse().ok())
+            .unwrap_or_else(|| panic!("no weighted F1 in {line}"));
+        assert!(f1 > 0.6, "{line}");
+    }
+    for role in ["background", "objective", "method", "result", "conclusion"] {
+        assert!(
+            stdout
+                .lines()
+                .any(|line| line.trim_start().starts_with(role)),
+            "no {role} row: {stdout}"
+        );
+    }
+}

@@ -1,0 +1,385 @@
+//! Sentence roles: what each sentence of an abstract does (background, objective, methods,
+//! results, conclusions, a limitation, future work, or none of these).
+//!
+//! The roles come from a model learnt on labels that come free: structured abstracts, whose
+//! own section labels (`METHODS:`, `Results`) say what their sentences do. The model is a
+//! multinomial logistic regression over the sentence's words, its position and its neighbours'
+//! words, decoded over the abstract as a sequence with learnt transitions between roles
+//! (`model.rs`); it is trained by `train.rs`, deterministically, and ships with the binary
+//! (`litrev bench roles --train`, `scripts/train-roles.sh`). Roles no structured abstract labels
+//! reliably (future work, limitations, boilerplate) are taken from cue words over it.
+
+mod model;
+mod train;
+
+pub use model::{ModelError, RoleModel};
+pub use train::{TrainConfig, train};
+
+use crate::sentences::{is_boilerplate, split_labelled};
+
+/// What a sentence of an abstract does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// Context and prior knowledge.
+    Background,
+    /// What the work set out to do.
+    Objective,
+    /// How it was done.
+    Method,
+    /// What was found.
+    Result,
+    /// What the authors conclude.
+    Conclusion,
+    /// A limit the authors name.
+    Limitation,
+    /// Work the authors call for.
+    FutureWork,
+    /// None of these: registration, funding, copyright, a conference notice.
+    Other,
+}
+
+impl Role {
+    /// Every role, in the order the model's columns use.
+    pub const ALL: [Role; 8] = [
+        Role::Background,
+        Role::Objective,
+        Role::Method,
+        Role::Result,
+        Role::Conclusion,
+        Role::Limitation,
+        Role::FutureWork,
+        Role::Other,
+    ];
+
+    /// The role's name, as reports and the model file write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Background => "background",
+            Role::Objective => "objective",
+            Role::Method => "method",
+            Role::Result => "result",
+            Role::Conclusion => "conclusion",
+            Role::Limitation => "limitation",
+            Role::FutureWork => "future_work",
+            Role::Other => "other",
+        }
+    }
+
+    /// The role named `name` (as [`Role::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|role| role.name() == name)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The role a structured abstract's section label gives its sentences (`METHODS`, `Patients
+/// and methods`, `RESULT(S)`, `Conclusions and relevance`), after the National Library of
+/// Medicine's mapping of labels to categories; `None` for a label that says nothing certain
+/// (`Methods and results`, `Background and aims`, `Summary`) or that litrev does not know.
+pub fn label_role(label: &str) -> Option<Role> {
+    let label = label
+        .trim()
+        .trim_end_matches([':', '.'])
+        .replace("(S)", "S")
+        .replace("(s)", "s")
+        .to_lowercase();
+    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
+    let role = match label.as_str() {
+        "background" | "introduction" | "context" | "rationale" | "importance" => Role::Background,
+        "objective"
+        | "objectives"
+        | "aim"
+        | "aims"
+        | "purpose"
+        | "aims and objectives"
+        | "goal"
+        | "goals"
+        | "study objective"
+        | "study objectives"
+        | "purpose of the study"
+        | "the aim of the study"
+        | "hypothesis" => Role::Objective,
+        "methods"
+        | "method"
+        | "design"
+        | "setting"
+        | "settings"
+        | "participants"
+        | "patients"
+        | "subjects"
+        | "interventions"
+        | "intervention"
+        | "measurements"
+        | "measures"
+        | "main outcome measures"
+        | "main outcome measure"
+        | "main outcomes and measures"
+        | "outcome measures"
+        | "materials and methods"
+        | "material and methods"
+        | "patients and methods"
+        | "subjects and methods"
+        | "methods and materials"
+        | "study design"
+        | "design and setting"
+        | "setting and participants"
+        | "data sources"
+        | "study selection"
+        | "data extraction"
+        | "methodology"
+        | "experimental design"
+        | "new method"
+        | "procedures"
+        | "approach"
+        | "design setting and participants"
+        | "exposures"
+        | "exposure" => Role::Method,
+        "results" | "result" | "findings" | "main results" | "main findings" | "outcomes" => {
+            Role::Result
+        }
+        "conclusions"
+        | "conclusion"
+        | "interpretation"
+        | "conclusions and relevance"
+        | "implications"
+        | "significance"
+        | "discussion"
+        | "clinical implications"
+        | "conclusions and implications"
+        | "comparison with existing methods" => Role::Conclusion,
+        "limitations" | "limitation" | "study limitations" => Role::Limitation,
+        "trial registration"
+        | "clinical trial registration"
+        | "registration"
+        | "funding"
+        | "financial disclosure"
+        | "financial disclosures"
+        | "conflict of interest"
+        | "clinical trial registration number"
+        | "trial registration number"
+        | "clinicaltrials.gov identifier" => Role::Other,
+        _ => return None,
+    };
+    Some(role)
+}
+
+/// A structured abstract turned into training data: its sentences without their labels, and
+/// the role each label gives them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledAbstract {
+    /// The sentences, verbatim, labels left out.
+    pub sentences: Vec<String>,
+    /// The role of each, from the section it is in.
+    pub roles: Vec<Role>,
+}
+
+/// The abstract's sentences with the roles its section labels give them, when it is
+/// structured throughout: its first sentence follows a label, every label is one
+/// [`label_role`] knows, and it has at least two sections. `None` otherwise: an abstract
+/// labelled only in part teaches nothing certain about its other sentences.
+pub fn labelled_abstract(text: &str) -> Option<LabelledAbstract> {
+    let sentences = split_labelled(text);
+    let mut current = None;
+    let mut sections = 0;
+    let mut out = LabelledAbstract {
+        sentences: Vec::with_capacity(sentences.len()),
+        roles: Vec::with_capacity(sentences.len()),
+    };
+    for sentence in sentences {
+        if let Some((start, end)) = sentence.label {
+            current = Some(label_role(&text[start..end])?);
+            sections += 1;
+        }
+        let (start, end) = sentence.range;
+        out.sentences.push(text[start..end].to_owned());
+        out.roles.push(current?);
+    }
+    (sections >= 2).then_some(out)
+}
+
+/// The role of each of an abstract's sentences (as `split_sentences` cuts them), in order, by
+/// the shipped model and the cue words over it.
+pub fn roles_of(sentences: &[&str]) -> Vec<Role> {
+    match RoleModel::shipped() {
+        Some(model) => model.roles(sentences),
+        None => {
+            let count = sentences.len();
+            sentences
+                .iter()
+                .enumerate()
+                .map(|(index, sentence)| {
+                    cue_role(sentence).unwrap_or_else(|| fallback_role(sentence, index, count))
+                })
+                .collect()
+        }
+    }
+}
+
+/// The role cue words give a sentence whatever the model says: publishing boilerplate is
+/// "other", a call for more research is future work, a named limitation is a limitation.
+/// These are what structured abstracts rarely label, so no model learns them from labels.
+pub fn cue_role(sentence: &str) -> Option<Role> {
+    if is_boilerplate(sentence) {
+        return Some(Role::Other);
+    }
+    let lower = sentence.to_lowercase();
+    let has = |cues: &[&str]| cues.iter().any(|cue| lower.contains(cue));
+    if has(FUTURE_WORK_CUES) {
+        return Some(Role::FutureWork);
+    }
+    if has(LIMITATION_CUES) {
+        return Some(Role::Limitation);
+    }
+    None
+}
+
+/// Phrases that call for further work.
+const FUTURE_WORK_CUES: &[&str] = &[
+    "future research",
+    "future studies",
+    "future work",
+    "further research",
+    "further studies",
+    "further investigation",
+    "further work",
+    "are needed",
+    "is needed",
+    "are warranted",
+    "is warranted",
+    "warrant further",
+    "remains to be",
+    "should be investigated",
+    "should be explored",
+    "research is required",
+    "more research",
+];
+
+/// Phrases that name a limitation of the work itself.
+const LIMITATION_CUES: &[&str] = &[
+    "limitation",
+    "limited by",
+    "weakness",
+    "interpreted with caution",
+    "interpreted with care",
+    "small sample size",
+];
+
+/// Roles by cue words and position, for when the shipped model cannot be read (which a unit
+/// test rules out for a build).
+fn fallback_role(sentence: &str, index: usize, count: usize) -> Role {
+    let lower = sentence.to_lowercase();
+    let has = |cues: &[&str]| cues.iter().any(|cue| lower.contains(cue));
+    if index == 0 {
+        Role::Background
+    } else if has(&[
+        "in conclusion",
+        "we conclude",
+        "these findings",
+        "suggest that",
+    ]) || index + 1 == count
+    {
+        Role::Conclusion
+    } else if has(&["aim", "objective", "purpose", "to assess", "to evaluate"]) {
+        Role::Objective
+    } else if lower.contains('%') || has(&["significant", "compared with", "found that"]) {
+        Role::Result
+    } else {
+        Role::Method
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_map_to_roles_and_ambiguous_ones_to_none() {
+        assert_eq!(label_role("RESULT(S)"), Some(Role::Result));
+        assert_eq!(label_role("Patients and Methods"), Some(Role::Method));
+        assert_eq!(
+            label_role("CONCLUSIONS AND RELEVANCE"),
+            Some(Role::Conclusion)
+        );
+        assert_eq!(label_role("TRIAL REGISTRATION"), Some(Role::Other));
+        assert_eq!(label_role("Methods and results"), None);
+        assert_eq!(label_role("Background and aims"), None);
+        for role in Role::ALL {
+            assert_eq!(Role::from_name(role.name()), Some(role));
+        }
+    }
+
+    #[test]
+    fn structured_abstracts_give_a_role_to_every_sentence() {
+        let text = "BACKGROUND: Bleeds are common. They hurt. METHODS: We ran a trial. \
+                    RESULTS: Rates fell by 80%. CONCLUSIONS: The drug works.";
+        let labelled = labelled_abstract(text).expect("structured");
+        assert_eq!(labelled.sentences[1], "They hurt.");
+        assert_eq!(
+            labelled.roles,
+            [
+                Role::Background,
+                Role::Background,
+                Role::Method,
+                Role::Result,
+                Role::Conclusion
+            ]
+        );
+        assert_eq!(
+            labelled_abstract("We ran a trial. RESULTS: Rates fell."),
+            None
+        );
+        assert_eq!(
+            labelled_abstract("SUMMARY: We ran a trial. RESULTS: Rates fell."),
+            None
+        );
+        assert_eq!(
+            labelled_abstract("RESULTS: Rates fell. They fell a lot."),
+            None
+        );
+    }
+
+    #[test]
+    fn cues_name_boilerplate_future_work_and_limitations() {
+        assert_eq!(
+            cue_role("Copyright © 2010 John Wiley & Sons, Ltd."),
+            Some(Role::Other)
+        );
+        assert_eq!(
+            cue_role("Further research is needed to confirm this."),
+            Some(Role::FutureWork)
+        );
+        assert_eq!(
+            cue_role("A limitation is the small sample."),
+            Some(Role::Limitation)
+        );
+        assert_eq!(cue_role("Rates fell by 80%."), None);
+    }
+
+    #[test]
+    fn the_shipped_model_reads_and_gives_an_abstract_its_roles() {
+        let model = RoleModel::shipped().expect("the shipped role model reads");
+        let sentences = [
+            "Haemophilia A is a rare bleeding disorder caused by a lack of factor VIII.",
+            "The aim of this study was to assess the efficacy of emicizumab prophylaxis.",
+            "We randomly assigned 152 patients to receive emicizumab or no prophylaxis.",
+            "The annualized bleeding rate was 1.5 events with emicizumab and 38.2 without (P<0.001).",
+            "Emicizumab prophylaxis resulted in a significantly lower bleeding rate and is an effective option.",
+        ];
+        let roles = model.classify(&sentences);
+        // Background and objective are the pair the model tells apart worst (objective F1
+        // about 0.45 leave-one-dataset-out): either will do for the opening two.
+        assert!(
+            roles[..2]
+                .iter()
+                .all(|role| matches!(role, Role::Background | Role::Objective)),
+            "{roles:?}"
+        );
+        assert_eq!(roles[2..], [Role::Method, Role::Result, Role::Conclusion]);
+        // A lone sentence is read by its words, not by where it stands.
+        assert_eq!(model.classify(&sentences[3..4]), [Role::Result]);
+        assert_eq!(model.classify(&sentences[2..3]), [Role::Method]);
+    }
+}

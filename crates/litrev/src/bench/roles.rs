@@ -1,0 +1,273 @@
+//! `litrev bench roles`: the sentence-role model measured leave-one-dataset-out on the
+//! structured abstracts of every file it is given, and trained on all of them for shipping.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use litrev_sources::SnapshotSource;
+use litrev_text::{LabelledAbstract, Role, RoleModel, TrainConfig, labelled_abstract, train};
+
+use crate::error::{Error, Result};
+
+/// The structured abstracts of one file.
+#[derive(Debug, Clone)]
+pub struct RoleDataset {
+    /// The file's name without extensions.
+    pub name: String,
+    /// How many abstracts the file has.
+    pub abstracts: usize,
+    /// Its structured abstracts, labels stripped, each sentence with its label's role.
+    pub structured: Vec<LabelledAbstract>,
+}
+
+/// The files `litrev bench roles` reads by default under the shared data folder: SYNERGY's
+/// works files and title/abstract CSV, the screening CSVs, and the MEDLINE XML files.
+pub fn default_role_files(data: &Path) -> Vec<PathBuf> {
+    [
+        "synergy/works",
+        "synergy/built_csv_from_asreview_makita",
+        "screening-csv",
+        "pmc-jats-and-medline/medline",
+    ]
+    .iter()
+    .flat_map(|folder| super::data_files(&data.join(folder)))
+    .filter(|path| {
+        let name = path.to_string_lossy();
+        name.contains(".jsonl") || name.contains(".csv") || name.contains(".xml")
+    })
+    .collect()
+}
+
+/// Reads the abstracts of works files (`.jsonl[.gz]`), title/abstract CSVs (`.csv[.gz]`) and
+/// PubMed or MEDLINE XML (`.xml[.gz]`), and keeps the structured ones of each file.
+///
+/// # Errors
+/// When a file cannot be read or parsed, or its kind is none of these.
+pub fn read_role_datasets(files: &[PathBuf]) -> Result<Vec<RoleDataset>> {
+    files
+        .iter()
+        .map(|path| {
+            let abstracts = abstracts_of(path)?;
+            Ok(RoleDataset {
+                name: super::file_stem(path),
+                abstracts: abstracts.len(),
+                structured: abstracts
+                    .iter()
+                    .filter_map(|text| labelled_abstract(text))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+fn abstracts_of(path: &Path) -> Result<Vec<String>> {
+    let name = path.to_string_lossy();
+    let works = if name.contains(".jsonl") {
+        SnapshotSource::read_works(&[path.to_owned()])?.0
+    } else if name.contains(".csv") {
+        return Ok(super::read_labelled_csv(path)?
+            .abstracts
+            .into_iter()
+            .filter(|text| !text.is_empty())
+            .collect());
+    } else if name.contains(".xml") {
+        litrev_sources::pubmed::parse_efetch(&super::read_text(path)?)
+            .map_err(|error| Error::BadInput {
+                path: path.to_owned(),
+                message: format!("not PubMed or MEDLINE XML: {error}"),
+            })?
+            .works
+    } else {
+        return Err(Error::BadInput {
+            path: path.to_owned(),
+            message: "expected a works file (.jsonl), a CSV (.csv) or PubMed XML (.xml)".to_owned(),
+        });
+    };
+    Ok(works
+        .into_iter()
+        .filter_map(|work| work.abstract_text)
+        .collect())
+}
+
+/// Precision, recall and F1 of one role.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoleScore {
+    /// The role.
+    pub role: Role,
+    /// Sentences labelled with it.
+    pub support: usize,
+    /// Of the sentences given it, the share labelled with it.
+    pub precision: f64,
+    /// Of the sentences labelled with it, the share given it.
+    pub recall: f64,
+    /// Their harmonic mean.
+    pub f1: f64,
+}
+
+/// How well a model gives one dataset's sentences the roles their labels say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoleEvaluation {
+    /// The dataset.
+    pub name: String,
+    /// Structured abstracts scored.
+    pub abstracts: usize,
+    /// Their sentences.
+    pub sentences: usize,
+    /// Per role present in the labels or the predictions.
+    pub roles: Vec<RoleScore>,
+    /// F1 averaged over roles weighted by their support.
+    pub weighted_f1: f64,
+    /// The share of sentences given their label's role.
+    pub accuracy: f64,
+}
+
+/// Scores a model's roles (as litrev uses them: model and cue words) against the labels.
+pub fn evaluate_roles(
+    model: &RoleModel,
+    name: &str,
+    abstracts: &[LabelledAbstract],
+) -> RoleEvaluation {
+    let mut pairs: Vec<(Role, Role)> = Vec::new();
+    for labelled in abstracts {
+        let sentences: Vec<&str> = labelled.sentences.iter().map(String::as_str).collect();
+        pairs.extend(labelled.roles.iter().copied().zip(model.roles(&sentences)));
+    }
+    let total = pairs.len();
+    let mut roles = Vec::new();
+    for role in Role::ALL {
+        let support = pairs.iter().filter(|(truth, _)| *truth == role).count();
+        let predicted = pairs.iter().filter(|(_, given)| *given == role).count();
+        if support == 0 && predicted == 0 {
+            continue;
+        }
+        let correct = pairs
+            .iter()
+            .filter(|(truth, given)| *truth == role && *given == role)
+            .count();
+        let ratio = |part: usize, whole: usize| {
+            if whole == 0 {
+                0.0
+            } else {
+                part as f64 / whole as f64
+            }
+        };
+        let (precision, recall) = (ratio(correct, predicted), ratio(correct, support));
+        let f1 = if precision + recall > 0.0 {
+            2.0 * precision * recall / (precision + recall)
+        } else {
+            0.0
+        };
+        roles.push(RoleScore {
+            role,
+            support,
+            precision,
+            recall,
+            f1,
+        });
+    }
+    let weighted_f1 = if total == 0 {
+        0.0
+    } else {
+        roles
+            .iter()
+            .map(|score| score.f1 * score.support as f64)
+            .sum::<f64>()
+            / total as f64
+    };
+    let correct = pairs.iter().filter(|(truth, given)| truth == given).count();
+    RoleEvaluation {
+        name: name.to_owned(),
+        abstracts: abstracts.len(),
+        sentences: total,
+        roles,
+        weighted_f1,
+        accuracy: if total == 0 {
+            0.0
+        } else {
+            correct as f64 / total as f64
+        },
+    }
+}
+
+/// Leave-one-dataset-out: for each dataset with at least `min_abstracts` structured
+/// abstracts, a model trained on every other dataset (less any abstract the held-out one also
+/// has, word for word) scored on it.
+pub fn cross_validate_roles(
+    datasets: &[RoleDataset],
+    config: &TrainConfig,
+    min_abstracts: usize,
+) -> Vec<RoleEvaluation> {
+    datasets
+        .iter()
+        .enumerate()
+        .filter(|(_, held_out)| held_out.structured.len() >= min_abstracts)
+        .map(|(index, held_out)| {
+            let seen: BTreeSet<&Vec<String>> = held_out
+                .structured
+                .iter()
+                .map(|labelled| &labelled.sentences)
+                .collect();
+            let training: Vec<LabelledAbstract> = datasets
+                .iter()
+                .enumerate()
+                .filter(|(other, _)| *other != index)
+                .flat_map(|(_, dataset)| &dataset.structured)
+                .filter(|labelled| !seen.contains(&labelled.sentences))
+                .cloned()
+                .collect();
+            let model = train(&training, config);
+            evaluate_roles(&model, &held_out.name, &held_out.structured)
+        })
+        .collect()
+}
+
+/// The model trained on every dataset's structured abstracts, each abstract once.
+pub fn train_roles(datasets: &[RoleDataset], config: &TrainConfig) -> RoleModel {
+    let mut seen = BTreeSet::new();
+    let training: Vec<LabelledAbstract> = datasets
+        .iter()
+        .flat_map(|dataset| &dataset.structured)
+        .filter(|labelled| seen.insert(labelled.sentences.clone()))
+        .cloned()
+        .collect();
+    train(&training, config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluation_counts_precision_recall_and_weighted_f1() {
+        let model = RoleModel::shipped().expect("shipped model");
+        let abstracts = vec![LabelledAbstract {
+            sentences: vec![
+                "Further research is needed.".to_owned(),
+                "Copyright 2020 Elsevier.".to_owned(),
+            ],
+            roles: vec![Role::FutureWork, Role::Result],
+        }];
+        let evaluation = evaluate_roles(model, "toy", &abstracts);
+        assert_eq!(evaluation.sentences, 2);
+        assert!((evaluation.accuracy - 0.5).abs() < 1e-9);
+        let future = evaluation
+            .roles
+            .iter()
+            .find(|score| score.role == Role::FutureWork)
+            .expect("future work scored");
+        assert_eq!(
+            (future.support, future.precision, future.recall),
+            (1, 1.0, 1.0)
+        );
+        let other = evaluation
+            .roles
+            .iter()
+            .find(|score| score.role == Role::Other)
+            .expect("other scored: it was predicted");
+        assert_eq!((other.support, other.precision), (0, 0.0));
+        assert!(
+            (evaluation.weighted_f1 - 0.5).abs() < 1e-9,
+            "{evaluation:?}"
+        );
+    }
+}
