@@ -51,6 +51,10 @@ pub struct SpanEvidence {
     pub snippet: String,
     /// Where to read the work (DOI, else OpenAlex).
     pub url: Option<String>,
+    /// For an abstract's sentence: what it does there (`result`, `method`, `conclusion`…),
+    /// by litrev's sentence-role model, as the writer read it when it chose the sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
     /// For a full-text sentence: where in the text (`sec. Results`, `p. 4`)…
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pinpoint: Option<String>,
@@ -146,7 +150,16 @@ fn span_evidence(
         .get(&locator.work)
         .cloned()
         .ok_or_else(|| Error::MissingKey(locator.work.clone()))?;
+    let role = (locator.field == "abstract")
+        .then(|| work.abstract_text.as_deref())
+        .flatten()
+        .and_then(|text| {
+            litrev_text::sentence_roles(text)
+                .get(locator.sentence)
+                .map(|(_, role)| role.name())
+        });
     Ok(SpanEvidence {
+        role,
         work: locator.work.to_string(),
         key,
         field: locator.field.clone(),

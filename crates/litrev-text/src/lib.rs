@@ -23,7 +23,7 @@ mod tfidf;
 pub use relevance::RelevanceProfile;
 pub use roles::{
     LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, cue_role, label_role,
-    labelled_abstract, roles_of, train,
+    labelled_abstract, roles_of, sentence_roles, train,
 };
 pub use sentences::{
     LabelledSentence, is_boilerplate, split_labelled, split_sentences, strip_boilerplate,

@@ -2,7 +2,7 @@
 //! sentences of its study card, read from its full text, with their pinpoints.
 
 use litrev_model::{CardField, FullTextSpan, SpanRef, StudyCard, Work, WorkId};
-use litrev_text::{roles_of, split_sentences};
+use litrev_text::sentence_roles;
 
 pub use litrev_text::Role;
 
@@ -26,15 +26,8 @@ pub fn spans_of(work: &Work) -> Vec<Span> {
     };
     let id: WorkId = work.id();
     let _processing = litrev_model::processing(&id);
-    let ranges = split_sentences(text);
-    let sentences: Vec<&str> = ranges
-        .iter()
-        .map(|&(start, end)| &text[start..end])
-        .collect();
-    let roles = roles_of(&sentences);
-    ranges
+    sentence_roles(text)
         .into_iter()
-        .zip(roles)
         .enumerate()
         .map(|(index, ((start, end), role))| {
             let sentence = &text[start..end];

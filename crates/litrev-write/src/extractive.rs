@@ -752,12 +752,8 @@ impl<'a> Writer<'a> {
         budget: usize,
         centre: &SparseVector,
     ) -> Vec<Paragraph> {
-        let findings_roles = [
-            Role::Result,
-            Role::Conclusion,
-            Role::Objective,
-            Role::Background,
-        ];
+        // Findings are what the works found and concluded: never their background or aims.
+        let findings_roles = [Role::Result, Role::Conclusion];
         let mut chosen: BTreeMap<WorkId, Vec<Span>> = BTreeMap::new();
         let mut words = 0usize;
         for id in &theme.works {

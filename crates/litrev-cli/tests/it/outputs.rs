@@ -84,6 +84,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
         check_run_record(dataset, &out);
         check_evidence_map(dataset, &out);
         check_quotes_stand_alone(dataset, &out);
+        check_roles_by_section(dataset, &out);
         check_openers_vary(dataset, &markdown);
         if check_python {
             check_parsed_back(dataset, &out);
@@ -199,6 +200,65 @@ fn check_quotes_stand_alone(dataset: &str, out: &std::path::Path) {
             );
         }
     }
+}
+
+/// Each sentence taken from an abstract sits where its role belongs (`evidence.json` gives the
+/// role the writer read): key findings quote results and conclusions, methods used quote
+/// methods, gaps quote limitations and future work, background only in the introduction, and
+/// "other" (registration, funding, copyright) nowhere. Counts how many were checked, so a
+/// review whose spans carry no role fails instead of passing empty.
+fn check_roles_by_section(dataset: &str, out: &std::path::Path) {
+    let claims: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("evidence.json")).expect("evidence.json"))
+            .expect("evidence.json parses");
+    let mut checked = 0;
+    for claim in claims.as_array().expect("claims") {
+        let section = claim["section"].as_str().expect("section");
+        let spans = claim["span"].as_object().into_iter().chain(
+            claim["spans"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|span| span.as_object()),
+        );
+        for span in spans {
+            let Some(role) = span.get("role").and_then(|role| role.as_str()) else {
+                continue;
+            };
+            checked += 1;
+            let allowed: &[&str] = match section {
+                "Key findings" | "Debates" => &["result", "conclusion"],
+                "Methods used" => &["method"],
+                "Gaps" | "Gaps and future directions" => &["limitation", "future_work"],
+                "Introduction and scope" => &[
+                    "background",
+                    "objective",
+                    "method",
+                    "result",
+                    "conclusion",
+                    "limitation",
+                    "future_work",
+                ],
+                _ => &[
+                    "objective",
+                    "method",
+                    "result",
+                    "conclusion",
+                    "limitation",
+                    "future_work",
+                ],
+            };
+            assert!(
+                allowed.contains(&role),
+                "{dataset}: a {role} sentence under {section:?}: {}",
+                claim["markdown"]
+            );
+        }
+    }
+    assert!(
+        checked >= 10,
+        "{dataset}: only {checked} quoted sentences carry a role"
+    );
 }
 
 /// Every `[@key]` resolves in both bibliographies, and every reference is cited.

@@ -218,6 +218,18 @@ pub fn roles_of(sentences: &[&str]) -> Vec<Role> {
     }
 }
 
+/// The sentences of a text (as `split_sentences` cuts them) with their roles: how the writer
+/// reads an abstract, and how `evidence.json` says what role a quoted sentence had.
+pub fn sentence_roles(text: &str) -> Vec<((usize, usize), Role)> {
+    let ranges = crate::split_sentences(text);
+    let sentences: Vec<&str> = ranges
+        .iter()
+        .map(|&(start, end)| &text[start..end])
+        .collect();
+    let roles = roles_of(&sentences);
+    ranges.into_iter().zip(roles).collect()
+}
+
 /// The role cue words give a sentence whatever the model says: publishing boilerplate is
 /// "other", a call for more research is future work, a named limitation is a limitation.
 /// These are what structured abstracts rarely label, so no model learns them from labels.
