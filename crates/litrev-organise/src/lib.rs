@@ -17,6 +17,7 @@
 //! whose centre it is nearest when that is close enough, else it is an outlier.
 
 mod semantic;
+mod titles;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -232,9 +233,25 @@ pub fn organise(
         .collect();
     let pools: Vec<&[String]> = themed.iter().map(|(_, pool)| pool.as_slice()).collect();
     let labels = labels_in_order(&pools, &theme_texts);
-    for (position, ((theme, _), label)) in themed.iter_mut().zip(labels).enumerate() {
+    let titled: Vec<titles::ThemeTexts<'_>> = themed
+        .iter()
+        .zip(&theme_texts)
+        .map(|((theme, _), texts)| titles::ThemeTexts {
+            titles: theme
+                .works
+                .iter()
+                .filter_map(|id| included[id].title.as_deref())
+                .collect(),
+            texts: texts.clone(),
+        })
+        .collect();
+    let phrases = titles::phrase_titles(&titled);
+    for (position, (((theme, _), label), phrase)) in
+        themed.iter_mut().zip(labels).zip(phrases).enumerate()
+    {
         theme.id = position as u32 + 1;
-        theme.label = label;
+        // A phrase of the theme's own titles when two of its works use one; else its words.
+        theme.label = phrase.unwrap_or(label);
     }
     let themes: Vec<Theme> = themed.into_iter().map(|(theme, _)| theme).collect();
 
