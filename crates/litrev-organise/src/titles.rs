@@ -16,10 +16,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_text::{is_generic, is_stopword, stem};
 
+use crate::most_common_surface;
+
 /// Words a phrase may hold inside but neither open nor close on.
 const CONNECTORS: &[&str] = &[
-    "a", "an", "and", "after", "among", "by", "for", "from", "in", "of", "on", "the", "to",
-    "with", "without", "versus", "vs",
+    "a", "an", "and", "after", "among", "by", "for", "from", "in", "of", "on", "the", "to", "with",
+    "without", "versus", "vs",
 ];
 
 /// The longest phrase, in words.
@@ -50,7 +52,11 @@ pub(crate) fn phrase_titles(themes: &[ThemeTexts<'_>]) -> Vec<Option<String>> {
             let mut candidates: BTreeMap<Vec<String>, BTreeMap<String, usize>> = BTreeMap::new();
             for title in &theme.titles {
                 for (key, surface) in title_phrases(title) {
-                    *candidates.entry(key).or_default().entry(surface).or_default() += 1;
+                    *candidates
+                        .entry(key)
+                        .or_default()
+                        .entry(surface)
+                        .or_default() += 1;
                 }
             }
             let mut scored: Vec<(f64, Vec<String>, String)> = candidates
@@ -67,7 +73,7 @@ pub(crate) fn phrase_titles(themes: &[ThemeTexts<'_>]) -> Vec<Option<String>> {
                     let share = here as f64 / docs.len() as f64;
                     let distinct = (1.0 + average / everywhere as f64).ln();
                     let length = (key.len() as f64).sqrt();
-                    let surface = most_common(&surfaces);
+                    let surface = most_common_surface(&surfaces);
                     Some((share * distinct * length, key, surface))
                 })
                 .collect();
@@ -125,7 +131,10 @@ fn is_phrase(words: &[String]) -> bool {
         && words
             .iter()
             .all(|word| is_content(word) || CONNECTORS.contains(&word.as_str()))
-        && words.iter().filter(|word| is_content(word)).any(|word| !is_generic(word))
+        && words
+            .iter()
+            .filter(|word| is_content(word))
+            .any(|word| !is_generic(word))
         && !is_generic(last)
 }
 
@@ -140,14 +149,6 @@ fn lower_words(text: &str) -> Vec<String> {
 /// Whether `words` holds `phrase` as consecutive words.
 fn contains(words: &[String], phrase: &[String]) -> bool {
     words.windows(phrase.len()).any(|window| window == phrase)
-}
-
-fn most_common(forms: &BTreeMap<String, usize>) -> String {
-    forms
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(form, _)| form.clone())
-        .unwrap_or_default()
 }
 
 /// The phrase with its first letter capitalised, and lower-cased words of a Title Case title
@@ -218,7 +219,7 @@ fn definitions(texts: &[&str]) -> BTreeMap<String, String> {
     }
     found
         .into_iter()
-        .map(|(short, longs)| (short, most_common(&longs)))
+        .map(|(short, longs)| (short, most_common_surface(&longs)))
         .collect()
 }
 
@@ -327,8 +328,17 @@ mod tests {
             .into_iter()
             .map(|(_, surface)| surface)
             .collect();
-        assert!(phrases.contains(&"emicizumab on bleeding".to_owned()), "{phrases:?}");
-        assert!(!phrases.iter().any(|phrase| phrase.ends_with(" in")), "{phrases:?}");
-        assert!(!phrases.iter().any(|phrase| phrase.starts_with("of ")), "{phrases:?}");
+        assert!(
+            phrases.contains(&"emicizumab on bleeding".to_owned()),
+            "{phrases:?}"
+        );
+        assert!(
+            !phrases.iter().any(|phrase| phrase.ends_with(" in")),
+            "{phrases:?}"
+        );
+        assert!(
+            !phrases.iter().any(|phrase| phrase.starts_with("of ")),
+            "{phrases:?}"
+        );
     }
 }

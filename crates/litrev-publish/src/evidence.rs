@@ -151,7 +151,7 @@ fn span_evidence(
         .cloned()
         .ok_or_else(|| Error::MissingKey(locator.work.clone()))?;
     let role = (locator.field == "abstract")
-        .then(|| work.abstract_text.as_deref())
+        .then_some(work.abstract_text.as_deref())
         .flatten()
         .and_then(|text| {
             litrev_text::sentence_roles(text)

@@ -105,9 +105,10 @@ impl RoleModel {
             let mut next = [f32::NEG_INFINITY; ROLES];
             let mut from = [0; ROLES];
             for role in 0..ROLES {
-                for previous in 0..ROLES {
-                    let score =
-                        best[previous] + weight * self.transitions[previous][role] + sentence[role];
+                for (previous, (earlier, transitions)) in
+                    best.iter().zip(&self.transitions).enumerate()
+                {
+                    let score = earlier + weight * transitions[role] + sentence[role];
                     if score > next[role] {
                         next[role] = score;
                         from[role] = previous;
