@@ -801,7 +801,7 @@ fn distinctive_words(
             let words = weighted
                 .into_iter()
                 .take(LABEL_POOL)
-                .map(|(_, term)| most_common_surface(&surface[term]))
+                .map(|(_, term)| litrev_text::most_common(&surface[term]))
                 .collect();
             (*group, words)
         })
@@ -814,14 +814,6 @@ fn documents_in(members: &[usize], term_sets: &[BTreeSet<String>], term: &str) -
         .iter()
         .filter(|&&member| term_sets[member].contains(term))
         .count()
-}
-
-fn most_common_surface(forms: &BTreeMap<String, usize>) -> String {
-    forms
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(form, _)| form.clone())
-        .unwrap_or_default()
 }
 
 /// For each lower-cased word, its spellings in the texts and how often each occurs.
@@ -850,7 +842,7 @@ fn cased(forms: &BTreeMap<String, BTreeMap<String, usize>>, word: &str) -> Strin
     let Some(spellings) = forms.get(word) else {
         return word.to_owned();
     };
-    let common = most_common_surface(spellings);
+    let common = litrev_text::most_common(spellings);
     let is_acronym = common.chars().filter(|c| c.is_alphabetic()).count() >= 2
         && common.chars().all(|c| !c.is_lowercase());
     if !is_acronym && spellings.contains_key(word) {

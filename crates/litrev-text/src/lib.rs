@@ -12,6 +12,7 @@
 //! assert!(a.cosine(&b) > 0.0);
 //! ```
 
+mod phrases;
 mod relevance;
 mod roles;
 mod sentences;
@@ -20,6 +21,7 @@ mod support;
 mod terms;
 mod tfidf;
 
+pub use phrases::{Phrase, PhraseGroup, best_phrase, most_common, spell_out_acronyms};
 pub use relevance::RelevanceProfile;
 pub use roles::{
     LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, cue_role, label_role,

@@ -994,6 +994,10 @@ impl<'a> Writer<'a> {
         ids: &[WorkId],
         said: &mut BTreeSet<String>,
     ) -> String {
+        if let Some(phrase) = self.group_phrase(theme, ids, said) {
+            said.insert(phrase.head);
+            return phrase.text;
+        }
         let texts: Vec<String> = ids
             .iter()
             .map(|id| self.input.included[id].title_and_abstract().to_lowercase())
@@ -1018,6 +1022,40 @@ impl<'a> Writer<'a> {
         };
         said.insert(word.to_lowercase());
         phrase_of(&word, &texts)
+    }
+
+    /// The phrase of the group's titles that sets it apart within its theme (as themes are
+    /// titled, one level down: `litrev_text::best_phrase`), ending on a word no earlier
+    /// paragraph opened on.
+    fn group_phrase(
+        &self,
+        theme: &Theme,
+        ids: &[WorkId],
+        said: &BTreeSet<String>,
+    ) -> Option<litrev_text::Phrase> {
+        let work = |id: &WorkId| self.input.included.get(id);
+        let titles: Vec<&str> = ids
+            .iter()
+            .filter_map(|id| work(id)?.title.as_deref())
+            .collect();
+        let texts: Vec<String> = ids
+            .iter()
+            .filter_map(|id| Some(work(id)?.title_and_abstract()))
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let others: Vec<String> = theme
+            .works
+            .iter()
+            .filter(|id| !ids.contains(id))
+            .filter_map(|id| Some(work(id)?.title_and_abstract()))
+            .collect();
+        let others: Vec<&str> = others.iter().map(String::as_str).collect();
+        let groups = theme.works.len().div_ceil(ids.len().max(1)).max(2);
+        let group = litrev_text::PhraseGroup {
+            titles: &titles,
+            texts: &texts,
+        };
+        litrev_text::best_phrase(group, &others, groups, &|head| said.contains(head))
     }
 
     /// A word of the group's titles that most of the group use (all of a pair) and no earlier
@@ -2258,10 +2296,13 @@ mod tests {
         let group: Vec<WorkId> = ["W1", "W2"].map(|id| id.parse().expect("id")).into();
         let mut said: BTreeSet<String> = ["knee".to_owned()].into();
         let topic = writer.group_topic(theme, &[], &group, &mut said);
-        assert_eq!(topic, "stem cell", "not the knee again");
-        assert!(said.contains("stem"));
+        assert_eq!(
+            topic, "stem cell injection",
+            "the phrase their titles share, not the knee again"
+        );
+        assert!(said.contains("injection"), "{said:?}");
         let topic = writer.group_topic(theme, &[], &group, &mut said);
-        assert_eq!(topic, "cell injection", "the next word their titles share");
+        assert_eq!(topic, "stem cell", "the next phrase, on another head word");
     }
 
     #[test]
