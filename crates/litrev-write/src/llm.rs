@@ -536,19 +536,6 @@ fn role_rank(role: Role) -> u8 {
     }
 }
 
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Background => "background",
-        Role::Objective => "objective",
-        Role::Method => "method",
-        Role::Result => "result",
-        Role::Conclusion => "conclusion",
-        Role::Limitation => "limitation",
-        Role::FutureWork => "future work",
-        Role::Other => "other",
-    }
-}
-
 /// Evidence lines as the prompts show them: `[S12] (result) text`.
 fn evidence_lines<'a>(evidence: impl IntoIterator<Item = &'a Evidence>) -> String {
     evidence
@@ -560,7 +547,11 @@ fn evidence_lines<'a>(evidence: impl IntoIterator<Item = &'a Evidence>) -> Strin
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ");
-            format!("[{}] ({}) {text}", item.id, role_name(item.span.role))
+            format!(
+                "[{}] ({}) {text}",
+                item.id,
+                item.span.role.name().replace('_', " ")
+            )
         })
         .collect::<Vec<_>>()
         .join("\n")

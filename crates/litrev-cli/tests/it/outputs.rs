@@ -226,30 +226,18 @@ fn check_roles_by_section(dataset: &str, out: &std::path::Path) {
                 continue;
             };
             checked += 1;
-            let allowed: &[&str] = match section {
-                "Key findings" | "Debates" => &["result", "conclusion"],
-                "Methods used" => &["method"],
-                "Gaps" | "Gaps and future directions" => &["limitation", "future_work"],
-                "Introduction and scope" => &[
-                    "background",
-                    "objective",
-                    "method",
-                    "result",
-                    "conclusion",
-                    "limitation",
-                    "future_work",
-                ],
-                _ => &[
-                    "objective",
-                    "method",
-                    "result",
-                    "conclusion",
-                    "limitation",
-                    "future_work",
-                ],
+            // Background belongs to the introduction alone; "other" belongs nowhere.
+            let allowed = |role: &str| match section {
+                "Key findings" | "Debates" => ["result", "conclusion"].contains(&role),
+                "Methods used" => role == "method",
+                "Gaps" | "Gaps and future directions" => {
+                    ["limitation", "future_work"].contains(&role)
+                }
+                "Introduction and scope" => role != "other",
+                _ => role != "other" && role != "background",
             };
             assert!(
-                allowed.contains(&role),
+                allowed(role),
                 "{dataset}: a {role} sentence under {section:?}: {}",
                 claim["markdown"]
             );
