@@ -23,6 +23,9 @@ pub struct Cli {
 pub enum Command {
     /// Run a whole review: plan, discover, snowball, screen, organise, write, audit, publish.
     Review(ReviewArgs),
+    /// Write the plan a review of the question would follow (queries, seeds, limits, filters)
+    /// as an editable TOML file, and run nothing; `litrev review --plan FILE` runs it.
+    Plan(PlanArgs),
     /// Continue a stopped run (after a crash, a kill, or the screening gate).
     Resume(ResumeArgs),
     /// Search only: run the question's queries on the sources, merge the hits, and print what
@@ -339,28 +342,15 @@ impl LlmArgs {
     }
 }
 
-/// `litrev review`.
+/// What a review covers: its tier, seeds and eligibility rules.
 #[derive(Debug, Args)]
-pub struct ReviewArgs {
-    /// The research question, in quotes.
-    pub question: String,
-    /// Where works come from: `snapshot:PATH` (an OpenAlex .jsonl/.jsonl.gz file or a folder of
-    /// them; repeat for several), or live APIs separated by commas: openalex, semantic-scholar,
-    /// arxiv, pubmed, crossref.
-    #[arg(long, default_value = "openalex")]
-    pub source: Vec<String>,
+pub struct ScopeArgs {
     /// A work to start from: an OpenAlex id (W…) or a DOI; repeatable.
     #[arg(long)]
     pub seed: Vec<WorkId>,
     /// How thorough and long the review is: quick, standard, comprehensive, exhaustive.
     #[arg(long, default_value = "quick")]
     pub tier: Tier,
-    /// Output folder (default: reviews/<words of the question>).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Approve the screening without stopping at the gate.
-    #[arg(long, short = 'y')]
-    pub yes: bool,
     /// Years to cover, `FROM-TO`, `FROM-` or `-TO` (e.g. 2000-2020).
     #[arg(long, value_parser = litrev::parse_years)]
     pub years: Option<(Option<i32>, Option<i32>)>,
@@ -374,6 +364,58 @@ pub struct ReviewArgs {
     /// A term whose presence in the title or abstract excludes a work; repeatable.
     #[arg(long)]
     pub exclude_term: Vec<String>,
+}
+
+impl ScopeArgs {
+    /// The eligibility rules.
+    pub fn filters(&self) -> litrev::model::Filters {
+        litrev::model::Filters {
+            year_from: self.years.and_then(|(from, _)| from),
+            year_to: self.years.and_then(|(_, to)| to),
+            languages: self.language.clone(),
+            kinds: self.kind.clone(),
+            exclude_terms: self.exclude_term.clone(),
+        }
+    }
+}
+
+/// `litrev plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The research question, in quotes.
+    pub question: String,
+    /// The scope the plan is made for.
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Write the plan (TOML) here; `-` prints it.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `litrev review`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The research question, in quotes (with --plan: the plan's, unless given).
+    #[arg(required_unless_present = "plan")]
+    pub question: Option<String>,
+    /// Run this plan, as written by `litrev plan` and perhaps edited, instead of planning from
+    /// the question; the run records what was changed from the plan litrev would generate.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "tier", "years", "language", "kind", "exclude_term"])]
+    pub plan: Option<PathBuf>,
+    /// Where works come from: `snapshot:PATH` (an OpenAlex .jsonl/.jsonl.gz file or a folder of
+    /// them; repeat for several), or live APIs separated by commas: openalex, semantic-scholar,
+    /// arxiv, pubmed, crossref.
+    #[arg(long, default_value = "openalex")]
+    pub source: Vec<String>,
+    /// The scope: tier, seeds and eligibility rules (taken from the plan with --plan).
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Output folder (default: reviews/<words of the question>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Approve the screening without stopping at the gate.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
     /// A folder of your own full texts (PDF, JATS XML; a Zotero storage folder works), matched
     /// to the included works by the DOI, PMCID or PMID inside each file, else by title;
     /// repeatable.

@@ -125,30 +125,79 @@ fn parse_sources(values: &[String]) -> Result<Vec<SourceSpec>, litrev::Error> {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     let home = Home::from_env()?;
     match cli.command {
+        Command::Plan(args) => {
+            let options = RunOptions {
+                question: args.question.clone(),
+                sources: Vec::new(),
+                seeds: args.scope.seed.clone(),
+                tier: args.scope.tier,
+                out_dir: std::path::PathBuf::new(),
+                approve: false,
+                filters: args.scope.filters(),
+                llm: None,
+                style: litrev::StyleName::default(),
+                fulltext_dirs: Vec::new(),
+                max_fulltext: None,
+                plan: None,
+            };
+            let text = litrev::plan_to_toml(&litrev::generated_plan(&options))?;
+            if args.out.as_os_str() == "-" {
+                print!("{text}");
+            } else {
+                anyhow::Context::with_context(std::fs::write(&args.out, text), || {
+                    format!("cannot write the plan to {}", args.out.display())
+                })?;
+                eprintln!(
+                    "wrote the plan to {}: edit it, then `litrev review --plan {} --source …`",
+                    args.out.display(),
+                    args.out.display()
+                );
+            }
+            Ok(0)
+        }
         Command::Review(review) => {
             let mut runner = Runner::open(home, review.db.as_deref())?;
             let sources = parse_sources(&review.source)?;
+            let edited = review.plan.as_deref().map(litrev::read_plan).transpose()?;
+            let question = match (&review.question, &edited) {
+                (Some(question), Some(plan)) if question.trim() != plan.question.trim() => {
+                    return Err(litrev::Error::BadInput {
+                        path: review.plan.clone().unwrap_or_default(),
+                        message: format!(
+                            "the question differs from the plan's (\"{}\"): leave the question out to run the plan, or edit the plan's question",
+                            plan.question
+                        ),
+                    }
+                    .into());
+                }
+                (Some(question), _) => question.clone(),
+                (None, Some(plan)) => plan.question.clone(),
+                (None, None) => anyhow::bail!("give the research question, or --plan FILE"),
+            };
+            let (seeds, tier, filters) = match &edited {
+                Some(plan) => (plan.seeds.clone(), plan.tier, plan.filters.clone()),
+                None => (
+                    review.scope.seed.clone(),
+                    review.scope.tier,
+                    review.scope.filters(),
+                ),
+            };
             let options = RunOptions {
                 llm: review.llm_options()?,
                 style: review.style,
                 out_dir: review
                     .out
                     .clone()
-                    .unwrap_or_else(|| litrev::default_out_dir(&review.question)),
-                question: review.question,
+                    .unwrap_or_else(|| litrev::default_out_dir(&question)),
+                question,
                 sources,
-                seeds: review.seed,
-                tier: review.tier,
+                seeds,
+                tier,
                 approve: review.yes,
-                filters: litrev::model::Filters {
-                    year_from: review.years.and_then(|(from, _)| from),
-                    year_to: review.years.and_then(|(_, to)| to),
-                    languages: review.language,
-                    kinds: review.kind,
-                    exclude_terms: review.exclude_term,
-                },
+                filters,
                 fulltext_dirs: review.fulltext_dir,
                 max_fulltext: review.max_fulltext,
+                plan: edited,
             };
             let progress = Progress::new(std::io::stderr().is_terminal());
             let outcome = runner.start(&options, &|event| progress.show(event));

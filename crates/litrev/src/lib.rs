@@ -23,6 +23,7 @@
 //!     style: Default::default(),
 //!     fulltext_dirs: Vec::new(),
 //!     max_fulltext: None,
+//!     plan: None,
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
@@ -44,6 +45,7 @@ mod llm;
 mod options;
 mod outputs;
 mod panics;
+mod plan_file;
 mod record;
 mod request;
 mod runner;
@@ -67,6 +69,7 @@ pub use llm::{LlmKind, LlmOptions, LlmRecord, SnowballLlmRecord, StageLlmRecord}
 pub use options::{RunOptions, SourceSpec, default_out_dir};
 pub use outputs::media_type;
 pub use panics::{PanicReport, install_panic_hook, panic_message};
+pub use plan_file::{PlanEdit, generated_plan, plan_edits, plan_to_toml, read_plan};
 pub use record::{OutputFile, RunRecordFile, SourceCalls};
 pub use request::{
     LlmRequest, PriceRequest, ResearchMode, ReviewRequest, parse_seeds, parse_tier, parse_years,

@@ -41,6 +41,10 @@ pub struct RunOptions {
     /// Most included works whose full text is downloaded; `None` is the tier's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_fulltext: Option<usize>,
+    /// A plan a person edited (`litrev review --plan`), run as written instead of the one
+    /// litrev would generate; `None` plans from the question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<litrev_model::Plan>,
 }
 
 /// One source, as named on the command line.

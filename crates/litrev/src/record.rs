@@ -25,6 +25,10 @@ pub struct RunRecordFile {
     pub options: Value,
     /// The plan.
     pub plan: Value,
+    /// What the person changed from the generated plan (`litrev review --plan`), field by
+    /// field; absent when the run followed the plan litrev generated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plan_edits: Vec<crate::PlanEdit>,
     /// Input files with their content hashes.
     pub inputs: Vec<OutputFile>,
     /// Counts per phase.

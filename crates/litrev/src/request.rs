@@ -204,6 +204,7 @@ impl ReviewRequest {
             style,
             fulltext_dirs: Vec::new(),
             max_fulltext: self.max_fulltext,
+            plan: None,
         })
     }
 

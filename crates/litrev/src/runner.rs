@@ -12,7 +12,6 @@ use litrev_model::{
     ScreeningDecision, StageReport, StopReason, Work, WorkId,
 };
 use litrev_organise::OrganiseConfig;
-use litrev_plan::PlanConfig;
 use litrev_publish::{Artifact, CitationStyle, StyleName};
 use litrev_screen::ScreenConfig;
 use litrev_snowball::{Expansion, SnowballConfig, SnowballState};
@@ -162,6 +161,9 @@ struct PlanRecord {
     /// The query variants the model proposed and what they cost, when the run has a model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     llm: Option<PlanLlmRecord>,
+    /// What the person changed from the generated plan, when the run follows an edited one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    edits: Vec<crate::PlanEdit>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -437,17 +439,29 @@ impl Runner {
             self.output(run, "plan")?
         } else {
             self.started(events, "plan", "turning the question into searches");
-            let mut config = PlanConfig::for_tier(options.tier);
-            config.seeds = options.seeds.clone();
-            config.filters = options.filters.clone();
-            let mut plan = litrev_plan::plan(&options.question, &config);
-            let llm = match &options.llm {
-                Some(llm) => Some(crate::llm::plan_queries(
-                    &self.home, llm, &mut plan, events,
-                )?),
-                None => None,
+            let generated = crate::generated_plan(&options);
+            // An edited plan runs as the person wrote it: no model adds queries to it.
+            let planned = match &options.plan {
+                Some(edited) => PlanRecord {
+                    edits: crate::plan_edits(&generated, edited),
+                    plan: edited.clone(),
+                    llm: None,
+                },
+                None => {
+                    let mut plan = generated;
+                    let llm = match &options.llm {
+                        Some(llm) => Some(crate::llm::plan_queries(
+                            &self.home, llm, &mut plan, events,
+                        )?),
+                        None => None,
+                    };
+                    PlanRecord {
+                        plan,
+                        llm,
+                        edits: Vec::new(),
+                    }
+                }
             };
-            let planned = PlanRecord { plan, llm };
             let usage = planned.llm.iter().map(|llm| llm.usage.clone()).collect();
             self.commit(run, "plan", &planned, &StepWrites::default(), usage)?;
             finished(
@@ -464,6 +478,7 @@ impl Runner {
         let PlanRecord {
             plan,
             llm: planning,
+            edits: plan_edits,
         } = planned;
 
         // Discover.
@@ -1025,6 +1040,7 @@ impl Runner {
                 .map_err(|error| Error::BadOptions(error.to_string()))?,
             plan: serde_json::to_value(&plan)
                 .map_err(|error| Error::BadOptions(error.to_string()))?,
+            plan_edits: plan_edits.clone(),
             inputs: discovery.inputs.clone(),
             counts,
             outputs: outputs.clone(),

@@ -8,6 +8,7 @@ mod gate;
 mod llm;
 mod mcp;
 mod outputs;
+mod plan;
 mod resume;
 mod serve;
 mod sources;

@@ -156,6 +156,7 @@ fn review(
             style: StyleName::default(),
             fulltext_dirs: Vec::new(),
             max_fulltext: None,
+            plan: None,
         },
         &|_| {},
     )?;

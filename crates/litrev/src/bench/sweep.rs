@@ -163,6 +163,7 @@ fn review(
                     style: Default::default(),
                     fulltext_dirs: Vec::new(),
                     max_fulltext: None,
+                    plan: None,
                 },
                 &|_| {},
             )

@@ -1,0 +1,93 @@
+//! `litrev plan` writes an editable plan and runs nothing; `litrev review --plan` runs the
+//! edited plan and records what was changed.
+
+use crate::support::{describe, litrev, testdata, works_file};
+
+const QUESTION: &str = "Pharmacokinetics and associated efficacy of emicizumab in humans";
+
+#[test]
+fn an_edited_plan_runs_as_written_and_the_run_records_the_edits() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let plan_path = home.path().join("plan.toml");
+    let plan_text = plan_path.display().to_string();
+    let output = litrev(
+        home.path(),
+        &["plan", QUESTION, "--tier", "quick", "--out", &plan_text],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    assert!(
+        !home.path().join("litrev.sqlite").exists(),
+        "planning runs nothing and stores nothing"
+    );
+    let generated = std::fs::read_to_string(&plan_path).expect("plan written");
+    assert!(generated.contains("[[queries]]"), "{generated}");
+
+    // A person keeps only the first query and lowers the cap on works.
+    let second = generated
+        .find("[[queries]]\nlabel = \"q2\"")
+        .expect("a second query");
+    let limits = generated.find("[limits]").expect("limits");
+    let edited = format!("{}{}", &generated[..second], &generated[limits..])
+        .replace("max_works = 50", "max_works = 40");
+    std::fs::write(&plan_path, edited).expect("edit");
+
+    let out = home.path().join("review");
+    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let out_text = out.display().to_string();
+    let output = litrev(
+        home.path(),
+        &[
+            "review", "--plan", &plan_text, "--source", &source, "--out", &out_text, "--yes",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    assert_eq!(record["question"], QUESTION);
+    assert_eq!(record["plan"]["queries"].as_array().map(Vec::len), Some(1));
+    assert_eq!(record["plan"]["limits"]["max_works"], 40);
+    let fields: Vec<&str> = record["plan_edits"]
+        .as_array()
+        .expect("plan_edits")
+        .iter()
+        .filter_map(|edit| edit["field"].as_str())
+        .collect();
+    assert_eq!(
+        fields,
+        ["limits.max_works", "queries"],
+        "{}",
+        record["plan_edits"]
+    );
+
+    // Another question than the plan's is refused, saying what to do.
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            "Something else",
+            "--plan",
+            &plan_text,
+            "--source",
+            &source,
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("leave the question out"), "{stderr}");
+
+    // A file that is no plan says how to write one.
+    std::fs::write(&plan_path, "question = \"x\"\n").expect("break");
+    let output = litrev(
+        home.path(),
+        &["review", "--plan", &plan_text, "--source", &source],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("litrev plan QUESTION"), "{stderr}");
+}

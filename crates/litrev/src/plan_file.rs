@@ -1,0 +1,200 @@
+//! Plan files: the plan a run would follow, written as TOML for a person to read and edit
+//! before anything runs (`litrev plan`), read back to run as edited (`litrev review --plan`),
+//! and what the edits changed from the plan litrev generated (kept in `run.json`).
+
+use std::path::Path;
+
+use litrev_model::Plan;
+use litrev_plan::PlanConfig;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::options::RunOptions;
+
+/// The plan litrev generates for these options without a language model: what the run's plan
+/// step starts from, and what an edited plan is compared with.
+pub fn generated_plan(options: &RunOptions) -> Plan {
+    let mut config = PlanConfig::for_tier(options.tier);
+    config.seeds = options.seeds.clone();
+    config.filters = options.filters.clone();
+    litrev_plan::plan(&options.question, &config)
+}
+
+/// The plan as a TOML file, with a header saying how to edit and run it.
+///
+/// # Errors
+/// When the plan cannot be written as TOML (it always can: a test writes every tier's).
+pub fn plan_to_toml(plan: &Plan) -> Result<String> {
+    let body = toml::to_string(plan).map_err(|error| Error::BadOptions(error.to_string()))?;
+    Ok(format!(
+        "# litrev plan: edit the queries, seeds, limits or filters, then run it with\n\
+         #   litrev review --plan THIS_FILE --source …\n\
+         # Queries use terms, \"phrases\", AND and OR; each source translates them.\n\n{body}"
+    ))
+}
+
+/// Reads a plan file `plan_to_toml` wrote (and a person may have edited).
+///
+/// # Errors
+/// When the file cannot be read, is not a plan, or plans nothing to search.
+pub fn read_plan(path: &Path) -> Result<Plan> {
+    let bad = |message: String| Error::BadInput {
+        path: path.to_owned(),
+        message,
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| bad(format!("cannot read the plan: {error}")))?;
+    let plan: Plan = toml::from_str(&text).map_err(|error| {
+        bad(format!(
+            "not a litrev plan ({}); write one with `litrev plan QUESTION --out FILE`",
+            error.to_string().trim()
+        ))
+    })?;
+    if plan.question.trim().is_empty() {
+        return Err(bad("the plan's question is empty".to_owned()));
+    }
+    if plan
+        .queries
+        .iter()
+        .all(|query| query.text.trim().is_empty())
+        && plan.seeds.is_empty()
+    {
+        return Err(bad(
+            "the plan has no query and no seed: nothing to search".to_owned()
+        ));
+    }
+    if plan.hits_per_query == 0 {
+        return Err(bad("hits_per_query must be at least 1".to_owned()));
+    }
+    Ok(plan)
+}
+
+/// One field a person changed in the plan: its path (`queries`, `limits.max_stages`), what
+/// litrev generated and what ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanEdit {
+    /// The field's dotted path.
+    pub field: String,
+    /// Its value in the generated plan (`null` when it had none).
+    pub generated: Value,
+    /// Its value in the plan that ran (`null` when removed).
+    pub edited: Value,
+}
+
+/// What the edited plan changed from the generated one, field by field (objects are compared
+/// field by field, lists whole), in the fields' order.
+pub fn plan_edits(generated: &Plan, edited: &Plan) -> Vec<PlanEdit> {
+    let (Ok(generated), Ok(edited)) = (
+        serde_json::to_value(generated),
+        serde_json::to_value(edited),
+    ) else {
+        return Vec::new();
+    };
+    let mut edits = Vec::new();
+    differences("", &generated, &edited, &mut edits);
+    edits
+}
+
+fn differences(path: &str, generated: &Value, edited: &Value, edits: &mut Vec<PlanEdit>) {
+    if generated == edited {
+        return;
+    }
+    if let (Value::Object(before), Value::Object(after)) = (generated, edited) {
+        let mut keys: Vec<&String> = before.keys().chain(after.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let field = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            differences(
+                &field,
+                before.get(key).unwrap_or(&Value::Null),
+                after.get(key).unwrap_or(&Value::Null),
+                edits,
+            );
+        }
+        return;
+    }
+    edits.push(PlanEdit {
+        field: path.to_owned(),
+        generated: generated.clone(),
+        edited: edited.clone(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litrev_model::Tier;
+
+    fn options(tier: Tier) -> RunOptions {
+        RunOptions {
+            question: "Emicizumab prophylaxis in haemophilia A".to_owned(),
+            sources: Vec::new(),
+            seeds: vec!["W2963543416".parse().expect("id")],
+            tier,
+            out_dir: "out".into(),
+            approve: true,
+            filters: litrev_model::Filters {
+                year_from: Some(2015),
+                ..Default::default()
+            },
+            llm: None,
+            style: Default::default(),
+            fulltext_dirs: Vec::new(),
+            max_fulltext: None,
+            plan: None,
+        }
+    }
+
+    #[test]
+    fn every_tiers_plan_reads_back_as_written() {
+        let folder = tempfile::tempdir().expect("folder");
+        for tier in [
+            Tier::Quick,
+            Tier::Standard,
+            Tier::Comprehensive,
+            Tier::Exhaustive,
+        ] {
+            let plan = generated_plan(&options(tier));
+            let path = folder.path().join("plan.toml");
+            std::fs::write(&path, plan_to_toml(&plan).expect("toml")).expect("write");
+            assert_eq!(read_plan(&path).expect("reads back"), plan);
+            assert!(plan_edits(&plan, &plan).is_empty());
+        }
+    }
+
+    #[test]
+    fn edits_are_named_by_field_and_bad_plans_say_what_to_do() {
+        let generated = generated_plan(&options(Tier::Quick));
+        let mut edited = generated.clone();
+        edited.queries.truncate(1);
+        edited.limits.max_stages += 1;
+        edited.filters.year_from = None;
+        let fields: Vec<String> = plan_edits(&generated, &edited)
+            .into_iter()
+            .map(|edit| edit.field)
+            .collect();
+        assert_eq!(
+            fields,
+            ["filters.year_from", "limits.max_stages", "queries"],
+            "{fields:?}"
+        );
+
+        let folder = tempfile::tempdir().expect("folder");
+        let path = folder.path().join("plan.toml");
+        std::fs::write(&path, "question = \"x\"\n").expect("write");
+        let error = read_plan(&path).expect_err("not a whole plan").to_string();
+        assert!(error.contains("litrev plan QUESTION"), "{error}");
+        let mut empty = generated;
+        empty.queries.clear();
+        empty.seeds.clear();
+        std::fs::write(&path, plan_to_toml(&empty).expect("toml")).expect("write");
+        let error = read_plan(&path).expect_err("nothing to search").to_string();
+        assert!(error.contains("nothing to search"), "{error}");
+    }
+}
