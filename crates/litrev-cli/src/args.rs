@@ -390,6 +390,16 @@ pub struct PlanArgs {
     /// Write the plan (TOML) here; `-` prints it.
     #[arg(long)]
     pub out: PathBuf,
+    /// Sources to probe (as `review --source`): a quick search whose works give the brief its
+    /// disciplines and may raise up to two questions; none: no probe.
+    #[arg(long)]
+    pub source: Vec<String>,
+    /// Take the default answer to every clarifying question (also when not on a terminal).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// The store file (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
 }
 
 /// `litrev review`.

@@ -113,6 +113,41 @@ fn print_search(report: &litrev::SearchReport, json: bool) -> anyhow::Result<()>
     Ok(())
 }
 
+/// Asks the brief's clarifying questions on the terminal (an empty answer takes the default),
+/// or, when not interactive, says which defaults were taken.
+fn clarify(brief: &mut litrev::model::Brief, interactive: bool) -> anyhow::Result<()> {
+    for index in 0..brief.clarifications.len() {
+        let clarification = brief.clarifications[index].clone();
+        let default = clarification.options.first().cloned().unwrap_or_default();
+        if !interactive {
+            eprintln!("{} Taking the default: {default}.", clarification.question);
+            continue;
+        }
+        loop {
+            eprint!(
+                "{} [{}] ",
+                clarification.question,
+                clarification.options.join(" / ")
+            );
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line)?;
+            let given = if line.trim().is_empty() {
+                default.as_str()
+            } else {
+                line.trim()
+            };
+            if litrev::answer_clarification(brief, index, given) {
+                break;
+            }
+            eprintln!(
+                "Please answer one of: {}.",
+                clarification.options.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Every `--source` value, each a comma-separated list.
 fn parse_sources(values: &[String]) -> Result<Vec<SourceSpec>, litrev::Error> {
     let mut sources = Vec::new();
@@ -140,7 +175,22 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 max_fulltext: None,
                 plan: None,
             };
-            let text = litrev::plan_to_toml(&litrev::generated_plan(&options))?;
+            let mut plan = litrev::generated_plan(&options);
+            if !args.source.is_empty() {
+                let runner = Runner::open(home, args.db.as_deref())?;
+                let sources = parse_sources(&args.source)?;
+                let progress = Progress::new(std::io::stderr().is_terminal());
+                let probed = runner.probe(&mut plan, &sources, &|event| progress.show(event));
+                progress.finish();
+                eprintln!(
+                    "probe: {} works; disciplines {}",
+                    probed?,
+                    plan.brief.disciplines.value.join(", ")
+                );
+                let interactive = std::io::stdin().is_terminal() && !args.yes;
+                clarify(&mut plan.brief, interactive)?;
+            }
+            let text = litrev::plan_to_toml(&plan)?;
             if args.out.as_os_str() == "-" {
                 print!("{text}");
             } else {

@@ -38,7 +38,7 @@ pub use digest::sha256_hex;
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
-pub use plan::{Filters, Plan, Query};
+pub use plan::{Brief, Clarification, Dimension, Filters, Grounds, Plan, Query, TimeWindow};
 pub use processing::{Processing, processing, work_in_process};
 pub use review::{
     Basis, CiteForm, FullTextSpan, Paragraph, Review, Section, SectionKind, Segment, Sentence,

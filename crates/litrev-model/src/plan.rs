@@ -28,6 +28,85 @@ pub struct Plan {
     /// Eligibility rules every included work must meet.
     #[serde(default)]
     pub filters: Filters,
+    /// The scope a researcher settles before searching, each dimension saying whether the
+    /// question stated it, litrev derived it, or litrev assumed it.
+    #[serde(default)]
+    pub brief: Brief,
+}
+
+/// How a dimension of the brief was settled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Grounds {
+    /// The person said so: the question's words or an option.
+    Stated,
+    /// litrev read it from the works a probe search found.
+    Derived,
+    /// A default, for the person to check.
+    #[default]
+    Assumed,
+}
+
+/// One dimension of the brief: its value and how it was settled.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dimension<T> {
+    /// The value.
+    pub value: T,
+    /// Stated, derived or assumed.
+    pub basis: Grounds,
+}
+
+/// The years a review covers: foundational works of any era (unless the window is closed),
+/// and a recent window searched on its own.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeWindow {
+    /// The first year covered; none: works of any era.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    /// The last year covered; none: up to now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    /// Where the recent window starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recent_from: Option<i32>,
+}
+
+/// The research brief (seed S4 §4): discipline, time window, methods, population, which
+/// kinds of sources count and in which order, the review's language and its mode.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Brief {
+    /// Disciplines the question belongs to (empty until a probe search reads them).
+    pub disciplines: Dimension<Vec<String>>,
+    /// The years covered.
+    pub time_window: Dimension<TimeWindow>,
+    /// Study designs wanted (empty: any).
+    pub methods: Dimension<Vec<String>>,
+    /// Who or what is studied (empty: anyone).
+    pub population: Dimension<Vec<String>>,
+    /// Kinds of sources, most trusted first; the last ones are deprioritised.
+    pub source_hierarchy: Dimension<Vec<String>>,
+    /// The language the review is written in (ISO 639-1).
+    pub output_language: Dimension<String>,
+    /// `academic` (peer-reviewed literature first) or `general`.
+    pub mode: Dimension<String>,
+    /// At most two questions asked because something material was missing or ambiguous,
+    /// each with the answer taken when nobody answers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clarifications: Vec<Clarification>,
+}
+
+/// A question the plan asks before anything runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clarification {
+    /// What it is about (`disciplines`, `time_window`).
+    pub about: String,
+    /// The question, as asked.
+    pub question: String,
+    /// The answers it takes, the default first.
+    pub options: Vec<String>,
+    /// The answer given; none: the default was taken (and the dimension stays assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// Eligibility rules applied at screening, before any ranking.

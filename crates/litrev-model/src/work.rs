@@ -48,6 +48,10 @@ pub struct Work {
     /// Subject keywords (concepts, topics, MeSH headings) from the source, most relevant first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<String>,
+    /// The disciplines the source files the work under (OpenAlex: its topics' fields, or its
+    /// level-0 concepts in records from before topics), most relevant first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
     /// Works this work cites.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<WorkId>,

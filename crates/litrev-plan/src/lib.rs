@@ -13,11 +13,13 @@
 //! assert_eq!(plan.limits.max_stages, 2);
 //! ```
 
+mod brief;
 mod variants;
 
 use litrev_model::{Filters, Plan, Query, Tier, WorkId};
 use litrev_text::content_words;
 
+pub use brief::{answer, brief, read_probe, this_year};
 pub use variants::{PLANNER_PHASE, PlannerReport, QueryPlanner};
 
 /// Words that name the kind of review rather than its topic.
@@ -55,6 +57,8 @@ pub struct PlanConfig {
     pub relevance_threshold: f32,
     /// Eligibility rules.
     pub filters: Filters,
+    /// The current year, where the brief's recent window ends.
+    pub this_year: i32,
 }
 
 impl PlanConfig {
@@ -65,6 +69,7 @@ impl PlanConfig {
             seeds: Vec::new(),
             relevance_threshold: 0.6,
             filters: Filters::default(),
+            this_year: this_year(),
         }
     }
 }
@@ -100,6 +105,7 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         hits_per_query: search_depth(config.tier),
         relevance_threshold: config.relevance_threshold,
         filters: config.filters.clone(),
+        brief: brief(question, &config.filters, config.this_year),
     }
 }
 

@@ -329,6 +329,7 @@ mod tests {
             hits_per_query: limits.max_works,
             relevance_threshold: 0.6,
             filters: litrev_model::Filters::default(),
+            brief: litrev_model::Brief::default(),
         }
     }
 }

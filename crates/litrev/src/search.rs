@@ -51,6 +51,23 @@ pub struct SearchReport {
 }
 
 impl Runner {
+    /// A probe for the brief: the quick tier's searches of the plan's question on `sources`,
+    /// whose works tell the brief the question's disciplines and what to ask
+    /// ([`litrev_plan::read_probe`]); how many works it read.
+    ///
+    /// # Errors
+    /// As [`Runner::search`].
+    pub fn probe(
+        &self,
+        plan: &mut litrev_model::Plan,
+        sources: &[SourceSpec],
+        events: &dyn Fn(&Event),
+    ) -> Result<usize> {
+        let report = self.search(&plan.question, sources, Tier::Quick, events)?;
+        litrev_plan::read_probe(&mut plan.brief, &report.works);
+        Ok(report.works.len())
+    }
+
     /// Runs the queries the plan makes of `question` on every source and merges the hits.
     ///
     /// # Errors

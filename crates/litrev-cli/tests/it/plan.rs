@@ -91,3 +91,35 @@ fn an_edited_plan_runs_as_written_and_the_run_records_the_edits() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("litrev plan QUESTION"), "{stderr}");
 }
+
+/// With `--source`, a probe search gives the brief its disciplines (derived), and without a
+/// terminal the clarifying questions take their defaults, which the plan records unanswered.
+#[test]
+fn a_probe_gives_the_brief_its_disciplines() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let plan_path = home.path().join("plan.toml");
+    let plan_text = plan_path.display().to_string();
+    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let output = litrev(
+        home.path(),
+        &[
+            "plan", QUESTION, "--source", &source, "--yes", "--out", &plan_text,
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let plan = std::fs::read_to_string(&plan_path).expect("plan written");
+    let disciplines = plan
+        .split("[brief.disciplines]")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .expect("a disciplines table");
+    assert!(disciplines.contains("basis = \"derived\""), "{disciplines}");
+    assert!(disciplines.contains("Medicine"), "{disciplines}");
+    assert!(plan.contains("[brief.time_window]"), "{plan}");
+    assert!(
+        !plan.contains("answer ="),
+        "defaults are recorded as unanswered: {plan}"
+    );
+}

@@ -119,6 +119,7 @@ fn work_from_entry(entry: &WireEntry) -> Option<Work> {
         language: None,
         cited_by_count: None,
         keywords,
+        fields: Vec::new(),
         references: Vec::new(),
         oa_url: pdf.or(abstract_page).map(|link| link.href.clone()),
         is_retracted: false,

@@ -240,6 +240,7 @@ fn work_from_wire(wire: WireWork) -> Option<Work> {
             .filter(|language| !language.is_empty()),
         cited_by_count: wire.is_referenced_by_count,
         keywords,
+        fields: Vec::new(),
         references: wire
             .reference
             .iter()

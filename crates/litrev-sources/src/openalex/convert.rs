@@ -135,6 +135,7 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
             .and_then(rebuild_abstract),
         language: wire.language,
         cited_by_count: wire.cited_by_count,
+        fields: fields(&wire.topics, &wire.concepts),
         keywords: keywords(wire.topics, wire.keywords, wire.concepts, wire.mesh),
         references,
         oa_url,
@@ -171,6 +172,30 @@ pub fn rebuild_abstract(index: &BTreeMap<String, Vec<usize>>) -> Option<String> 
     let text = words.join(" ");
     let text = inline_to_text(&text);
     (!text.is_empty()).then_some(text)
+}
+
+/// The work's disciplines: its topics' fields, or, in records from before topics, its level-0
+/// concepts ("Medicine", "Psychology"), in order and each once.
+fn fields(topics: &[super::wire::WireNamed], concepts: &[super::wire::WireNamed]) -> Vec<String> {
+    let from_topics = topics
+        .iter()
+        .filter_map(|topic| topic.field.as_ref()?.display_name.clone());
+    let from_concepts = concepts
+        .iter()
+        .filter(|concept| concept.level == Some(0))
+        .filter_map(|concept| concept.display_name.clone());
+    let mut out: Vec<String> = Vec::new();
+    let names: Vec<String> = if topics.iter().any(|topic| topic.field.is_some()) {
+        from_topics.collect()
+    } else {
+        from_concepts.collect()
+    };
+    for name in names {
+        if !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 fn keywords(
@@ -245,19 +270,32 @@ mod tests {
         let work = parse_work(old).expect("2023 schema");
         assert_eq!(work.venue.as_deref(), Some("J Old"));
         assert_eq!(work.keywords, vec!["Asthma".to_owned()]);
+        assert_eq!(
+            work.fields,
+            ["Medicine"],
+            "level-0 concepts are the disciplines"
+        );
         assert_eq!(work.biblio.volume.as_deref(), Some("5"));
         assert_eq!(work.kind, WorkKind::Article);
         assert_eq!(work.references.len(), 1);
 
         let new = r#"{"id":"https://openalex.org/W3","title":"U","type":"article",
             "primary_location":{"source":{"display_name":"J New","host_organization_name":"Q"}},
-            "topics":[{"display_name":"Sleep research"}],"keywords":[{"display_name":"sleep"}]}"#;
+            "topics":[{"display_name":"Sleep research","field":{"display_name":"Neuroscience"}},
+                {"display_name":"Circadian rhythms","field":{"display_name":"Neuroscience"}}],
+            "concepts":[{"display_name":"Medicine","level":0}],
+            "keywords":[{"display_name":"sleep"}]}"#;
         let work = parse_work(new).expect("current schema");
+        assert_eq!(work.fields, ["Neuroscience"], "topics' fields, each once");
         assert_eq!(work.venue.as_deref(), Some("J New"));
         assert_eq!(work.publisher.as_deref(), Some("Q"));
         assert_eq!(
             work.keywords,
-            vec!["Sleep research".to_owned(), "sleep".to_owned()]
+            vec![
+                "Sleep research".to_owned(),
+                "Circadian rhythms".to_owned(),
+                "sleep".to_owned()
+            ]
         );
     }
 

@@ -102,6 +102,15 @@ pub(crate) struct WireBiblio {
 pub(crate) struct WireNamed {
     pub display_name: Option<String>,
     pub level: Option<u32>,
+    /// A topic's field (`Medicine`, `Psychology`), in records since topics exist.
+    #[serde(default)]
+    pub field: Option<WireField>,
+}
+
+/// The field a topic belongs to.
+#[derive(Debug, Deserialize)]
+pub(crate) struct WireField {
+    pub display_name: Option<String>,
 }
 
 /// `keywords` was a list of strings in some responses and of objects in others.

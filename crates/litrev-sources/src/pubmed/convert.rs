@@ -366,6 +366,7 @@ fn work_from_article(wire: WireArticle) -> Option<Work> {
         language: wire.languages.iter().find_map(|code| language(code)),
         cited_by_count: None,
         keywords: keywords(&wire.mesh, &wire.keywords),
+        fields: Vec::new(),
         references: wire
             .references
             .iter()
@@ -712,6 +713,7 @@ fn work_from_summary(summary: Node) -> Option<Work> {
         language: list("LangList").iter().find_map(|(_, lang)| language(lang)),
         cited_by_count: None,
         keywords: Vec::new(),
+        fields: Vec::new(),
         references: Vec::new(),
         oa_url: None,
         is_retracted: types.iter().any(|kind| kind == "Retracted Publication"),

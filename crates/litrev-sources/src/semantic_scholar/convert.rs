@@ -358,6 +358,8 @@ fn work_from_wire(paper: &WirePaper) -> Option<Work> {
         abstract_text: clean(paper.abstract_text.as_deref()),
         language: None,
         cited_by_count: paper.citation_count,
+        // Semantic Scholar's subjects are fields of study: disciplines, not topics.
+        fields: keywords.clone(),
         keywords,
         references,
         oa_url: paper
