@@ -638,7 +638,10 @@ mod tests {
         let config = Config {
             cases,
             seed: 1,
-            timeout: Duration::from_millis(500),
+            // Well under the 3 s the "slow" input sleeps, and well over what a panic with its
+            // backtrace takes on a loaded machine (500 ms was not: a CI run saw a panicking
+            // case reported as a hang).
+            timeout: Duration::from_secs(2),
             failures: folder.path().to_owned(),
         };
         (config, folder)
