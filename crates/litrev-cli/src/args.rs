@@ -426,6 +426,10 @@ pub struct ReviewArgs {
     /// Approve the screening without stopping at the gate.
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// Probe the sources first and, when the research brief raises clarifying questions,
+    /// stop before searching (exit code 3) until `litrev resume RUN --answer …` answers them.
+    #[arg(long, conflicts_with = "plan")]
+    pub clarify: bool,
     /// A folder of your own full texts (PDF, JATS XML; a Zotero storage folder works), matched
     /// to the included works by the DOI, PMCID or PMID inside each file, else by title;
     /// repeatable.
@@ -508,6 +512,11 @@ fn parse_budget(text: &str) -> Result<f64, String> {
 pub struct ResumeArgs {
     /// The run to continue (`litrev runs` lists them).
     pub run: RunId,
+    /// An answer to the clarifying questions of a run whose status is needs_clarification,
+    /// one per question in order (repeat the flag); questions left unanswered take their
+    /// default.
+    #[arg(long = "answer", value_name = "ANSWER")]
+    pub answers: Vec<String>,
     /// The store file (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long)]
     pub db: Option<PathBuf>,

@@ -174,6 +174,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 fulltext_dirs: Vec::new(),
                 max_fulltext: None,
                 plan: None,
+                clarify: false,
             };
             let mut plan = litrev::generated_plan(&options);
             if !args.source.is_empty() {
@@ -248,6 +249,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 fulltext_dirs: review.fulltext_dir,
                 max_fulltext: review.max_fulltext,
                 plan: edited,
+                clarify: review.clarify,
             };
             let progress = Progress::new(std::io::stderr().is_terminal());
             let outcome = runner.start(&options, &|event| progress.show(event));
@@ -267,6 +269,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Resume(resume) => {
             let mut runner = Runner::open(home, resume.db.as_deref())?;
+            if !resume.answers.is_empty() {
+                runner.clarify(&resume.run, &resume.answers)?;
+            }
             let progress = Progress::new(std::io::stderr().is_terminal());
             let outcome = runner.resume(&resume.run, &|event| progress.show(event));
             progress.finish();
@@ -411,6 +416,31 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 
 fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
     match outcome {
+        Outcome::NeedsClarification {
+            run,
+            clarifications,
+        } => {
+            if json {
+                let value = serde_json::json!({
+                    "status": "needs_clarification",
+                    "run": run.to_string(),
+                    "clarifications": clarifications,
+                });
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                for clarification in &clarifications {
+                    println!(
+                        "{} [{}]",
+                        clarification.question,
+                        clarification.options.join(" / ")
+                    );
+                }
+                println!(
+                    "run {run} waits for these answers: `litrev resume {run} --answer A …` (one per question; `litrev resume {run}` takes the defaults, the first of each)"
+                );
+            }
+            Ok(EXIT_GATE)
+        }
         Outcome::Done(summary) => {
             if json {
                 let value = serde_json::json!({

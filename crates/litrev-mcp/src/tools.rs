@@ -134,6 +134,18 @@ pub struct RunArgs {
     pub run: String,
 }
 
+/// Answers of `answer_clarifications`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerArgs {
+    /// The run's id, as `start_review` returned it.
+    pub run: String,
+    /// One answer per question, in order, each one of its options; an empty answer (or none)
+    /// takes the question's default.
+    #[serde(default)]
+    pub answers: Vec<String>,
+}
+
 /// One label of `label_works`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -321,6 +333,8 @@ fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<
         RunStatus::Running => "stopped",
         RunStatus::AwaitingApproval if busy => "running",
         RunStatus::AwaitingApproval => "waiting",
+        RunStatus::NeedsClarification if busy => "running",
+        RunStatus::NeedsClarification => "needs_clarification",
         RunStatus::Done => "done",
         RunStatus::Failed => "failed",
     };
@@ -355,6 +369,22 @@ fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<
         value["message"] = json!(launcher.failure(run).unwrap_or_else(|| format!(
             "the run stopped; `litrev resume {run}` carries it on from its last step"
         )));
+    }
+    if status == "needs_clarification" {
+        let clarifications = runner
+            .clarifications(run)
+            .map_err(|error| error.to_string())?;
+        value["clarifications"] = clarifications
+            .iter()
+            .map(|clarification| {
+                json!({
+                    "about": clarification.about,
+                    "question": clarification.question,
+                    "options": clarification.options,
+                    "default": clarification.options.first(),
+                })
+            })
+            .collect();
     }
     if matches!(status, "waiting" | "done") {
         let rows = runner
@@ -403,6 +433,27 @@ fn status_text(value: &Value) -> String {
     }
     if let Some(message) = value["message"].as_str() {
         text.push_str(&format!(": {message}"));
+    }
+    if let Some(questions) = value["clarifications"].as_array() {
+        text.push_str(". Before it searches, it asks:");
+        for (number, question) in questions.iter().enumerate() {
+            text.push_str(&format!(
+                " ({}) {} [{}]",
+                number + 1,
+                question["question"].as_str().unwrap_or_default(),
+                question["options"]
+                    .as_array()
+                    .map(|options| {
+                        options
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join(" / ")
+                    })
+                    .unwrap_or_default()
+            ));
+        }
+        text.push_str(". Ask the person, then answer_clarifications (an empty answer takes the first option, the default).");
     }
     if value["status"] == "waiting" {
         text.push_str(if value["gate"] == "downloads" {
@@ -475,6 +526,13 @@ impl Litrev {
     )]
     async fn approve(&self, Parameters(args): Parameters<RunArgs>) -> ToolResult {
         answer(self.approve_outcome(args).await)
+    }
+
+    #[tool(
+        description = "Answer the clarifying questions of a run whose status is needs_clarification (one answer per question, in order, each one of its options; empty takes the default): the run then searches and goes on."
+    )]
+    async fn answer_clarifications(&self, Parameters(args): Parameters<AnswerArgs>) -> ToolResult {
+        answer(self.answer_clarifications_outcome(args).await)
     }
 
     #[tool(description = "A done run's review, as Markdown (with [@key] citations) or HTML.")]
@@ -690,6 +748,34 @@ impl Litrev {
         ))
     }
 
+    async fn answer_clarifications_outcome(&self, args: AnswerArgs) -> Outcome {
+        let run = run_id(&args.run)?;
+        let answered = run.clone();
+        let brief = self
+            .blocking(move |runner| {
+                runner
+                    .clarify(&answered, &args.answers)
+                    .map_err(|error| error.to_string())
+            })
+            .await?;
+        self.launcher.launch(Launch::Start(run.clone()));
+        let answers: Vec<Value> = brief
+            .clarifications
+            .iter()
+            .map(|clarification| {
+                json!({
+                    "about": clarification.about,
+                    "answer": clarification.answer.as_deref().or(clarification.options.first().map(String::as_str)),
+                    "default_taken": clarification.answer.is_none(),
+                })
+            })
+            .collect();
+        Ok((
+            format!("run {run} answered: it searches now; review_status follows it"),
+            json!({ "run": run.to_string(), "status": "queued", "answers": answers }),
+        ))
+    }
+
     async fn get_review_outcome(&self, args: ReviewArgs) -> Outcome {
         let run = run_id(&args.run)?;
         let name = match args.format {
@@ -811,7 +897,7 @@ impl Litrev {
             }
             if matches!(
                 value["status"].as_str(),
-                Some("done" | "waiting" | "failed" | "stopped")
+                Some("done" | "waiting" | "needs_clarification" | "failed" | "stopped")
             ) {
                 return Ok(value);
             }

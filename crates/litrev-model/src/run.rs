@@ -141,6 +141,8 @@ pub enum RunStatus {
     Running,
     /// Waiting for a person to approve the screening.
     AwaitingApproval,
+    /// Waiting for answers to the brief's clarifying questions before it searches.
+    NeedsClarification,
     /// Every step done.
     Done,
     /// The last attempt failed; `litrev resume` retries from the failed step.
@@ -154,6 +156,7 @@ impl RunStatus {
             RunStatus::Queued => "queued",
             RunStatus::Running => "running",
             RunStatus::AwaitingApproval => "awaiting_approval",
+            RunStatus::NeedsClarification => "needs_clarification",
             RunStatus::Done => "done",
             RunStatus::Failed => "failed",
         }
@@ -167,6 +170,7 @@ impl FromStr for RunStatus {
             RunStatus::Queued,
             RunStatus::Running,
             RunStatus::AwaitingApproval,
+            RunStatus::NeedsClarification,
             RunStatus::Done,
             RunStatus::Failed,
         ]

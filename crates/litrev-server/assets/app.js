@@ -67,6 +67,7 @@ async function indexPage() {
       year_from: number("year-from"),
       year_to: number("year-to"),
       yes: document.getElementById("yes").checked,
+      clarify: document.getElementById("clarify").checked,
     };
     try {
       const created = await api("/api/runs", { method: "POST", body: JSON.stringify(body) });
@@ -144,6 +145,15 @@ async function runPage() {
       line("screening included " + data.included + " of " + data.considered + " works; waiting for approval", "gate");
     }
   });
+  source.addEventListener("clarify", async (event) => {
+    const data = JSON.parse(event.data);
+    line("the question leaves " + data.clarifications.length + " thing(s) open; waiting for answers", "gate");
+    // The stream replays a run's events: ask only while the run still waits for answers.
+    const now = await api("/api/runs/" + encodeURIComponent(id));
+    if (now.status !== "needs_clarification") return;
+    status.textContent = now.status;
+    showClarifications(id, now.clarifications);
+  });
   source.addEventListener("failed", (event) => {
     status.textContent = "failed";
     line(JSON.parse(event.data).message, "failed");
@@ -199,6 +209,39 @@ async function runPage() {
       document.getElementById("follow-error").textContent = failure.message;
     }
   });
+}
+
+// The brief's questions as a form: one group of choices per question, its default chosen.
+function showClarifications(id, clarifications) {
+  const form = document.getElementById("clarify");
+  const questions = document.getElementById("clarify-questions");
+  questions.replaceChildren();
+  clarifications.forEach((clarification, index) => {
+    const group = el("fieldset", null, { class: "clarification", "data-about": clarification.about });
+    group.append(el("legend", clarification.question));
+    clarification.options.forEach((option, choice) => {
+      const label = el("label", null, { class: "check" });
+      const input = el("input", null, { type: "radio", name: "q" + index, value: option });
+      input.checked = choice === 0;
+      label.append(input, document.createTextNode(" " + option));
+      group.append(label);
+    });
+    questions.append(group);
+  });
+  form.hidden = false;
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const answers = clarifications.map((_, index) => {
+      const chosen = form.querySelector("input[name='q" + index + "']:checked");
+      return chosen ? chosen.value : "";
+    });
+    try {
+      await api("/api/runs/" + encodeURIComponent(id) + "/clarify", { method: "POST", body: JSON.stringify({ answers }) });
+      location.reload();
+    } catch (failure) {
+      document.getElementById("clarify-error").textContent = failure.message;
+    }
+  };
 }
 
 const FIGURES = [["prisma.svg", "PRISMA flow"], ["charts/years.svg", "Included works per year"],

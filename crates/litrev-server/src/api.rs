@@ -44,6 +44,7 @@ pub(crate) fn endpoints() -> Vec<(crate::openapi::Endpoint, MethodRouter<Arc<App
         (E::EVENTS, get(crate::stream::events)),
         (E::SCREENING, get(screening)),
         (E::LABELS, post(labels)),
+        (E::CLARIFY, post(clarify)),
         (E::APPROVE, post(approve)),
         (E::RESUME, post(resume)),
         (E::FILE, get(file)),
@@ -102,11 +103,19 @@ fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json
         RunStatus::Running if !state.queue.busy(run) => "stopped",
         RunStatus::Running => "running",
         RunStatus::AwaitingApproval => "waiting",
+        RunStatus::NeedsClarification if state.queue.busy(run) => "running",
+        RunStatus::NeedsClarification => "needs_clarification",
         RunStatus::Done => "done",
         RunStatus::Failed => "failed",
     };
     let telemetry = runner.telemetry(run)?;
+    let clarifications = if status == "needs_clarification" {
+        clarifications_json(&runner.clarifications(run)?)
+    } else {
+        serde_json::json!([])
+    };
     Ok(serde_json::json!({
+        "clarifications": clarifications,
         "id": summary.id.to_string(),
         "question": summary.question,
         "status": status,
@@ -253,6 +262,64 @@ async fn approve(
         ));
     }
     state.queue.push(Job::Approve(run.clone()));
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(serde_json::json!({ "id": run.to_string() })),
+    )
+        .into_response())
+}
+
+/// Clarifying questions as the API and the event stream show them.
+pub(crate) fn clarifications_json(
+    clarifications: &[litrev::model::Clarification],
+) -> serde_json::Value {
+    clarifications
+        .iter()
+        .map(|clarification| {
+            serde_json::json!({
+                "about": clarification.about,
+                "question": clarification.question,
+                "options": clarification.options,
+                "default": clarification.options.first(),
+            })
+        })
+        .collect()
+}
+
+/// The body of `POST /api/runs/{id}/clarify`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Answers {
+    #[serde(default)]
+    answers: Vec<String>,
+}
+
+/// `POST /api/runs/{id}/clarify`: answers the questions of a run that waits for them; the run
+/// goes in line to search.
+async fn clarify(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    body: Result<Json<Answers>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let run = run_id(&id)?;
+    let Json(body) = body.map_err(|rejection| {
+        ApiError::bad_request(format!(
+            "the body is not answers: {rejection}; send {{\"answers\": [\"…\"]}}, one per question"
+        ))
+    })?;
+    if state.queue.busy(&run) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("run {run} is already in line"),
+        ));
+    }
+    let answered = run.clone();
+    with_runner(&state, move |runner| {
+        runner.clarify(&answered, &body.answers)?;
+        Ok(())
+    })
+    .await?;
+    state.queue.push(Job::Start(run.clone()));
     Ok((
         StatusCode::ACCEPTED,
         Json(serde_json::json!({ "id": run.to_string() })),

@@ -78,13 +78,16 @@ impl From<litrev::Error> for ApiError {
             litrev::Error::Store(litrev_store_error) if is_unknown_run(litrev_store_error) => {
                 StatusCode::NOT_FOUND
             }
-            litrev::Error::NotAtGate { .. } | litrev::Error::NotDone { .. } => StatusCode::CONFLICT,
+            litrev::Error::NotAtGate { .. }
+            | litrev::Error::NotDone { .. }
+            | litrev::Error::NotAwaitingAnswers { .. } => StatusCode::CONFLICT,
             litrev::Error::UnknownWork { .. } | litrev::Error::NoSuchOutput { .. } => {
                 StatusCode::NOT_FOUND
             }
             litrev::Error::EmptyQuestion
             | litrev::Error::InvalidRequest(_)
             | litrev::Error::BadOptions(_)
+            | litrev::Error::BadAnswers { .. }
             | litrev::Error::StyleFile { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };

@@ -96,6 +96,24 @@ impl Endpoint {
         ],
         returns: None,
     };
+    pub(crate) const CLARIFY: Endpoint = Endpoint {
+        method: "post",
+        path: "/api/runs/{id}/clarify",
+        id: "answerClarifications",
+        summary: "Answers to the questions of a run whose status is needs_clarification, one per question in order (empty takes the default); the run then searches, in line.",
+        body: Some(("application/json", "Answers")),
+        responses: &[
+            (202, "answered"),
+            (
+                400,
+                "an answer that is not one of its question's options, or too many",
+            ),
+            NOT_FOUND,
+            (409, "the run is not waiting for answers"),
+            UNAUTHORISED,
+        ],
+        returns: Some(("application/json", "Created")),
+    };
     pub(crate) const APPROVE: Endpoint = Endpoint {
         method: "post",
         path: "/api/runs/{id}/approve",
@@ -304,6 +322,15 @@ fn schemas() -> Value {
             "criteria": {"type": "string", "description": "eligibility criteria the model applies at screening"},
             "budget": {"type": "number", "minimum": 0, "description": "most US dollars the model calls may cost"},
             "yes": {"type": "boolean", "description": "approve the screening in advance"},
+            "clarify": {"type": "boolean", "description": "probe the sources first and stop (status needs_clarification) when the research brief raises questions"},
+            "max_fulltext": {"type": "integer", "minimum": 0},
+            "research_mode": {"enum": ["academic", "general"]},
+        }},
+        "Answers": {"type": "object", "additionalProperties": false, "properties": {
+            "answers": {"type": "array", "items": {"type": "string"}, "description": "one per question, in order, each one of its options; empty takes the default"},
+        }},
+        "Clarification": {"type": "object", "properties": {
+            "about": string, "question": string, "options": strings, "default": string,
         }},
         "FollowUp": {"type": "object", "additionalProperties": false, "properties": {
             "question": string, "seeds": strings,
@@ -312,7 +339,8 @@ fn schemas() -> Value {
         "Created": {"type": "object", "required": ["id"], "properties": {"id": string, "parent": string}},
         "Run": {"type": "object", "properties": {
             "id": string, "question": string,
-            "status": {"enum": ["queued", "running", "stopped", "waiting", "done", "failed"]},
+            "status": {"enum": ["queued", "running", "stopped", "waiting", "needs_clarification", "done", "failed"]},
+            "clarifications": {"type": "array", "items": {"$ref": "#/components/schemas/Clarification"}},
             "step": {"type": ["string", "null"]},
             "queue_position": {"type": ["integer", "null"]},
             "created_at": string,
@@ -336,7 +364,7 @@ fn schemas() -> Value {
         "Labels": {"type": "array", "items": {"type": "object", "required": ["id", "label"], "properties": {
             "id": string, "label": {"enum": ["include", "exclude"]},
         }}},
-        "Event": {"type": "string", "description": "text/event-stream: `id:`, `event:` (step, progress, notice, gate, done, failed) and JSON `data:`"},
+        "Event": {"type": "string", "description": "text/event-stream: `id:`, `event:` (step, progress, notice, clarify, gate, done, failed) and JSON `data:`"},
         "File": {"type": "string", "format": "binary"},
         "Markdown": {"type": "string", "description": "the review as Pandoc Markdown with [@key] citations"},
         "ReviewText": {"type": "object", "properties": {"markdown": string, "revisions": {"type": "integer"}}},

@@ -188,6 +188,12 @@ fn drive(
                 "unknown_hosts": unknown_hosts,
             }),
         ),
+        Ok(Outcome::NeedsClarification { clarifications, .. }) => record(
+            "clarify",
+            serde_json::json!({
+                "clarifications": crate::api::clarifications_json(&clarifications),
+            }),
+        ),
         Err(error) => record(
             "failed",
             serde_json::json!({ "message": error.to_string() }),

@@ -120,12 +120,12 @@ impl Runner {
                 revision: revision.id,
                 summary,
             }),
-            Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. } => {
-                Err(Error::NotDone {
-                    run: run.to_string(),
-                    why: "it went back to a gate".to_owned(),
-                })
-            }
+            Outcome::AwaitingApproval { .. }
+            | Outcome::AwaitingDownloads { .. }
+            | Outcome::NeedsClarification { .. } => Err(Error::NotDone {
+                run: run.to_string(),
+                why: "it went back to a gate".to_owned(),
+            }),
         }
     }
 

@@ -143,6 +143,24 @@ pub enum Error {
         /// Why, and what to do.
         why: String,
     },
+    /// Answers sent to a run that does not wait for them.
+    #[error(
+        "run {run} is not waiting for answers (status {status}): only a run whose status is needs_clarification takes them"
+    )]
+    NotAwaitingAnswers {
+        /// The run.
+        run: String,
+        /// Its status.
+        status: String,
+    },
+    /// Answers to a run's clarifying questions that cannot be taken.
+    #[error("run {run}: {why}")]
+    BadAnswers {
+        /// The run.
+        run: String,
+        /// Why, and what to do.
+        why: String,
+    },
     /// An input file does not have the expected shape.
     #[error("cannot use `{path}`: {message}")]
     BadInput {
@@ -205,6 +223,8 @@ impl Error {
             | Error::Store(litrev_store::Error::UnknownRun(_))
             | Error::BadInput { .. }
             | Error::NotAtGate { .. }
+            | Error::BadAnswers { .. }
+            | Error::NotAwaitingAnswers { .. }
             | Error::NotDone { .. }
             | Error::EditRefused(_)
             | Error::NoSuchClaim { .. }

@@ -24,12 +24,14 @@
 //!     fulltext_dirs: Vec::new(),
 //!     max_fulltext: None,
 //!     plan: None,
+//!     clarify: false,
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
 #![warn(missing_docs)]
 
 pub mod bench;
+mod clarify;
 mod config;
 mod continuation;
 mod edit;

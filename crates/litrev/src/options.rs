@@ -45,6 +45,11 @@ pub struct RunOptions {
     /// litrev would generate; `None` plans from the question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<litrev_model::Plan>,
+    /// Probe the sources for the brief before searching, and stop with status
+    /// `needs_clarification` when it raises questions, until [`crate::Runner::clarify`]
+    /// answers them (the web app and MCP ask them); `false` takes every default.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clarify: bool,
 }
 
 /// One source, as named on the command line.

@@ -148,6 +148,7 @@ mod tests {
             fulltext_dirs: Vec::new(),
             max_fulltext: None,
             plan: None,
+            clarify: false,
         }
     }
 

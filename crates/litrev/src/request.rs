@@ -63,6 +63,11 @@ pub struct ReviewRequest {
     /// Approve the screening in advance instead of stopping at the gate.
     #[serde(default)]
     pub yes: bool,
+    /// Probe the sources first and, when the research brief raises clarifying questions (the
+    /// question spans two disciplines; no years for a large field), stop with status
+    /// `needs_clarification` until they are answered. Default: take every default answer.
+    #[serde(default)]
+    pub clarify: bool,
     /// Most included works whose full text is downloaded (the tier's when absent). Local
     /// full-text folders are a command-line option only: a remote client names no server paths.
     #[serde(default)]
@@ -205,6 +210,7 @@ impl ReviewRequest {
             fulltext_dirs: Vec::new(),
             max_fulltext: self.max_fulltext,
             plan: None,
+            clarify: self.clarify,
         })
     }
 

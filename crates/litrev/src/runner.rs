@@ -20,6 +20,7 @@ use litrev_store::{NewRun, StepWrites, Store};
 use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
 use serde::{Deserialize, Serialize};
 
+use crate::clarify::BriefState;
 use crate::continuation::Continued;
 use crate::error::{Error, Result};
 use crate::events::Event;
@@ -54,6 +55,14 @@ pub struct Runner {
 pub enum Outcome {
     /// Every step is done.
     Done(Summary),
+    /// The run waits, before searching, for answers to the brief's clarifying questions
+    /// ([`Runner::clarify`]).
+    NeedsClarification {
+        /// The run.
+        run: RunId,
+        /// The questions, each with its options (the default first).
+        clarifications: Vec<litrev_model::Clarification>,
+    },
     /// The run waits at the gate for a person to check the screening.
     AwaitingApproval {
         /// The run.
@@ -357,7 +366,11 @@ impl Runner {
     /// # Errors
     /// When the run is unknown or a step fails.
     pub fn resume(&mut self, run: &RunId, events: &dyn Fn(&Event)) -> Result<Outcome> {
-        self.store.run(run)?;
+        let record = self.store.run(run)?;
+        // Resuming a run that waits for answers takes every question's default.
+        if record.status == RunStatus::NeedsClarification {
+            self.clarify(run, &[])?;
+        }
         self.drive(run, true, events)
     }
 
@@ -409,6 +422,7 @@ impl Runner {
             Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
                 RunStatus::AwaitingApproval
             }
+            Ok(Outcome::NeedsClarification { .. }) => RunStatus::NeedsClarification,
             Err(_) => RunStatus::Failed,
         };
         self.store.set_status(run, status)?;
@@ -431,6 +445,19 @@ impl Runner {
         let done: BTreeSet<String> = record.steps_done.iter().cloned().collect();
         let mut source: Option<Federation> = None;
 
+        // Brief: with `clarify`, a probe and the questions it raises.
+        let brief = if done.contains("plan") {
+            BriefState::NotAsked
+        } else {
+            self.brief_step(run, &options, &done, events)?
+        };
+        if let BriefState::Waiting(clarifications) = brief {
+            return Ok(Outcome::NeedsClarification {
+                run: run.clone(),
+                clarifications,
+            });
+        }
+
         // Plan.
         let planned: PlanRecord = if done.contains("plan") {
             events(&Event::StepSkipped {
@@ -439,7 +466,10 @@ impl Runner {
             self.output(run, "plan")?
         } else {
             self.started(events, "plan", "turning the question into searches");
-            let generated = crate::generated_plan(&options);
+            let mut generated = crate::generated_plan(&options);
+            if let BriefState::Ready(brief) = brief {
+                generated.brief = *brief;
+            }
             // An edited plan runs as the person wrote it: no model adds queries to it.
             let planned = match &options.plan {
                 Some(edited) => PlanRecord {

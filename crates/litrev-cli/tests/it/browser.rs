@@ -88,7 +88,11 @@ fn click(tab: &Tab, selector: &str) {
 }
 
 /// Starts a review from the home page's form; the run page it lands on.
-fn start_from_form(tab: &Tab, url: &str, question: &str, snapshot: &Path) {
+fn start_from_form(tab: &Tab, url: &str, question: &str, snapshots: &[&Path]) {
+    let sources: Vec<String> = snapshots
+        .iter()
+        .map(|snapshot| format!("snapshot:{}", snapshot.display()))
+        .collect();
     tab.navigate_to(&format!("{url}/"))
         .and_then(|tab| tab.wait_until_navigated())
         .expect("home page");
@@ -98,7 +102,7 @@ fn start_from_form(tab: &Tab, url: &str, question: &str, snapshot: &Path) {
         tab,
         &format!(
             "(() => {{ document.getElementById('sources').value = {}; document.getElementById('tier').value = 'quick'; return true; }})()",
-            serde_json::Value::String(format!("snapshot:{}", snapshot.display()))
+            serde_json::Value::String(sources.join(","))
         ),
     );
     screenshot(tab, "1-new-review");
@@ -127,7 +131,7 @@ fn a_review_is_made_screened_and_read_in_the_browser() {
         &tab,
         url,
         &question(&data, DATASET),
-        &works_file(&data, DATASET),
+        &[&works_file(&data, DATASET)],
     );
     wait_until(
         &tab,
@@ -328,7 +332,7 @@ fn markup_in_titles_and_the_question_shows_as_text_and_runs_nothing() {
         "{} <img src=x onerror=\"window.__pwned=3\">",
         question(&data, DATASET)
     );
-    start_from_form(&tab, &server.url, &question, &snapshot);
+    start_from_form(&tab, &server.url, &question, &[&snapshot]);
     wait_until(
         &tab,
         "document.getElementById('run-title').textContent.includes('<img')",
@@ -364,5 +368,55 @@ fn markup_in_titles_and_the_question_shows_as_text_and_runs_nothing() {
         eval(&tab, "typeof window.__pwned"),
         serde_json::json!("undefined"),
         "nothing ran"
+    );
+}
+
+/// A question whose probe spreads over two disciplines: the run page asks, with the default
+/// chosen; answering with the narrower option sends the run on to search and to the gate.
+#[test]
+fn the_run_page_asks_what_the_question_leaves_open() {
+    let Some(data) = testdata() else { return };
+    if !chromium_available() {
+        return;
+    }
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start(home.path(), &[]);
+    let browser = browser();
+    let tab = browser.new_tab().expect("tab");
+    tab.set_default_timeout(PATIENCE);
+    let pools = [
+        works_file(&data, "Sep_2021"),
+        works_file(&data, "van_der_Valk_2021"),
+    ];
+    start_from_form(
+        &tab,
+        &server.url,
+        "Hair cortisol and the rodent object-in-context task",
+        &[&pools[0], &pools[1]],
+    );
+    wait_until(
+        &tab,
+        "!document.getElementById('clarify').hidden",
+        "the clarifying question",
+    );
+    let shown = eval(
+        &tab,
+        "(() => [...document.querySelectorAll('#clarify input[type=radio]')].map(input => [input.value, input.checked]))()",
+    );
+    assert_eq!(shown[0], serde_json::json!(["both", true]), "{shown}");
+    assert_eq!(shown[1][1], false, "{shown}");
+    assert_eq!(
+        eval(&tab, "document.getElementById('status').textContent"),
+        "needs_clarification"
+    );
+    screenshot(&tab, "7-clarify");
+    click(&tab, "#clarify input[type=radio]:not(:checked)");
+    click(&tab, "#clarify-send");
+    wait_until(&tab, "!document.getElementById('gate').hidden", "the gate");
+    assert!(
+        eval(&tab, "document.getElementById('clarify').hidden")
+            .as_bool()
+            .unwrap_or_default(),
+        "the question is gone once answered"
     );
 }

@@ -18,7 +18,7 @@ use crate::support::{cited_keys, question, testdata, works_file};
 
 const DATASET: &str = "Donners_2021";
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 12] = [
     "search_works",
     "get_work",
     "citation_search",
@@ -27,6 +27,7 @@ const TOOLS: [&str; 11] = [
     "review_status",
     "label_works",
     "approve",
+    "answer_clarifications",
     "get_review",
     "get_evidence",
     "export_bibliography",
@@ -118,6 +119,71 @@ async fn wait_for(client: &Client, run: &str, wanted: &str) -> Value {
         );
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
+}
+
+/// `start_review` with `clarify` stops as `needs_clarification` with the probe's question;
+/// `answer_clarifications` refuses an answer that is not an option and, with no answer, takes
+/// the default, which the plan records as unanswered.
+#[test]
+fn an_agent_answers_the_clarifying_questions() {
+    let Some(data) = testdata() else { return };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let home = tempfile::tempdir().expect("home");
+        let client = connect(home.path(), &works_file(&data, DATASET)).await;
+        let sources: Vec<String> = ["Sep_2021", "van_der_Valk_2021"]
+            .iter()
+            .map(|dataset| format!("snapshot:{}", works_file(&data, dataset).display()))
+            .collect();
+        let started = ok(
+            &client,
+            "start_review",
+            json!({
+                "question": "Hair cortisol and the rodent object-in-context task",
+                "sources": sources, "tier": "quick", "yes": true, "clarify": true,
+            }),
+        )
+        .await;
+        let run = started["run"].as_str().expect("a run id").to_owned();
+        let asking = wait_for(&client, &run, "needs_clarification").await;
+        let question = &asking["clarifications"][0];
+        assert_eq!(question["about"], "disciplines", "{asking}");
+        assert_eq!(question["default"], "both", "{asking}");
+        let message = refused(
+            &client,
+            "answer_clarifications",
+            json!({ "run": run, "answers": ["Astrology"] }),
+        )
+        .await;
+        assert!(message.contains("is not an answer"), "{message}");
+        let answered = ok(
+            &client,
+            "answer_clarifications",
+            json!({ "run": run, "answers": [] }),
+        )
+        .await;
+        assert_eq!(answered["answers"][0]["default_taken"], true, "{answered}");
+        let done = wait_for(&client, &run, "done").await;
+        let out = done["out_dir"].as_str().expect("out_dir");
+        let record: Value = serde_json::from_str(
+            &std::fs::read_to_string(Path::new(out).join("run.json")).expect("run.json"),
+        )
+        .expect("JSON");
+        let brief = &record["plan"]["brief"];
+        assert!(
+            brief["clarifications"][0].get("answer").is_none(),
+            "{brief}"
+        );
+        assert_eq!(
+            brief["disciplines"]["value"].as_array().map(Vec::len),
+            Some(2),
+            "both disciplines kept: {brief}"
+        );
+        client.cancel().await.expect("the session ends");
+    });
 }
 
 #[test]

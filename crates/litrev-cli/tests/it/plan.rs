@@ -1,7 +1,7 @@
 //! `litrev plan` writes an editable plan and runs nothing; `litrev review --plan` runs the
-//! edited plan and records what was changed.
+//! edited plan and records what was changed; `review --clarify` waits for its answers.
 
-use crate::support::{describe, litrev, testdata, works_file};
+use crate::support::{describe, litrev, newest_run, testdata, works_file};
 
 const QUESTION: &str = "Pharmacokinetics and associated efficacy of emicizumab in humans";
 
@@ -121,5 +121,70 @@ fn a_probe_gives_the_brief_its_disciplines() {
     assert!(
         !plan.contains("answer ="),
         "defaults are recorded as unanswered: {plan}"
+    );
+}
+
+/// `review --clarify` on a question whose probe spreads over two disciplines stops before
+/// searching (exit 3) and prints the question; a wrong answer is refused (exit 1) and changes
+/// nothing; `resume --answer` records the answer in the plan and the run goes on to the end.
+#[test]
+fn a_review_asked_to_clarify_waits_for_its_answer_on_the_command_line() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("out");
+    let out_text = out.display().to_string();
+    let sources: Vec<String> = ["Sep_2021", "van_der_Valk_2021"]
+        .iter()
+        .map(|dataset| format!("snapshot:{}", works_file(&data, dataset).display()))
+        .collect();
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            "Hair cortisol and the rodent object-in-context task",
+            "--source",
+            &sources[0],
+            "--source",
+            &sources[1],
+            "--clarify",
+            "--yes",
+            "--out",
+            &out_text,
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(3), "{}", describe(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("[both / Psychology]"), "{stdout}");
+    assert!(
+        !out.join("review.md").exists(),
+        "nothing written before the answers"
+    );
+    let run = newest_run(home.path());
+    let refused = litrev(home.path(), &["resume", &run, "--answer", "Astrology"], &[]);
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("is not an answer"),
+        "{}",
+        describe(&refused)
+    );
+    let resumed = litrev(
+        home.path(),
+        &["resume", &run, "--answer", "psychology"],
+        &[],
+    );
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("JSON");
+    let brief = &record["plan"]["brief"];
+    assert_eq!(
+        brief["disciplines"]["value"],
+        serde_json::json!(["Psychology"]),
+        "{brief}"
+    );
+    assert_eq!(
+        brief["clarifications"][0]["answer"], "Psychology",
+        "{brief}"
     );
 }

@@ -73,6 +73,99 @@ fn start_run(url: &str, body: &serde_json::Value) -> String {
     created["id"].as_str().expect("id").to_owned()
 }
 
+/// A question over two pools whose probe spreads over two disciplines (Sep's rodent studies
+/// are filed under psychology, van der Valk's hair cortisol under medicine).
+const TWO_FIELDS: &str = "Hair cortisol and the rodent object-in-context task";
+
+/// A run asked to clarify stops as `needs_clarification` with the probe's question; a wrong
+/// answer is refused, the right one is recorded in the plan and the run goes on to the end.
+#[test]
+fn a_run_that_raises_questions_waits_for_the_answers() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start(home.path(), &[]);
+    let url = &server.url;
+    let sources: Vec<String> = ["Sep_2021", "van_der_Valk_2021"]
+        .iter()
+        .map(|dataset| format!("snapshot:{}", works_file(&data, dataset).display()))
+        .collect();
+    let run = start_run(
+        url,
+        &serde_json::json!({
+            "question": TWO_FIELDS, "sources": sources, "tier": "quick", "yes": true, "clarify": true,
+        }),
+    );
+    let asked = follow(url, &run, None, &["clarify", "failed"], usize::MAX);
+    let last = asked.last().expect("events");
+    assert_eq!(last.kind, "clarify", "{asked:?}");
+    assert_eq!(last.data["clarifications"][0]["about"], "disciplines");
+    assert!(
+        asked.iter().all(|event| !["plan", "discover"]
+            .contains(&event.data["step"].as_str().unwrap_or_default())),
+        "no plan and no discovery before the answers: {asked:?}"
+    );
+    let shown: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("GET run");
+    assert_eq!(shown["status"], "needs_clarification", "{shown}");
+    let question = &shown["clarifications"][0];
+    assert_eq!(question["options"][0], "both", "{shown}");
+    assert_eq!(question["default"], "both", "{shown}");
+    let narrower = question["options"][1]
+        .as_str()
+        .expect("a second option")
+        .to_owned();
+
+    let answer = |answers: serde_json::Value| {
+        client()
+            .post(format!("{url}/api/runs/{run}/clarify"))
+            .json(&serde_json::json!({ "answers": answers }))
+            .send()
+            .expect("POST clarify")
+    };
+    let refused = answer(serde_json::json!(["Astrology"]));
+    assert_eq!(refused.status(), 400);
+    let error: serde_json::Value = refused.json().expect("JSON");
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("is not an answer"),
+        "{error}"
+    );
+    assert_eq!(answer(serde_json::json!([narrower])).status(), 202);
+    assert_eq!(
+        answer(serde_json::json!([narrower])).status(),
+        409,
+        "answered once"
+    );
+    let rest = follow(url, &run, Some(last.id), &["done", "failed"], usize::MAX);
+    assert_eq!(
+        rest.last().map(|event| event.kind.as_str()),
+        Some("done"),
+        "{rest:?}"
+    );
+    let record: serde_json::Value = client()
+        .get(format!("{url}/api/runs/{run}/files/run.json"))
+        .send()
+        .and_then(|response| response.json())
+        .expect("run.json");
+    let brief = &record["plan"]["brief"];
+    assert_eq!(
+        brief["disciplines"]["value"],
+        serde_json::json!([narrower]),
+        "{brief}"
+    );
+    assert_eq!(brief["disciplines"]["basis"], "stated", "{brief}");
+    assert_eq!(
+        brief["clarifications"][0]["answer"],
+        narrower.as_str(),
+        "{brief}"
+    );
+}
+
 #[test]
 fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
     let Some(data) = testdata() else { return };

@@ -157,14 +157,17 @@ fn review(
             fulltext_dirs: Vec::new(),
             max_fulltext: None,
             plan: None,
+            clarify: false,
         },
         &|_| {},
     )?;
     match outcome {
         Outcome::Done(summary) => Ok(summary),
-        Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. } => Err(
-            Error::BadOptions("the review stopped at the gate although it was approved".to_owned()),
-        ),
+        Outcome::AwaitingApproval { .. }
+        | Outcome::AwaitingDownloads { .. }
+        | Outcome::NeedsClarification { .. } => Err(Error::BadOptions(
+            "the review stopped at the gate although it was approved".to_owned(),
+        )),
     }
 }
 

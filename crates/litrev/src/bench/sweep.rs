@@ -164,6 +164,7 @@ fn review(
                     fulltext_dirs: Vec::new(),
                     max_fulltext: None,
                     plan: None,
+                    clarify: false,
                 },
                 &|_| {},
             )
@@ -174,9 +175,11 @@ fn review(
             included: summary.included,
             words: summary.words,
         }),
-        Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
-            Err("stopped at a gate although approved".into())
-        }
+        Ok(
+            Outcome::AwaitingApproval { .. }
+            | Outcome::AwaitingDownloads { .. }
+            | Outcome::NeedsClarification { .. },
+        ) => Err("stopped at a gate although approved".into()),
         Err(Error::NothingIncluded) => Ok(Reviewed {
             considered: 0,
             included: 0,

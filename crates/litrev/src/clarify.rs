@@ -1,0 +1,157 @@
+//! The brief's clarifying questions as a state of the run: a run asked to clarify
+//! ([`RunOptions::clarify`]) probes its sources before searching, and when the brief raises
+//! questions it stops with status `needs_clarification` until [`Runner::clarify`] answers
+//! them, so the CLI, the web app and MCP ask the same questions the same way.
+//!
+//! Two stored steps carry it: `brief` (the probe's brief, questions unanswered) and `clarify`
+//! (the brief with the answers given, or the defaults taken); the plan step plans with the
+//! latter.
+
+use std::collections::BTreeSet;
+
+use litrev_model::{Brief, Clarification, RunId, RunStatus};
+use litrev_store::StepWrites;
+
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::options::RunOptions;
+use crate::runner::{Runner, finished};
+
+/// Where a run's brief stands before its plan step.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum BriefState {
+    /// The run was not asked to clarify: the plan's own brief stands.
+    NotAsked,
+    /// The brief to plan with: questions answered, or none raised.
+    Ready(Box<Brief>),
+    /// Questions wait for answers.
+    Waiting(Vec<Clarification>),
+}
+
+impl Runner {
+    /// The brief step: with [`RunOptions::clarify`] (and no edited plan), a probe search on
+    /// the run's sources reads the disciplines and raises at most two questions; the brief is
+    /// stored once, so a resumed run does not probe again.
+    pub(crate) fn brief_step(
+        &mut self,
+        run: &RunId,
+        options: &RunOptions,
+        done: &BTreeSet<String>,
+        events: &dyn Fn(&Event),
+    ) -> Result<BriefState> {
+        if !options.clarify || options.plan.is_some() {
+            return Ok(BriefState::NotAsked);
+        }
+        if done.contains("clarify") {
+            return Ok(BriefState::Ready(Box::new(self.output(run, "clarify")?)));
+        }
+        let brief: Brief = if done.contains("brief") {
+            self.output(run, "brief")?
+        } else {
+            self.started(events, "brief", "a probe search for the research brief");
+            let mut plan = crate::generated_plan(options);
+            let read = self.probe(&mut plan, &options.sources, events)?;
+            self.commit(
+                run,
+                "brief",
+                &plan.brief,
+                &StepWrites::default(),
+                Vec::new(),
+            )?;
+            finished(
+                events,
+                "brief",
+                format!(
+                    "{read} works probed; disciplines {}; {} question(s)",
+                    list_or_none(&plan.brief.disciplines.value),
+                    plan.brief.clarifications.len()
+                ),
+            );
+            plan.brief
+        };
+        Ok(if brief.clarifications.is_empty() {
+            BriefState::Ready(Box::new(brief))
+        } else {
+            BriefState::Waiting(brief.clarifications)
+        })
+    }
+
+    /// The questions a run waits on (none when it is not waiting for answers).
+    ///
+    /// # Errors
+    /// When the run is unknown or its brief cannot be read.
+    pub fn clarifications(&self, run: &RunId) -> Result<Vec<Clarification>> {
+        let record = self.store().run(run)?;
+        if record.status != RunStatus::NeedsClarification {
+            return Ok(Vec::new());
+        }
+        let brief: Brief = self.output(run, "brief")?;
+        Ok(brief.clarifications)
+    }
+
+    /// Answers the questions of a run waiting for them, in order: an empty or missing answer
+    /// takes the question's default (recorded as assumed). The answered brief is stored and
+    /// the run is queued again; drive it with [`Runner::drive_queued`] or `litrev resume`.
+    ///
+    /// # Errors
+    /// When the run does not wait for answers, there are more answers than questions, or an
+    /// answer is not one of its question's options; nothing is stored then.
+    pub fn clarify(&mut self, run: &RunId, answers: &[String]) -> Result<Brief> {
+        let record = self.store().run(run)?;
+        let refuse = |why: String| Error::BadAnswers {
+            run: run.to_string(),
+            why,
+        };
+        if record.status != RunStatus::NeedsClarification {
+            return Err(Error::NotAwaitingAnswers {
+                run: run.to_string(),
+                status: record.status.name().to_owned(),
+            });
+        }
+        let mut brief: Brief = self.output(run, "brief")?;
+        if answers.len() > brief.clarifications.len() {
+            return Err(refuse(format!(
+                "{} answer(s) given to {} question(s): give one per question, in order",
+                answers.len(),
+                brief.clarifications.len()
+            )));
+        }
+        for (index, given) in answers.iter().enumerate() {
+            if given.trim().is_empty() {
+                continue;
+            }
+            if !litrev_plan::answer(&mut brief, index, given) {
+                let clarification = &brief.clarifications[index];
+                return Err(refuse(format!(
+                    "\"{given}\" is not an answer to \"{}\": answer one of {}",
+                    clarification.question,
+                    clarification.options.join(", ")
+                )));
+            }
+        }
+        self.commit(run, "clarify", &brief, &StepWrites::default(), Vec::new())?;
+        let given: Vec<String> = brief
+            .clarifications
+            .iter()
+            .map(|clarification| {
+                format!(
+                    "{}: {}",
+                    clarification.about,
+                    clarification.answer.as_deref().unwrap_or("default taken")
+                )
+            })
+            .collect();
+        self.store()
+            .log_event(run, "clarify", &format!("answers: {}", given.join("; ")))?;
+        self.store().set_status(run, RunStatus::Queued)?;
+        Ok(brief)
+    }
+}
+
+fn list_or_none(values: &[String]) -> String {
+    if values.is_empty() {
+        "none found".to_owned()
+    } else {
+        values.join(", ")
+    }
+}
