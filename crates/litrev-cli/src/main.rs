@@ -190,6 +190,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 );
                 let interactive = std::io::stdin().is_terminal() && !args.yes;
                 clarify(&mut plan.brief, interactive)?;
+                litrev::apply_time_window(&mut plan);
             }
             let text = litrev::plan_to_toml(&plan)?;
             if args.out.as_os_str() == "-" {

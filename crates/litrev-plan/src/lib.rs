@@ -95,7 +95,7 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
     if !phrases.is_empty() {
         push("adjacent topic terms as phrases", phrases.join(" OR "));
     }
-    Plan {
+    let mut plan = Plan {
         question: question.trim().to_owned(),
         key_terms,
         queries,
@@ -106,6 +106,23 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         relevance_threshold: config.relevance_threshold,
         filters: config.filters.clone(),
         brief: brief(question, &config.filters, config.this_year),
+    };
+    apply_time_window(&mut plan);
+    plan
+}
+
+/// Makes a stated time window (the question's "since 2010", or an answer keeping to the last
+/// ten years) the plan's year filters where the options set none: what the person said limits
+/// what is searched and screened, not only what the brief records.
+pub fn apply_time_window(plan: &mut Plan) {
+    let window = &plan.brief.time_window;
+    if window.basis != litrev_model::Grounds::Stated {
+        return;
+    }
+    let filters = &mut plan.filters;
+    if filters.year_from.is_none() && filters.year_to.is_none() {
+        filters.year_from = window.value.from;
+        filters.year_to = window.value.to;
     }
 }
 
@@ -201,6 +218,47 @@ mod tests {
             assert_eq!(query.label, format!("q{}", index + 1));
         }
         assert_eq!(plan.hits_per_query, 100);
+    }
+
+    #[test]
+    fn a_stated_time_window_filters_the_years_unless_the_options_do() {
+        let config = PlanConfig {
+            this_year: 2026,
+            ..PlanConfig::for_tier(Tier::Quick)
+        };
+        let stated = plan("Teacher burnout since 2010", &config);
+        assert_eq!(
+            (stated.filters.year_from, stated.filters.year_to),
+            (Some(2010), None)
+        );
+        let assumed = plan("Teacher burnout", &config);
+        assert_eq!(
+            assumed.filters,
+            Filters::default(),
+            "no years when none were given"
+        );
+        let mut given = config.clone();
+        given.filters.year_to = Some(2015);
+        let optioned = plan("Teacher burnout since 2010", &given);
+        assert_eq!(
+            (optioned.filters.year_from, optioned.filters.year_to),
+            (None, Some(2015)),
+            "the options' years stand as given"
+        );
+        // An answer keeping to the last ten years filters them too.
+        let mut answered = plan("Teacher burnout", &config);
+        answered
+            .brief
+            .clarifications
+            .push(litrev_model::Clarification {
+                about: "time_window".to_owned(),
+                question: "Which years?".to_owned(),
+                options: vec!["any era".to_owned(), "last ten years".to_owned()],
+                answer: None,
+            });
+        assert!(crate::answer(&mut answered.brief, 0, "last ten years"));
+        apply_time_window(&mut answered);
+        assert_eq!(answered.filters.year_from, Some(2017));
     }
 
     #[test]

@@ -469,6 +469,7 @@ impl Runner {
             let mut generated = crate::generated_plan(&options);
             if let BriefState::Ready(brief) = brief {
                 generated.brief = *brief;
+                litrev_plan::apply_time_window(&mut generated);
             }
             // An edited plan runs as the person wrote it: no model adds queries to it.
             let planned = match &options.plan {
