@@ -109,19 +109,31 @@ fn a_probe_gives_the_brief_its_disciplines() {
         &[],
     );
     assert!(output.status.success(), "{}", describe(&output));
-    let plan = std::fs::read_to_string(&plan_path).expect("plan written");
-    let disciplines = plan
-        .split("[brief.disciplines]")
-        .nth(1)
-        .and_then(|rest| rest.split("\n\n").next())
-        .expect("a disciplines table");
-    assert!(disciplines.contains("basis = \"derived\""), "{disciplines}");
-    assert!(disciplines.contains("Medicine"), "{disciplines}");
-    assert!(plan.contains("[brief.time_window]"), "{plan}");
-    assert!(
-        !plan.contains("answer ="),
-        "defaults are recorded as unanswered: {plan}"
+    let text = std::fs::read_to_string(&plan_path).expect("plan written");
+    let plan: toml::Table = toml::from_str(&text).expect("the plan is TOML");
+    let brief = &plan["brief"];
+    let disciplines = &brief["disciplines"];
+    assert_eq!(
+        disciplines["basis"].as_str(),
+        Some("derived"),
+        "{disciplines}"
     );
+    assert!(
+        disciplines["value"]
+            .as_array()
+            .is_some_and(|names| names.iter().any(|name| name.as_str() == Some("Medicine"))),
+        "{disciplines}"
+    );
+    assert!(brief.get("time_window").is_some(), "{text}");
+    let answered = brief
+        .get("clarifications")
+        .and_then(toml::Value::as_array)
+        .is_some_and(|asked| {
+            asked
+                .iter()
+                .any(|question| question.get("answer").is_some())
+        });
+    assert!(!answered, "defaults are recorded as unanswered: {text}");
 }
 
 /// `review --clarify` on a question whose probe spreads over two disciplines stops before

@@ -201,20 +201,16 @@ pub fn labelled_abstract(text: &str) -> Option<LabelledAbstract> {
 }
 
 /// The role of each of an abstract's sentences (as `split_sentences` cuts them), in order, by
-/// the shipped model and the cue words over it.
+/// the shipped model and the cue words over it. A build whose model cannot be read (a unit
+/// test rules it out) gives the cue words' roles and "other" for the rest, which the writer
+/// never quotes.
 pub fn roles_of(sentences: &[&str]) -> Vec<Role> {
     match RoleModel::shipped() {
         Some(model) => model.roles(sentences),
-        None => {
-            let count = sentences.len();
-            sentences
-                .iter()
-                .enumerate()
-                .map(|(index, sentence)| {
-                    cue_role(sentence).unwrap_or_else(|| fallback_role(sentence, index, count))
-                })
-                .collect()
-        }
+        None => sentences
+            .iter()
+            .map(|sentence| cue_role(sentence).unwrap_or(Role::Other))
+            .collect(),
     }
 }
 
@@ -278,30 +274,6 @@ const LIMITATION_CUES: &[&str] = &[
     "interpreted with care",
     "small sample size",
 ];
-
-/// Roles by cue words and position, for when the shipped model cannot be read (which a unit
-/// test rules out for a build).
-fn fallback_role(sentence: &str, index: usize, count: usize) -> Role {
-    let lower = sentence.to_lowercase();
-    let has = |cues: &[&str]| cues.iter().any(|cue| lower.contains(cue));
-    if index == 0 {
-        Role::Background
-    } else if has(&[
-        "in conclusion",
-        "we conclude",
-        "these findings",
-        "suggest that",
-    ]) || index + 1 == count
-    {
-        Role::Conclusion
-    } else if has(&["aim", "objective", "purpose", "to assess", "to evaluate"]) {
-        Role::Objective
-    } else if lower.contains('%') || has(&["significant", "compared with", "found that"]) {
-        Role::Result
-    } else {
-        Role::Method
-    }
-}
 
 #[cfg(test)]
 mod tests {
