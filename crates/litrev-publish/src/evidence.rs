@@ -51,8 +51,9 @@ pub struct SpanEvidence {
     pub snippet: String,
     /// Where to read the work (DOI, else OpenAlex).
     pub url: Option<String>,
-    /// For an abstract's sentence: what it does there (`result`, `method`, `conclusion`…),
-    /// by litrev's sentence-role model, as the writer read it when it chose the sentence.
+    /// What the sentence does in its work (`result`, `method`, `conclusion`…): for an
+    /// abstract's, by litrev's sentence-role model, as the writer read it when it chose the
+    /// sentence; for a full text's, by the heading of its section (else the model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<&'static str>,
     /// For a full-text sentence: where in the text (`sec. Results`, `p. 4`)…
@@ -150,14 +151,20 @@ fn span_evidence(
         .get(&locator.work)
         .cloned()
         .ok_or_else(|| Error::MissingKey(locator.work.clone()))?;
-    let role = (locator.field == "abstract")
-        .then_some(work.abstract_text.as_deref())
-        .flatten()
-        .and_then(|text| {
-            litrev_text::sentence_roles(text)
-                .get(locator.sentence)
-                .map(|(_, role)| role.name())
-        });
+    let role = match &locator.full_text {
+        // A full-text sentence: its section's role, as the heading in its pinpoint names it.
+        Some(span) => Some(
+            litrev_text::full_text_role(span.pinpoint.strip_prefix("sec. "), &span.text).name(),
+        ),
+        None => (locator.field == "abstract")
+            .then_some(work.abstract_text.as_deref())
+            .flatten()
+            .and_then(|text| {
+                litrev_text::sentence_roles(text)
+                    .get(locator.sentence)
+                    .map(|(_, role)| role.name())
+            }),
+    };
     Ok(SpanEvidence {
         role,
         work: locator.work.to_string(),

@@ -24,8 +24,8 @@ mod tfidf;
 pub use phrases::{Phrase, PhraseGroup, best_phrase, most_common, spell_out_acronyms};
 pub use relevance::RelevanceProfile;
 pub use roles::{
-    LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, cue_role, label_role,
-    labelled_abstract, roles_of, sentence_roles, train,
+    LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, cue_role, full_text_role,
+    label_role, labelled_abstract, roles_of, sentence_roles, train,
 };
 pub use sentences::{
     LabelledSentence, is_boilerplate, split_labelled, split_sentences, strip_boilerplate,

@@ -130,6 +130,20 @@ fn check_quotes(home: &Path, out: &Path, format: &str) {
             continue;
         }
         let pinpoint = span["pinpoint"].as_str().expect("a pinpoint");
+        let role = span["role"].as_str().unwrap_or_default();
+        assert!(
+            [
+                "background",
+                "objective",
+                "method",
+                "result",
+                "conclusion",
+                "limitation",
+                "future_work"
+            ]
+            .contains(&role),
+            "a quoted full-text sentence has a role, and never other: {claim}"
+        );
         assert!(
             claim["markdown"]
                 .as_str()

@@ -214,6 +214,63 @@ pub fn roles_of(sentences: &[&str]) -> Vec<Role> {
     }
 }
 
+/// The role of a full-text sentence: the cue words first (as in an abstract), then what its
+/// section's heading names ("2. Materials and methods", "Results", "Discussion"; numbering
+/// left aside), else the model reading the sentence alone (a PDF's pages have no headings).
+pub fn full_text_role(heading: Option<&str>, sentence: &str) -> Role {
+    if let Some(role) = cue_role(sentence) {
+        return role;
+    }
+    let by_heading = heading.and_then(|heading| {
+        let title = heading.trim_start_matches(|c: char| {
+            c.is_ascii_digit() || c.is_whitespace() || matches!(c, '.' | ')' | '-')
+        });
+        label_role(title).or_else(|| heading_words_role(title))
+    });
+    by_heading.unwrap_or_else(|| roles_of(&[sentence])[0])
+}
+
+/// A heading's role from its words when it is not a label as such: "Statistical analysis",
+/// "Strengths and limitations of this study", "Main findings in context".
+fn heading_words_role(heading: &str) -> Option<Role> {
+    let lower = heading.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|word| lower.contains(word));
+    if has(&["limitation"]) {
+        Some(Role::Limitation)
+    } else if has(&["future"]) {
+        Some(Role::FutureWork)
+    } else if has(&["conclusion", "discussion", "implication"]) {
+        Some(Role::Conclusion)
+    } else if has(&["result", "finding"]) {
+        Some(Role::Result)
+    } else if has(&[
+        "method",
+        "analys",
+        "design",
+        "participant",
+        "procedure",
+        "measure",
+        "statistic",
+        "data collection",
+        "sample",
+        "material",
+    ]) {
+        Some(Role::Method)
+    } else if has(&["introduction", "background"]) {
+        Some(Role::Background)
+    } else if has(&[
+        "acknowledg",
+        "funding",
+        "conflict",
+        "competing interest",
+        "author contribution",
+    ]) {
+        Some(Role::Other)
+    } else {
+        None
+    }
+}
+
 /// The sentences of a text (as `split_sentences` cuts them) with their roles: how the writer
 /// reads an abstract, and how `evidence.json` says what role a quoted sentence had.
 pub fn sentence_roles(text: &str) -> Vec<((usize, usize), Role)> {
@@ -278,6 +335,33 @@ const LIMITATION_CUES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_text_sentence_takes_its_section_role_unless_its_words_say_more() {
+        let plain = "The mean age of the participants was 42 years.";
+        assert_eq!(
+            full_text_role(Some("2. Materials and methods"), plain),
+            Role::Method
+        );
+        assert_eq!(
+            full_text_role(Some("3.2 Statistical analysis"), plain),
+            Role::Method
+        );
+        assert_eq!(full_text_role(Some("Results"), plain), Role::Result);
+        assert_eq!(full_text_role(Some("Discussion"), plain), Role::Conclusion);
+        assert_eq!(
+            full_text_role(Some("Strengths and limitations"), plain),
+            Role::Limitation
+        );
+        assert_eq!(
+            full_text_role(Some("Results"), "Further research is needed on dosing."),
+            Role::FutureWork,
+            "cue words over the heading"
+        );
+        // No heading (a PDF's page): the model reads the sentence alone.
+        let alone = full_text_role(None, plain);
+        assert_eq!(alone, roles_of(&[plain])[0]);
+    }
 
     #[test]
     fn labels_map_to_roles_and_ambiguous_ones_to_none() {
