@@ -62,6 +62,15 @@ fn follow(url: &str, run: &str, last: Option<i64>, until: &[&str], limit: usize)
     events
 }
 
+/// `GET` a JSON answer, panicking with the URL when it is not one.
+fn get_json<T: serde::de::DeserializeOwned>(url: &str) -> T {
+    client()
+        .get(url)
+        .send()
+        .and_then(|response| response.json())
+        .unwrap_or_else(|error| panic!("GET {url}: {error}"))
+}
+
 fn start_run(url: &str, body: &serde_json::Value) -> String {
     let response = client()
         .post(format!("{url}/api/runs"))
@@ -104,11 +113,7 @@ fn a_run_that_raises_questions_waits_for_the_answers() {
             .contains(&event.data["step"].as_str().unwrap_or_default())),
         "no plan and no discovery before the answers: {asked:?}"
     );
-    let shown: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET run");
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
     assert_eq!(shown["status"], "needs_clarification", "{shown}");
     let question = &shown["clarifications"][0];
     assert_eq!(question["options"][0], "both", "{shown}");
@@ -147,11 +152,7 @@ fn a_run_that_raises_questions_waits_for_the_answers() {
         Some("done"),
         "{rest:?}"
     );
-    let record: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}/files/run.json"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("run.json");
+    let record: serde_json::Value = get_json(&format!("{url}/api/runs/{run}/files/run.json"));
     let brief = &record["plan"]["brief"];
     assert_eq!(
         brief["disciplines"]["value"],
@@ -211,19 +212,11 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
     assert!(to_gate.iter().any(|event| event.kind == "step"
         && event.data["step"] == "screen"
         && event.data["state"] == "finished"));
-    let shown: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET run");
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
     assert_eq!(shown["status"], "waiting", "{shown}");
 
     // The gate's table: exclude two included works, include an excluded one.
-    let rows: Vec<serde_json::Value> = client()
-        .get(format!("{url}/api/runs/{run}/screening"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("screening");
+    let rows: Vec<serde_json::Value> = get_json(&format!("{url}/api/runs/{run}/screening"));
     let included: Vec<&serde_json::Value> = rows
         .iter()
         .filter(|row| row["decision"] == "include" && row["doi"].is_string())
@@ -255,11 +248,7 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
         409,
         "a work outside the corpus is refused"
     );
-    let rows: Vec<serde_json::Value> = client()
-        .get(format!("{url}/api/runs/{run}/screening"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("screening");
+    let rows: Vec<serde_json::Value> = get_json(&format!("{url}/api/runs/{run}/screening"));
     let decision_of = |id: &serde_json::Value| {
         rows.iter()
             .find(|row| row["id"] == *id)
@@ -349,11 +338,7 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
 
     edit_the_review(url, &run);
 
-    let document: serde_json::Value = client()
-        .get(format!("{url}/api/openapi.json"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET openapi.json");
+    let document: serde_json::Value = get_json(&format!("{url}/api/openapi.json"));
     assert_eq!(document["openapi"], "3.1.0");
     for (path, method) in [
         ("/api/runs", "post"),
@@ -373,11 +358,7 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
 /// changes; an edit that keeps the grounding is saved, the files follow it, the old text is
 /// kept.
 fn edit_the_review(url: &str, run: &str) {
-    let text: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}/review"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET review");
+    let text: serde_json::Value = get_json(&format!("{url}/api/runs/{run}/review"));
     assert_eq!(text["revisions"], 0);
     let markdown = text["markdown"].as_str().expect("markdown").to_owned();
     let published = |name: &str| {
@@ -444,17 +425,9 @@ fn edit_the_review(url: &str, run: &str) {
         markdown.len() + "We read every study twice. ".len()
     );
     assert!(published("review.html").contains("We read every study twice."));
-    let text: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}/review"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET review");
+    let text: serde_json::Value = get_json(&format!("{url}/api/runs/{run}/review"));
     assert_eq!(text["revisions"], 1);
-    let shown: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET run");
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
     assert_eq!(shown["status"], "done", "{shown}");
 }
 
@@ -462,11 +435,7 @@ fn edit_the_review(url: &str, run: &str) {
 /// and the bytes of their answers. Requests are batched (one asks for the references of up to
 /// a page of works), so the bytes tell how much was fetched.
 fn snowball_calls(url: &str, run: &str) -> (u64, u64) {
-    let shown: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET run");
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
     let calls = shown["telemetry"]["steps"]
         .as_array()
         .expect("steps")
@@ -534,11 +503,7 @@ fn a_follow_up_builds_on_its_parent_without_fetching_it_again() {
     assert_eq!(created["parent"], parent.as_str());
     let child = created["id"].as_str().expect("id").to_owned();
     let child_done = done_event(url, &child);
-    let shown: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{child}"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET run");
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{child}"));
     assert_eq!(shown["parent"], parent.as_str());
     assert_eq!(shown["question"], follow_up.as_str());
     assert!(
@@ -771,18 +736,10 @@ fn a_run_started_over_the_api_uses_the_language_model_it_names() {
     );
     let done = done_event(url, &run);
     assert!(done["words"].as_u64() > Some(0), "{done}");
-    let record: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}/files/run.json"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("run.json");
+    let record: serde_json::Value = get_json(&format!("{url}/api/runs/{run}/files/run.json"));
     assert_eq!(record["llm"]["model"], "scripted");
     assert_eq!(record["options"]["llm"]["budget_usd"], 5.0);
     assert!(llm.requests() > 0, "the model was asked");
-    let shown: serde_json::Value = client()
-        .get(format!("{url}/api/runs/{run}"))
-        .send()
-        .and_then(|response| response.json())
-        .expect("GET run");
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
     assert!(shown["cost"]["usd"].as_f64() > Some(0.0), "{shown}");
 }
