@@ -71,6 +71,16 @@ fn get_json<T: serde::de::DeserializeOwned>(url: &str) -> T {
         .unwrap_or_else(|error| panic!("GET {url}: {error}"))
 }
 
+/// Checks a refusal: its status, and that its error message says `words`.
+fn refused_with(response: reqwest::blocking::Response, status: u16, words: &str) {
+    assert_eq!(response.status(), status);
+    let error: serde_json::Value = response.json().expect("a JSON error");
+    assert!(
+        error["error"].as_str().unwrap_or_default().contains(words),
+        "{error}"
+    );
+}
+
 fn start_run(url: &str, body: &serde_json::Value) -> String {
     let response = client()
         .post(format!("{url}/api/runs"))
@@ -131,15 +141,7 @@ fn a_run_that_raises_questions_waits_for_the_answers() {
             .expect("POST clarify")
     };
     let refused = answer(serde_json::json!(["Astrology"]));
-    assert_eq!(refused.status(), 400);
-    let error: serde_json::Value = refused.json().expect("JSON");
-    assert!(
-        error["error"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("is not an answer"),
-        "{error}"
-    );
+    refused_with(refused, 400, "is not an answer");
     assert_eq!(answer(serde_json::json!([narrower])).status(), 202);
     assert_eq!(
         answer(serde_json::json!([narrower])).status(),
@@ -181,15 +183,7 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
         .json(&serde_json::json!({"question": "x", "tier": "huge"}))
         .send()
         .expect("POST");
-    assert_eq!(refused.status(), 400);
-    let error: serde_json::Value = refused.json().expect("JSON");
-    assert!(
-        error["error"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("unknown tier"),
-        "{error}"
-    );
+    refused_with(refused, 400, "unknown tier");
 
     let run = start_run(
         url,
