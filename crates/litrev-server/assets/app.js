@@ -123,6 +123,9 @@ async function runPage() {
       line(data.step + " skipped", "step");
       return;
     }
+    if (data.step === "plan" && data.state === "finished") {
+      api("/api/runs/" + encodeURIComponent(id)).then((now) => showPlan(now.plan)).catch(() => {});
+    }
     item.textContent = data.step + ": " + (data.summary || data.detail || data.state);
     item.className = data.state;
     line(data.step + " " + data.state + (data.summary ? ": " + data.summary : data.detail ? ": " + data.detail : ""), "step");
@@ -169,6 +172,7 @@ async function runPage() {
   if (run.status === "waiting") {
     document.getElementById(run.gate === "downloads" ? "download-gate" : "gate").hidden = false;
   }
+  showPlan(run.plan);
   document.getElementById("downloads-link").setAttribute("href", "/api/runs/" + encodeURIComponent(id) + "/files/downloads.csv");
   document.getElementById("approve-downloads").onclick = async () => {
     try {
@@ -209,6 +213,38 @@ async function runPage() {
       document.getElementById("follow-error").textContent = failure.message;
     }
   });
+}
+
+// The plan a run follows: the brief, each part with its basis, and the searches.
+const BRIEF = [["disciplines", "Disciplines"], ["time_window", "Years"], ["methods", "Methods"],
+  ["population", "Population"], ["source_hierarchy", "Sources, most trusted first"],
+  ["output_language", "Language"], ["mode", "Mode"]];
+
+function showPlan(plan) {
+  if (!plan) return;
+  const body = document.querySelector("#brief tbody");
+  body.replaceChildren();
+  for (const [name, label] of BRIEF) {
+    const part = plan.brief[name];
+    if (!part) continue;
+    let value = part.value;
+    if (name === "time_window") {
+      const from = value.from ? String(value.from) : "any era";
+      const to = value.to ? String(value.to) : "now";
+      value = from + " to " + to + (value.recent_from ? " (recent: from " + value.recent_from + ")" : "");
+    } else if (Array.isArray(value)) {
+      value = value.length ? value.join("; ") : "any";
+    }
+    const row = el("tr", null, { "data-part": name });
+    row.append(el("td", label), el("td", value), el("td", part.basis, { class: "basis " + part.basis }));
+    body.append(row);
+  }
+  const queries = document.getElementById("queries");
+  queries.replaceChildren();
+  for (const query of plan.queries) {
+    queries.append(el("li", query.label + ": " + query.text + " (" + query.purpose + ")"));
+  }
+  document.getElementById("plan-box").hidden = false;
 }
 
 // The brief's questions as a form: one group of choices per question, its default chosen.

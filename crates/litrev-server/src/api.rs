@@ -114,7 +114,16 @@ fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json
     } else {
         serde_json::json!([])
     };
+    let plan = runner.plan_of(run)?.map(|plan| {
+        serde_json::json!({
+            "brief": plan.brief,
+            "queries": plan.queries,
+            "seeds": plan.seeds,
+            "filters": plan.filters,
+        })
+    });
     Ok(serde_json::json!({
+        "plan": plan,
         "clarifications": clarifications,
         "id": summary.id.to_string(),
         "question": summary.question,

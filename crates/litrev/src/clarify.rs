@@ -76,6 +76,16 @@ impl Runner {
         })
     }
 
+    /// The plan a run follows, once its plan step is done: its brief, queries, seeds, limits
+    /// and filters, for a frontend to show.
+    ///
+    /// # Errors
+    /// When the run is unknown or its plan cannot be read.
+    pub fn plan_of(&self, run: &RunId) -> Result<Option<litrev_model::Plan>> {
+        self.store().run(run)?;
+        Ok(self.store().step_output(run, "plan")?)
+    }
+
     /// The questions a run waits on (none when it is not waiting for answers).
     ///
     /// # Errors

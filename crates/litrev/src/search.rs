@@ -127,6 +127,15 @@ impl Runner {
         let records: Vec<Work> = per_source.iter().flatten().cloned().collect();
         let record_count = records.len();
         let merged = merge_duplicates(records);
+        crate::runner::finished(
+            events,
+            "search",
+            format!(
+                "{} queries, {record_count} hits, {} works",
+                plan.queries.len(),
+                merged.works.len()
+            ),
+        );
         let summary = self.source_opener().http_summary();
         let mut seen: BTreeSet<WorkId> = BTreeSet::new();
         let mut rows = Vec::new();

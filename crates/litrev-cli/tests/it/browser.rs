@@ -419,4 +419,21 @@ fn the_run_page_asks_what_the_question_leaves_open() {
             .unwrap_or_default(),
         "the question is gone once answered"
     );
+    // The plan shows the answer as stated.
+    let disciplines = eval(
+        &tab,
+        "(() => [...document.querySelectorAll('#brief tr[data-part=disciplines] td')].map(cell => cell.textContent))()",
+    );
+    assert_eq!(
+        disciplines,
+        serde_json::json!(["Disciplines", "Psychology", "stated"]),
+        "{disciplines}"
+    );
+    assert!(
+        !eval(&tab, "document.getElementById('plan-box').hidden")
+            .as_bool()
+            .unwrap_or(true)
+    );
+    eval(&tab, "document.getElementById('plan-box').open = true");
+    screenshot(&tab, "8-plan");
 }

@@ -155,6 +155,16 @@ fn a_run_that_raises_questions_waits_for_the_answers() {
         "{rest:?}"
     );
     let record: serde_json::Value = get_json(&format!("{url}/api/runs/{run}/files/run.json"));
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
+    assert_eq!(
+        shown["plan"]["brief"], record["plan"]["brief"],
+        "the API shows the plan the run followed"
+    );
+    assert!(
+        shown["plan"]["queries"]
+            .as_array()
+            .is_some_and(|queries| !queries.is_empty())
+    );
     let brief = &record["plan"]["brief"];
     assert_eq!(
         brief["disciplines"]["value"],
