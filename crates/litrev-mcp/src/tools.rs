@@ -370,6 +370,9 @@ fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<
             "the run stopped; `litrev resume {run}` carries it on from its last step"
         )));
     }
+    if let Some(plan) = runner.plan_of(run).map_err(|error| error.to_string())? {
+        value["plan"] = json!({ "brief": plan.brief, "queries": plan.queries });
+    }
     if status == "needs_clarification" {
         let clarifications = runner
             .clarifications(run)
@@ -508,7 +511,7 @@ impl Litrev {
     }
 
     #[tool(
-        description = "A run's status, current step, counts and cost; at the screening gate, its top candidates with scores and decisions."
+        description = "A run's status, current step, counts and cost, and once planned its plan (the brief, each part stated, derived or assumed, and the searches); while it needs clarification, its questions; at the screening gate, its top candidates with scores and decisions."
     )]
     async fn review_status(&self, Parameters(args): Parameters<RunArgs>) -> ToolResult {
         answer(self.review_status_outcome(args).await)

@@ -167,6 +167,10 @@ fn an_agent_answers_the_clarifying_questions() {
         .await;
         assert_eq!(answered["answers"][0]["default_taken"], true, "{answered}");
         let done = wait_for(&client, &run, "done").await;
+        assert_eq!(
+            done["plan"]["brief"]["clarifications"][0]["about"], "disciplines",
+            "review_status shows the plan the run followed: {done}"
+        );
         let out = done["out_dir"].as_str().expect("out_dir");
         let record: Value = serde_json::from_str(
             &std::fs::read_to_string(Path::new(out).join("run.json")).expect("run.json"),
