@@ -377,17 +377,7 @@ fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<
         let clarifications = runner
             .clarifications(run)
             .map_err(|error| error.to_string())?;
-        value["clarifications"] = clarifications
-            .iter()
-            .map(|clarification| {
-                json!({
-                    "about": clarification.about,
-                    "question": clarification.question,
-                    "options": clarification.options,
-                    "default": clarification.options.first(),
-                })
-            })
-            .collect();
+        value["clarifications"] = litrev::clarifications_json(&clarifications);
     }
     if matches!(status, "waiting" | "done") {
         let rows = runner

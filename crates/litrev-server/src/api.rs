@@ -110,7 +110,7 @@ fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json
     };
     let telemetry = runner.telemetry(run)?;
     let clarifications = if status == "needs_clarification" {
-        clarifications_json(&runner.clarifications(run)?)
+        litrev::clarifications_json(&runner.clarifications(run)?)
     } else {
         serde_json::json!([])
     };
@@ -276,23 +276,6 @@ async fn approve(
         Json(serde_json::json!({ "id": run.to_string() })),
     )
         .into_response())
-}
-
-/// Clarifying questions as the API and the event stream show them.
-pub(crate) fn clarifications_json(
-    clarifications: &[litrev::model::Clarification],
-) -> serde_json::Value {
-    clarifications
-        .iter()
-        .map(|clarification| {
-            serde_json::json!({
-                "about": clarification.about,
-                "question": clarification.question,
-                "options": clarification.options,
-                "default": clarification.options.first(),
-            })
-        })
-        .collect()
 }
 
 /// The body of `POST /api/runs/{id}/clarify`.

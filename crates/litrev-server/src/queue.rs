@@ -191,7 +191,7 @@ fn drive(
         Ok(Outcome::NeedsClarification { clarifications, .. }) => record(
             "clarify",
             serde_json::json!({
-                "clarifications": crate::api::clarifications_json(&clarifications),
+                "clarifications": litrev::clarifications_json(&clarifications),
             }),
         ),
         Err(error) => record(

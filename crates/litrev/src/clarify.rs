@@ -158,6 +158,22 @@ impl Runner {
     }
 }
 
+/// Clarifying questions as the frontends show them (the server's API and stream, MCP):
+/// `about`, `question`, `options` and the `default` taken when nobody answers.
+pub fn clarifications_json(clarifications: &[Clarification]) -> serde_json::Value {
+    clarifications
+        .iter()
+        .map(|clarification| {
+            serde_json::json!({
+                "about": clarification.about,
+                "question": clarification.question,
+                "options": clarification.options,
+                "default": clarification.options.first(),
+            })
+        })
+        .collect()
+}
+
 fn list_or_none(values: &[String]) -> String {
     if values.is_empty() {
         "none found".to_owned()
