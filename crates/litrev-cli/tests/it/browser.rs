@@ -47,28 +47,41 @@ fn screenshot(tab: &Tab, name: &str) {
 /// The value of a JavaScript expression in the page (promises awaited), through JSON so that
 /// objects come back whole.
 fn eval(tab: &Tab, expression: &str) -> serde_json::Value {
+    try_eval(tab, expression).unwrap_or_else(|error| panic!("the expression runs: {error}"))
+}
+
+/// Like [`eval`], with the browser's refusal as an error: a page that is navigating (after
+/// `location.reload()`) cannot evaluate anything until it has loaded.
+fn try_eval(tab: &Tab, expression: &str) -> Result<serde_json::Value, String> {
     let wrapped = format!(
         "Promise.resolve({expression}).then(value => JSON.stringify(value === undefined ? null : value))"
     );
     let json = tab
         .evaluate(&wrapped, true)
-        .expect("the expression runs")
+        .map_err(|error| error.to_string())?
         .value
         .unwrap_or(serde_json::Value::Null);
-    serde_json::from_str(json.as_str().unwrap_or("null")).expect("JSON from the page")
+    Ok(serde_json::from_str(json.as_str().unwrap_or("null")).expect("JSON from the page"))
 }
 
 /// Waits until a JavaScript condition holds in the page.
 fn wait_until(tab: &Tab, condition: &str, what: &str) {
     let started = std::time::Instant::now();
     while started.elapsed() < PATIENCE {
-        if eval(tab, &format!("Boolean({condition})")) == serde_json::Value::Bool(true) {
-            return;
+        // A page that reloads meanwhile answers nothing until it has loaded: not yet.
+        match try_eval(tab, &format!("Boolean({condition})")) {
+            Ok(serde_json::Value::Bool(true)) => return,
+            Ok(_) => {}
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(200));
+                continue;
+            }
         }
-        let status = eval(
+        let status = try_eval(
             tab,
             "(document.getElementById('status') || {}).textContent || ''",
-        );
+        )
+        .unwrap_or_default();
         if status == "failed" {
             let log = eval(tab, "document.body.innerText");
             panic!("the run failed while waiting for {what}; the page says:\n{log}");
