@@ -78,6 +78,11 @@ pub enum BenchCommand {
     /// hostile copies of them (text that breaks naive code, emptied fields, markup); print one
     /// line per run, ok or the failure. Exit code 2 when any run failed.
     Sweep(SweepBenchArgs),
+    /// Review each dataset against a local OpenAlex serving its works file and put the
+    /// requests each review made beside the plan's estimate, with the request model's
+    /// constants chosen leaving that dataset out; print each run's ratio and how many fall
+    /// within ±30 %.
+    Estimate(EstimateBenchArgs),
     /// Run whole offline reviews of some works files with the corpus scaled by copies of the
     /// records under new ids; print each step's wall time at each scale and its growth exponent
     /// between scales (1.0 = linear in the corpus).
@@ -129,6 +134,18 @@ pub struct SweepBenchArgs {
     /// Seed of the hostile mutations.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// `litrev bench estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateBenchArgs {
+    /// OpenAlex works files (.jsonl or .jsonl.gz), each a dataset; with none, every works file
+    /// under `synergy/works` in LITREV_TESTDATA (default ../shared/data).
+    #[arg(long, num_args = 1..)]
+    pub works: Vec<PathBuf>,
+    /// Tiers to review each dataset at (default: quick and standard).
+    #[arg(long, num_args = 1..)]
+    pub tier: Vec<Tier>,
 }
 
 /// `litrev bench pipeline`.
@@ -388,10 +405,18 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub scope: ScopeArgs,
     /// Write the plan (TOML) here; `-` prints it.
+    #[arg(long, required_unless_present = "estimate")]
+    pub out: Option<PathBuf>,
+    /// Print what the plan is expected to ask each source for and cost (requests, dollars,
+    /// time waiting on the APIs), as JSON with --json; with --out the plan is written too.
     #[arg(long)]
-    pub out: PathBuf,
+    pub estimate: bool,
+    /// With --estimate: the estimate as JSON.
+    #[arg(long, requires = "estimate")]
+    pub json: bool,
     /// Sources to probe (as `review --source`): a quick search whose works give the brief its
-    /// disciplines and may raise up to two questions; none: no probe.
+    /// disciplines and may raise up to two questions; none: no probe. The estimate is for
+    /// these sources (none: for `review`'s default, openalex).
     #[arg(long)]
     pub source: Vec<String>,
     /// Take the default answer to every clarifying question (also when not on a terminal).

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use litrev::model::Tier;
 
 use crate::args::{
-    BenchCommand, EmbedBenchArgs, PipelineBenchArgs, RolesBenchArgs, ScreenBenchArgs,
-    ServeBenchArgs, SnowballBenchArgs, SweepBenchArgs, ThemesBenchArgs,
+    BenchCommand, EmbedBenchArgs, EstimateBenchArgs, PipelineBenchArgs, RolesBenchArgs,
+    ScreenBenchArgs, ServeBenchArgs, SnowballBenchArgs, SweepBenchArgs, ThemesBenchArgs,
 };
 
 /// Runs a benchmark; the exit code is 0 when it ran.
@@ -25,6 +25,7 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
         BenchCommand::Snowball(args) => snowball(home, &args),
         BenchCommand::Embed(args) => embed(home, &args),
         BenchCommand::Sweep(args) => sweep(home, &args),
+        BenchCommand::Estimate(args) => estimate(&args),
         BenchCommand::Pipeline(args) => pipeline(home, &args),
     }
 }
@@ -110,6 +111,82 @@ fn pipeline(home: &Home, args: &PipelineBenchArgs) -> anyhow::Result<u8> {
     println!(
         "(exponent: ln(t₂/t₁)/ln(s₂/s₁), 1.00 = linear in the corpus; ~ = under {} s at the larger scale, too short to measure)",
         litrev::bench::MEASURABLE_SECONDS
+    );
+    Ok(0)
+}
+
+fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
+    let works = if args.works.is_empty() {
+        let folder = shared_data().join("synergy/works");
+        let works = litrev::bench::data_files(&folder);
+        if works.is_empty() {
+            bail!(
+                "no works files under {}: pass --works FILE…, or set LITREV_TESTDATA to the shared data folder",
+                folder.display()
+            );
+        }
+        works
+    } else {
+        args.works.clone()
+    };
+    let tiers = if args.tier.is_empty() {
+        vec![Tier::Quick, Tier::Standard]
+    } else {
+        args.tier.clone()
+    };
+    let options = litrev::bench::EstimateBenchOptions { works, tiers };
+    println!(
+        "{:<20} {:<13} {:>7} {:>7} {:>8} {:>5} {:>8} {:>8}",
+        "dataset", "tier", "queries", "stages", "discover", "snow", "other", "seconds"
+    );
+    let runs = litrev::bench::measure_runs(&options, &mut |run| {
+        println!(
+            "{:<20} {:<13} {:>7} {:>7} {:>8} {:>5} {:>8} {:>8.1}",
+            run.dataset,
+            run.tier.name(),
+            run.shape.queries,
+            run.shape.max_stages,
+            run.discover,
+            run.snowball,
+            run.other,
+            run.seconds
+        );
+    })?;
+    println!();
+    println!(
+        "{:<20} {:<13} {:>8} {:>9} {:>6}",
+        "dataset", "tier", "actual", "estimated", "ratio"
+    );
+    let estimated = litrev::bench::leave_one_dataset_out(&runs);
+    for run in &estimated {
+        println!(
+            "{:<20} {:<13} {:>8} {:>9} {:>6.2}",
+            run.run.dataset,
+            run.run.tier.name(),
+            run.run.requests(),
+            run.estimated,
+            run.ratio()
+        );
+    }
+    let within = estimated
+        .iter()
+        .filter(|run| (run.ratio() - 1.0).abs() <= litrev::model::ESTIMATE_TOLERANCE)
+        .count();
+    let mean_error = estimated
+        .iter()
+        .map(|run| (run.ratio() - 1.0).abs())
+        .sum::<f64>()
+        / estimated.len().max(1) as f64;
+    println!(
+        "leave one dataset out: {within} of {} runs within ±30 % of the estimate; mean |actual/estimate − 1| {mean_error:.3}",
+        estimated.len()
+    );
+    let every: Vec<&litrev::bench::MeasuredRun> = runs.iter().collect();
+    let fitted = litrev::bench::fit_request_model(&every);
+    let shipped = litrev::RequestModel::CHOSEN;
+    println!(
+        "fitted on every run: search_fill {:.2}, snowball_fill {:.2} (shipped: {:.2}, {:.2})",
+        fitted.search_fill, fitted.snowball_fill, shipped.search_fill, shipped.snowball_fill
     );
     Ok(0)
 }

@@ -192,17 +192,34 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 clarify(&mut plan.brief, interactive)?;
                 litrev::apply_time_window(&mut plan);
             }
-            let text = litrev::plan_to_toml(&plan)?;
-            if args.out.as_os_str() == "-" {
+            let estimate_sources = if args.source.is_empty() {
+                vec![litrev::SourceSpec::OpenAlex]
+            } else {
+                parse_sources(&args.source)?
+            };
+            let estimate = litrev::estimate(&plan, &estimate_sources);
+            eprint!("{}", estimate_lines(&estimate));
+            if args.estimate {
+                if args.json {
+                    println!("{}", serde_json::to_string_pretty(&estimate)?);
+                } else {
+                    print!("{}", estimate_lines(&estimate));
+                }
+            }
+            let Some(out) = args.out else {
+                return Ok(0);
+            };
+            let text = litrev::plan_to_toml(&plan, &estimate)?;
+            if out.as_os_str() == "-" {
                 print!("{text}");
             } else {
-                anyhow::Context::with_context(std::fs::write(&args.out, text), || {
-                    format!("cannot write the plan to {}", args.out.display())
+                anyhow::Context::with_context(std::fs::write(&out, text), || {
+                    format!("cannot write the plan to {}", out.display())
                 })?;
                 eprintln!(
                     "wrote the plan to {}: edit it, then `litrev review --plan {} --source …`",
-                    args.out.display(),
-                    args.out.display()
+                    out.display(),
+                    out.display()
                 );
             }
             Ok(0)
@@ -538,4 +555,23 @@ fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
             Ok(EXIT_GATE)
         }
     }
+}
+
+/// An estimate as lines for a person: one per source, then the total.
+fn estimate_lines(estimate: &litrev::model::Estimate) -> String {
+    if estimate.sources.is_empty() {
+        return "estimate: no live source is asked (local snapshots cost no request)\n".to_owned();
+    }
+    let mut lines = String::new();
+    for source in &estimate.sources {
+        lines.push_str(&format!(
+            "estimate: {} {} requests, ${:.4}\n",
+            source.source, source.requests, source.cost_usd
+        ));
+    }
+    lines.push_str(&format!(
+        "estimate: {} requests in all (expected between {} and {}), ${:.4}, about {:.0} s waiting on the APIs\n",
+        estimate.requests, estimate.requests_low, estimate.requests_high, estimate.cost_usd, estimate.api_seconds
+    ));
+    lines
 }

@@ -16,6 +16,7 @@ mod citekey;
 mod corpus;
 mod dedup;
 mod digest;
+mod estimate;
 mod fulltext;
 mod id;
 mod organisation;
@@ -35,6 +36,7 @@ pub use dedup::{
     normalise as normalise_title,
 };
 pub use digest::sha256_hex;
+pub use estimate::{ESTIMATE_TOLERANCE, Estimate, SourceEstimate};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};

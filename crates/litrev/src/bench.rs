@@ -14,6 +14,7 @@ use litrev_sources::SnapshotSource;
 use crate::error::{Error, Result};
 
 mod cross_validate;
+mod estimate;
 mod pipeline;
 mod roles;
 mod snowball;
@@ -23,6 +24,10 @@ pub use crate::embeddings::EmbedderOptions;
 pub use cross_validate::{
     CrossValidation, Dataset, ScreenSetting, cross_validate, data_files, labelled_datasets,
     setting_grid, write_asreview_inputs,
+};
+pub use estimate::{
+    EstimateBenchOptions, EstimatedRun, MeasuredRun, fit as fit_request_model,
+    leave_one_dataset_out, measure_runs,
 };
 pub use litrev_snowball::SnowballConfig;
 pub use litrev_text::TrainConfig;

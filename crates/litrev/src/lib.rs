@@ -37,6 +37,7 @@ mod continuation;
 mod edit;
 mod embeddings;
 mod error;
+mod estimate;
 mod event_log;
 mod events;
 mod explore;
@@ -61,6 +62,7 @@ pub use config::{ApiConfig, HttpSettings, SourcesConfig};
 pub use continuation::FollowUp;
 pub use edit::{EditProblem, ReviewText, Revised};
 pub use error::{Error, ErrorCode, Result};
+pub use estimate::{RequestModel, SearchShape, estimate};
 pub use event_log::{EventLog, StoredEvent};
 pub use events::Event;
 pub use explore::{Direction, Exploration};
@@ -74,7 +76,7 @@ pub use options::{RunOptions, SourceSpec, default_out_dir};
 pub use outputs::media_type;
 pub use panics::{PanicReport, install_panic_hook, panic_message};
 pub use plan_file::{PlanEdit, generated_plan, plan_edits, plan_to_toml, read_plan};
-pub use record::{OutputFile, RunRecordFile, SourceCalls};
+pub use record::{EstimateCheck, OutputFile, RunRecordFile, SourceCalls};
 pub use request::{
     LlmRequest, PriceRequest, ResearchMode, ReviewRequest, parse_seeds, parse_tier, parse_years,
 };

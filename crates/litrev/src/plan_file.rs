@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use litrev_model::Plan;
+use litrev_model::{Estimate, Plan};
 use litrev_plan::PlanConfig;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -21,17 +21,30 @@ pub fn generated_plan(options: &RunOptions) -> Plan {
     litrev_plan::plan(&options.question, &config)
 }
 
-/// The plan as a TOML file, with a header saying how to edit and run it.
+/// The plan as a TOML file, with a header saying how to edit and run it and, at its end, what
+/// it is expected to cost on the sources it was estimated for.
 ///
 /// # Errors
 /// When the plan cannot be written as TOML (it always can: a test writes every tier's).
-pub fn plan_to_toml(plan: &Plan) -> Result<String> {
-    let body = toml::to_string(plan).map_err(|error| Error::BadOptions(error.to_string()))?;
+pub fn plan_to_toml(plan: &Plan, estimate: &Estimate) -> Result<String> {
+    #[derive(Serialize)]
+    struct Expected<'a> {
+        estimate: &'a Estimate,
+    }
+    let body = to_toml(plan)?;
+    let expected = to_toml(&Expected { estimate })?;
     Ok(format!(
         "# litrev plan: edit the queries, seeds, limits or filters, then run it with\n\
          #   litrev review --plan THIS_FILE --source …\n\
-         # Queries use terms, \"phrases\", AND and OR; each source translates them.\n\n{body}"
+         # Queries use terms, \"phrases\", AND and OR; each source translates them.\n\n{body}\n\
+         # What the plan is expected to ask the live sources for (requests within the low–high\n\
+         # range, the estimate ± 30 %) and what that costs. Only read: the run estimates the\n\
+         # plan as edited again, and run.json puts the actual figures beside it.\n{expected}"
     ))
+}
+
+fn to_toml(value: &impl Serialize) -> Result<String> {
+    toml::to_string(value).map_err(|error| Error::BadOptions(error.to_string()))
 }
 
 /// Reads a plan file `plan_to_toml` wrote (and a person may have edited).
@@ -163,7 +176,15 @@ mod tests {
         ] {
             let plan = generated_plan(&options(tier));
             let path = folder.path().join("plan.toml");
-            std::fs::write(&path, plan_to_toml(&plan).expect("toml")).expect("write");
+            std::fs::write(
+                &path,
+                plan_to_toml(
+                    &plan,
+                    &crate::estimate(&plan, &[crate::SourceSpec::OpenAlex]),
+                )
+                .expect("toml"),
+            )
+            .expect("write");
             assert_eq!(read_plan(&path).expect("reads back"), plan);
             assert!(plan_edits(&plan, &plan).is_empty());
         }
@@ -194,7 +215,11 @@ mod tests {
         let mut empty = generated;
         empty.queries.clear();
         empty.seeds.clear();
-        std::fs::write(&path, plan_to_toml(&empty).expect("toml")).expect("write");
+        std::fs::write(
+            &path,
+            plan_to_toml(&empty, &Estimate::default()).expect("toml"),
+        )
+        .expect("write");
         let error = read_plan(&path).expect_err("nothing to search").to_string();
         assert!(error.contains("nothing to search"), "{error}");
     }

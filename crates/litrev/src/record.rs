@@ -39,6 +39,10 @@ pub struct RunRecordFile {
     /// runs on local snapshots only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<SourceCalls>,
+    /// The plan's estimate of those calls beside what they came to (absent for runs on local
+    /// snapshots only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<EstimateCheck>,
     /// The language model that drafted the themes: tokens and dollars per phase, and what
     /// its sentences came to (absent for extractive runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,4 +140,63 @@ pub struct OutputFile {
     pub sha256: String,
     /// Size in bytes.
     pub bytes: u64,
+}
+
+/// What one API was asked during a run, as its estimate counts requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceActual {
+    /// The API.
+    pub source: String,
+    /// Requests asked, each once however often it was retried, the disk cache's answers
+    /// included.
+    pub requests: u64,
+    /// US dollars.
+    pub cost_usd: f64,
+}
+
+/// A plan's estimate beside the run's actual figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EstimateCheck {
+    /// What the plan expected ([`crate::estimate()`]).
+    pub estimated: litrev_model::Estimate,
+    /// What each estimated API was asked (each request once however often it was retried, the
+    /// disk cache's answers included) and what it cost.
+    pub actual: Vec<SourceActual>,
+    /// Requests over those APIs.
+    pub actual_requests: u64,
+    /// Actual over estimated requests.
+    pub ratio: f64,
+    /// Whether the actual requests are within the estimate's range.
+    pub within_range: bool,
+}
+
+impl EstimateCheck {
+    /// The check of `estimated` against a run's `calls`; none when the plan expected no
+    /// request (a run on snapshots only).
+    pub fn of(estimated: litrev_model::Estimate, calls: &[SourceCalls]) -> Option<EstimateCheck> {
+        if estimated.sources.is_empty() {
+            return None;
+        }
+        let actual: Vec<SourceActual> = estimated
+            .sources
+            .iter()
+            .map(|expected| {
+                let row = calls.iter().find(|row| row.source == expected.source);
+                SourceActual {
+                    source: expected.source.clone(),
+                    requests: row.map_or(0, SourceCalls::asked),
+                    cost_usd: row.map_or(0.0, |row| row.cost_usd),
+                }
+            })
+            .collect();
+        let actual_requests: u64 = actual.iter().map(|row| row.requests).sum();
+        Some(EstimateCheck {
+            ratio: actual_requests as f64 / estimated.requests.max(1) as f64,
+            within_range: (estimated.requests_low..=estimated.requests_high)
+                .contains(&actual_requests),
+            actual_requests,
+            actual,
+            estimated,
+        })
+    }
 }

@@ -29,7 +29,7 @@ use crate::home::Home;
 use crate::llm::{EarlierCalls, PlanLlmRecord, StageLlmRecord};
 use crate::options::{RunOptions, SourceSpec};
 use crate::panics::PanicReport;
-use crate::record::{OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
+use crate::record::{EstimateCheck, OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::sources::{SourceOpener, report_failures};
 use crate::telemetry::{Meter, StepTelemetry, Telemetry};
 
@@ -1060,6 +1060,10 @@ impl Runner {
         let mut measured: Vec<StepTelemetry> = self.store.step_telemetry(run)?;
         measured.extend(publishing.clone());
         let telemetry = Telemetry::of(measured);
+        let calls = SourceCalls::total(
+            std::iter::once(discovery.calls.as_slice())
+                .chain(stages.iter().map(|stage| stage.calls.as_slice())),
+        );
         let run_record = RunRecordFile {
             format: RECORD_FORMAT,
             tool: "litrev".to_owned(),
@@ -1075,10 +1079,8 @@ impl Runner {
             inputs: discovery.inputs.clone(),
             counts,
             outputs: outputs.clone(),
-            calls: SourceCalls::total(
-                std::iter::once(discovery.calls.as_slice())
-                    .chain(stages.iter().map(|stage| stage.calls.as_slice())),
-            ),
+            estimate: EstimateCheck::of(crate::estimate(&plan, &options.sources), &calls),
+            calls,
             llm: written.llm.clone(),
             telemetry: Some(telemetry.clone()),
         };

@@ -482,6 +482,51 @@ fn the_quick_sweep_over_every_synergy_dataset_and_its_hostile_copy_has_no_failur
     );
 }
 
+/// `litrev bench estimate` on two datasets: each run's requests beside the estimate fitted on
+/// the other dataset, and the constants fitted on both beside the shipped ones.
+#[test]
+fn the_estimate_bench_puts_each_runs_requests_beside_an_estimate_fitted_without_it() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let works = |name: &str| {
+        data.join(format!("synergy/works/{name}.jsonl.gz"))
+            .display()
+            .to_string()
+    };
+    let (donners, nelson) = (works("Donners_2021"), works("Nelson_2002"));
+    let output = litrev(
+        home.path(),
+        &[
+            "bench", "estimate", "--works", &donners, &nelson, "--tier", "quick",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for dataset in ["Donners_2021", "Nelson_2002"] {
+        let rows: Vec<Vec<&str>> = stdout
+            .lines()
+            .filter(|line| line.starts_with(dataset))
+            .map(|line| line.split_whitespace().collect())
+            .collect();
+        assert_eq!(rows.len(), 2, "a measured and an estimated row: {stdout}");
+        // The estimated row: actual, estimated, ratio.
+        let actual: f64 = rows[1][2].parse().expect("actual requests");
+        let estimated: f64 = rows[1][3].parse().expect("estimated requests");
+        let ratio: f64 = rows[1][4].parse().expect("ratio");
+        assert!(actual > 0.0 && estimated > 0.0, "{stdout}");
+        assert!((ratio - actual / estimated).abs() < 0.01, "{stdout}");
+    }
+    assert!(
+        stdout.contains("runs within ±30 % of the estimate"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("fitted on every run: search_fill"),
+        "{stdout}"
+    );
+}
+
 /// `litrev bench roles --train` on the shared data writes, byte for byte, the model the build
 /// ships: the shipped model is what `scripts/train-roles.sh` makes, and training is
 /// deterministic.

@@ -23,6 +23,13 @@ fn an_edited_plan_runs_as_written_and_the_run_records_the_edits() {
     );
     let generated = std::fs::read_to_string(&plan_path).expect("plan written");
     assert!(generated.contains("[[queries]]"), "{generated}");
+    // The estimate closes the file, for review's default source; reading the plan skips it.
+    let estimate = &generated[generated.find("[estimate]").expect("an estimate")..];
+    assert!(
+        estimate.contains("[[estimate.sources]]\nsource = \"openalex\""),
+        "{estimate}"
+    );
+    assert!(estimate.contains("requests_low = "), "{estimate}");
 
     // A person keeps only the first query and lowers the cap on works.
     let second = generated

@@ -260,6 +260,24 @@ fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
     let url = server.url();
     env.push(("LITREV_OPENALEX_URL", &url));
     let out_text = out.display().to_string();
+    // The dry run's estimate, asking nothing.
+    let output = litrev(
+        home.path(),
+        &["plan", &question, "--estimate", "--json"],
+        &env,
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    assert_eq!(server.requests(), 0, "estimating sends no request");
+    let estimated: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("the estimate is JSON");
+    let expected = estimated["requests"].as_u64().expect("requests estimated");
+    assert_eq!(estimated["sources"][0]["source"], "openalex", "{estimated}");
+    assert!(
+        estimated["requests_low"].as_u64() < Some(expected)
+            && Some(expected) < estimated["requests_high"].as_u64(),
+        "{estimated}"
+    );
+
     let output = litrev(
         home.path(),
         &[
@@ -277,6 +295,20 @@ fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
     assert_eq!(calls[0]["source"], "openalex");
     assert_eq!(calls[0]["requests"], server.requests());
     assert!(calls[0]["cost_usd"].as_f64().expect("cost") > 0.0);
+
+    // run.json puts the same estimate beside what the run asked.
+    let check = &record["estimate"];
+    assert_eq!(check["estimated"], estimated, "{check}");
+    assert_eq!(check["actual_requests"], server.requests(), "{check}");
+    assert_eq!(
+        check["actual"][0]["cost_usd"], calls[0]["cost_usd"],
+        "{check}"
+    );
+    let ratio = check["ratio"].as_f64().expect("a ratio");
+    assert!(
+        (ratio - server.requests() as f64 / expected as f64).abs() < 1e-9,
+        "{check}"
+    );
 
     // Snowballing's requests against the fewest the same expansion needs, stage by stage.
     let stages = record["counts"]["snowball"].as_array().expect("stages");
