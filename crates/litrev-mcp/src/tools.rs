@@ -371,7 +371,7 @@ fn status_json(runner: &Runner, launcher: &dyn Launcher, run: &RunId) -> Result<
         )));
     }
     if let Some(plan) = runner.plan_of(run).map_err(|error| error.to_string())? {
-        value["plan"] = json!({ "brief": plan.brief, "queries": plan.queries });
+        value["plan"] = plan;
     }
     if status == "needs_clarification" {
         let clarifications = runner

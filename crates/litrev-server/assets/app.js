@@ -244,6 +244,14 @@ function showPlan(plan) {
   for (const query of plan.queries) {
     queries.append(el("li", query.label + ": " + query.text + " (" + query.purpose + ")"));
   }
+  const estimate = plan.estimate;
+  if (estimate) {
+    document.getElementById("estimate").textContent = estimate.sources.length
+      ? "Expected: " + estimate.sources.map((source) => source.source + " " + source.requests).join(", ")
+        + " requests (" + estimate.requests_low + " to " + estimate.requests_high + " in all), $"
+        + estimate.cost_usd.toFixed(4) + ", about " + Math.round(estimate.api_seconds) + " s waiting on the APIs"
+      : "Expected: no request (local snapshots only)";
+  }
   document.getElementById("plan-box").hidden = false;
 }
 

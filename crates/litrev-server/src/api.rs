@@ -95,8 +95,14 @@ async fn create_run(
         .into_response())
 }
 
-/// A run as the API shows it.
-fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json::Value, ApiError> {
+/// A run as the API shows it; with `detail` (one run asked for), also the plan it follows,
+/// which the list of every run leaves out.
+fn run_json(
+    state: &AppState,
+    runner: &Runner,
+    run: &RunId,
+    detail: bool,
+) -> Result<serde_json::Value, ApiError> {
     let summary = runner.run_summary(run)?;
     let status = match summary.status {
         RunStatus::Queued => "queued",
@@ -114,14 +120,7 @@ fn run_json(state: &AppState, runner: &Runner, run: &RunId) -> Result<serde_json
     } else {
         serde_json::json!([])
     };
-    let plan = runner.plan_of(run)?.map(|plan| {
-        serde_json::json!({
-            "brief": plan.brief,
-            "queries": plan.queries,
-            "seeds": plan.seeds,
-            "filters": plan.filters,
-        })
-    });
+    let plan = if detail { runner.plan_of(run)? } else { None };
     Ok(serde_json::json!({
         "plan": plan,
         "clarifications": clarifications,
@@ -152,7 +151,7 @@ async fn list_runs(
         runner
             .runs()?
             .iter()
-            .map(|summary| run_json(&shared, runner, &summary.id))
+            .map(|summary| run_json(&shared, runner, &summary.id, false))
             .collect::<Result<Vec<_>, _>>()
     })
     .await?;
@@ -167,7 +166,7 @@ async fn show_run(
     let run = run_id(&id)?;
     let shared = state.clone();
     Ok(Json(
-        with_runner(&state, move |runner| run_json(&shared, runner, &run)).await?,
+        with_runner(&state, move |runner| run_json(&shared, runner, &run, true)).await?,
     ))
 }
 

@@ -76,14 +76,15 @@ impl Runner {
         })
     }
 
-    /// The plan a run follows, once its plan step is done: its brief, queries, seeds, limits
-    /// and filters, for a frontend to show.
+    /// The plan a run follows as the frontends show it ([`plan_json`]), with its estimate for
+    /// the run's sources; none before the plan step.
     ///
     /// # Errors
-    /// When the run is unknown or its plan cannot be read.
-    pub fn plan_of(&self, run: &RunId) -> Result<Option<litrev_model::Plan>> {
-        self.store().run(run)?;
-        Ok(self.store().step_output(run, "plan")?)
+    /// When the run is unknown or its plan or options cannot be read.
+    pub fn plan_of(&self, run: &RunId) -> Result<Option<serde_json::Value>> {
+        let options = self.options(run)?;
+        let plan: Option<litrev_model::Plan> = self.store().step_output(run, "plan")?;
+        Ok(plan.map(|plan| plan_json(&plan, &crate::estimate(&plan, &options.sources))))
     }
 
     /// The questions a run waits on (none when it is not waiting for answers).
@@ -156,6 +157,21 @@ impl Runner {
         self.store().set_status(run, RunStatus::Queued)?;
         Ok(brief)
     }
+}
+
+/// A plan as the frontends show it (the server's API, MCP): the brief with each part's basis,
+/// the searches, seeds and filters, and the estimate of what it asks the live sources for.
+pub fn plan_json(
+    plan: &litrev_model::Plan,
+    estimate: &litrev_model::Estimate,
+) -> serde_json::Value {
+    serde_json::json!({
+        "brief": plan.brief,
+        "queries": plan.queries,
+        "seeds": plan.seeds,
+        "filters": plan.filters,
+        "estimate": estimate,
+    })
 }
 
 /// Clarifying questions as the frontends show them (the server's API and stream, MCP):

@@ -57,7 +57,7 @@ mod session;
 mod sources;
 mod telemetry;
 
-pub use clarify::clarifications_json;
+pub use clarify::{clarifications_json, plan_json};
 pub use config::{ApiConfig, HttpSettings, SourcesConfig};
 pub use continuation::FollowUp;
 pub use edit::{EditProblem, ReviewText, Revised};

@@ -447,6 +447,12 @@ fn the_run_page_asks_what_the_question_leaves_open() {
             .as_bool()
             .unwrap_or(true)
     );
+    let estimate = eval(&tab, "document.getElementById('estimate').textContent");
+    assert_eq!(
+        estimate,
+        serde_json::json!("Expected: no request (local snapshots only)"),
+        "the plan says what it costs"
+    );
     eval(&tab, "document.getElementById('plan-box').open = true");
     screenshot(&tab, "8-plan");
 }

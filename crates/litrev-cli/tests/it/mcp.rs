@@ -171,6 +171,10 @@ fn an_agent_answers_the_clarifying_questions() {
             done["plan"]["brief"]["clarifications"][0]["about"], "disciplines",
             "review_status shows the plan the run followed: {done}"
         );
+        assert_eq!(
+            done["plan"]["estimate"]["requests"], 0,
+            "and its estimate: a run on snapshots asks no API: {done}"
+        );
         let out = done["out_dir"].as_str().expect("out_dir");
         let record: Value = serde_json::from_str(
             &std::fs::read_to_string(Path::new(out).join("run.json")).expect("run.json"),

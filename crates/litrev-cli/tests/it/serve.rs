@@ -165,6 +165,19 @@ fn a_run_that_raises_questions_waits_for_the_answers() {
             .as_array()
             .is_some_and(|queries| !queries.is_empty())
     );
+    // A run on snapshots is expected to ask no API, and asks none.
+    let estimate = &shown["plan"]["estimate"];
+    assert_eq!(estimate["requests"], 0, "{estimate}");
+    assert_eq!(estimate["sources"], serde_json::json!([]), "{estimate}");
+    let listed: serde_json::Value = get_json(&format!("{url}/api/runs"));
+    let entry = listed
+        .as_array()
+        .and_then(|runs| runs.iter().find(|entry| entry["id"] == run.as_str()))
+        .expect("the run is listed");
+    assert!(
+        entry["plan"].is_null(),
+        "the list leaves plans out: {entry}"
+    );
     let brief = &record["plan"]["brief"];
     assert_eq!(
         brief["disciplines"]["value"],
