@@ -1,10 +1,11 @@
 //! A local stand-in for the OpenAlex `/works` API, serving Work records from snapshot files.
 //!
 //! It answers the syntax litrev's OpenAlex client uses — `filter=` with `openalex:`, `doi:`,
-//! `cites:` and `cited_by:` (OR-lists joined by `|`, at most 100 values, as the real API
+//! `cites:`, `cited_by:`, `type:` (the record's `type` or `type_crossref`) and
+//! `from_publication_date:` (by `publication_year`) (OR-lists joined by `|`, at most 100 values, as the real API
 //! allows; a list opening with `!` means none of its values, and comma-separated filters,
 //! the same key repeated included, must all hold), `search=` (boolean `AND`/`OR`/`NOT`, quoted
-//! phrases, bare words joined by `AND`), `select=`, `per_page` (at most 200), `cursor` and
+//! phrases, bare words joined by `AND`), `sort=cited_by_count:desc`, `select=`, `per_page` (at most 200), `cursor` and
 //! `page` paging, and `/works/{id}` — and refuses what the real API refuses (too many OR
 //! values, too large pages, unknown filters, a request line over [`MAX_REQUEST_LINE`] bytes)
 //! with the real API's error shape. Search ranks by a BM25 score over title and abstract with
@@ -249,8 +250,28 @@ impl OpenAlexWorks {
                 .collect(),
         };
         let searched = param(query, "search").is_some();
-        if searched {
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        match param(query, "sort") {
+            None => {
+                if searched {
+                    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                }
+            }
+            Some("cited_by_count:desc") => {
+                let cited = |index: usize| {
+                    self.records[index]
+                        .get("cited_by_count")
+                        .and_then(Value::as_u64)
+                        .unwrap_or(0)
+                };
+                ranked.sort_by(|a, b| cited(b.0).cmp(&cited(a.0)).then(a.0.cmp(&b.0)));
+            }
+            Some(other) => {
+                return error(
+                    400,
+                    "Invalid query parameters error.",
+                    &format!("sort {other} is not served here: only cited_by_count:desc"),
+                );
+            }
         }
         let (start, page_number, next_cursor) = match (param(query, "cursor"), param(query, "page"))
         {
@@ -366,6 +387,26 @@ impl OpenAlexWorks {
                                 matches.extend(self.by_id.get(&cited));
                             }
                         }
+                    }
+                    "type" => {
+                        matches.extend((0..self.records.len()).filter(|&index| {
+                            let record = &self.records[index];
+                            ["type", "type_crossref"].iter().any(|field| {
+                                record.get(*field).and_then(Value::as_str) == Some(value)
+                            })
+                        }));
+                    }
+                    "from_publication_date" => {
+                        let from = value.get(..4).and_then(|year| year.parse::<i64>().ok());
+                        let Some(from) = from else {
+                            return Err(format!("{value} is not a date (YYYY-MM-DD)"));
+                        };
+                        matches.extend((0..self.records.len()).filter(|&index| {
+                            self.records[index]
+                                .get("publication_year")
+                                .and_then(Value::as_i64)
+                                .is_some_and(|year| year >= from)
+                        }));
                     }
                     _ => return Err(format!("{key} is not a valid field")),
                 }
@@ -729,6 +770,40 @@ mod tests {
             .iter()
             .map(|work| short_id(work["id"].as_str().expect("id")))
             .collect()
+    }
+
+    #[test]
+    fn type_and_date_filters_and_the_citation_order_are_served() {
+        let mut works = OpenAlexWorks::default();
+        for (id, kind, year, cites) in [
+            ("W1", "book", 1990, vec![]),
+            ("W2", "journal-article", 2020, vec!["W1"]),
+            ("W3", "book-chapter", 2022, vec!["W1", "W2"]),
+        ] {
+            works.add(json!({
+                "id": format!("https://openalex.org/{id}"),
+                "title": format!("Insulin pumps {id}"),
+                "type": kind,
+                "publication_year": year,
+                "referenced_works": cites.iter().map(|cited| format!("https://openalex.org/{cited}")).collect::<Vec<_>>(),
+            }));
+        }
+        works.link_citations();
+        let answer = |params: &[(&str, &str)]| ids(&works.answer_query("/works", &query(params)));
+        assert_eq!(
+            answer(&[("filter", "type:book|book-chapter")]),
+            ["W1", "W3"]
+        );
+        assert_eq!(
+            answer(&[("filter", "from_publication_date:2021-01-01")]),
+            ["W3"]
+        );
+        assert_eq!(
+            answer(&[("search", "insulin"), ("sort", "cited_by_count:desc")]),
+            ["W1", "W2", "W3"]
+        );
+        let refused = works.answer_query("/works", &query(&[("sort", "publication_date")]));
+        assert_eq!(refused.0, 400);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{CorpusEntry, Origin, Plan, Work, WorkId, merge_duplicates};
+use litrev_model::{Channel, CorpusEntry, Origin, Plan, Query, Work, WorkId, merge_duplicates};
 use litrev_sources::Source;
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +46,27 @@ pub struct QueryHits {
     pub text: String,
     /// Works returned, best first (primary ids after merging).
     pub works: Vec<WorkId>,
+    /// The whole query, when it was directed (a channel, kinds, years or an order of its
+    /// own); plain keyword searches are known by their text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<Query>,
+}
+
+impl QueryHits {
+    /// Whether these are the hits of `query`'s search.
+    pub fn answer(&self, query: &Query) -> bool {
+        match &self.query {
+            Some(directed) => directed.same_search(query),
+            None => self.text == query.text && !query.is_directed(),
+        }
+    }
+
+    /// The channel the hits came through.
+    pub fn channel(&self) -> Channel {
+        self.query
+            .as_ref()
+            .map_or(Channel::Keyword, |query| query.channel)
+    }
 }
 
 /// The discover phase's output.
@@ -97,19 +118,26 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
     // Per raw record: (origin, query label, normalised score).
     let mut provenance: Vec<(Origin, Option<String>, f32)> =
         seeds.iter().map(|_| (Origin::Seed, None, 1.0)).collect();
-    let mut per_query: Vec<(String, String, Vec<WorkId>)> = Vec::new();
+    let mut per_query: Vec<(&Query, Vec<WorkId>)> = Vec::new();
     for query in &plan.queries {
-        let hits = source.search(query, plan.hits_per_query)?;
+        let hits = litrev_sources::directed(query, source.search(query, plan.hits_per_query)?);
         let top = hits
             .first()
             .map_or(1.0, |hit| hit.score.max(f32::MIN_POSITIVE));
         let mut ids = Vec::new();
         for hit in hits {
             ids.push(hit.work.id());
-            provenance.push((Origin::Search, Some(query.label.clone()), hit.score / top));
+            // A directed search's hits rank after the keyword searches' (score 0) and do not
+            // define what is relevant: they are there to be judged, not to judge.
+            let score = if query.is_directed() {
+                0.0
+            } else {
+                hit.score / top
+            };
+            provenance.push((Origin::Search, Some(query.label.clone()), score));
             records.push(hit.work);
         }
-        per_query.push((query.label.clone(), query.text.clone(), ids));
+        per_query.push((query, ids));
     }
     let raw_hits = records.len() - seeds.len();
     let record_ids: Vec<WorkId> = records.iter().map(Work::id).collect();
@@ -152,10 +180,11 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
         .collect();
     let hits = per_query
         .into_iter()
-        .map(|(label, text, ids)| QueryHits {
-            label,
-            text,
+        .map(|(query, ids)| QueryHits {
+            label: query.label.clone(),
+            text: query.text.clone(),
             works: ids.iter().map(|id| merged.canonical[id].clone()).collect(),
+            query: query.is_directed().then(|| query.clone()),
         })
         .collect();
     Ok(Discovery {
@@ -164,4 +193,92 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
         hits,
         raw_hits,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use litrev_model::{HitOrder, Tier, WorkKind};
+    use litrev_sources::SnapshotSource;
+    use litrev_testkit::testdata;
+
+    use super::*;
+
+    /// Directed searches on a real pool: the book search keeps books and chapters alone, its
+    /// hits are scored 0 unless a keyword search also found them, and its hits remember
+    /// the whole query, so PRISMA can count its channel and a follow-up can reuse it.
+    #[test]
+    fn directed_searches_keep_what_they_ask_for_and_judge_nothing() {
+        let Some(data) = testdata() else { return };
+        let file = data.join("synergy/works/Donners_2021.jsonl.gz");
+        let home = tempfile::tempdir().expect("temp dir");
+        let (snapshot, _) =
+            SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("open");
+        let text = "emicizumab haemophilia";
+        let plan = Plan {
+            question: "Emicizumab in haemophilia A".to_owned(),
+            queries: vec![
+                Query::new("q1", "all topic terms", text),
+                Query {
+                    order: HitOrder::Citations,
+                    ..Query::new("q2", "seminal works", text)
+                },
+                Query {
+                    channel: Channel::Book,
+                    kinds: vec![WorkKind::Book, WorkKind::BookChapter],
+                    ..Query::new("q3", "books", text)
+                },
+            ],
+            key_terms: vec!["emicizumab".to_owned(), "haemophilia".to_owned()],
+            seeds: Vec::new(),
+            tier: Tier::Standard,
+            limits: Tier::Standard.limits(),
+            hits_per_query: 20,
+            relevance_threshold: 0.6,
+            filters: litrev_model::Filters::default(),
+            brief: litrev_model::Brief::default(),
+        };
+        let found = discover(&snapshot, &plan).expect("discover");
+        let by_id: BTreeMap<WorkId, &Work> =
+            found.works.iter().map(|work| (work.id(), work)).collect();
+        let books = found
+            .hits
+            .iter()
+            .find(|hits| hits.channel() == Channel::Book)
+            .expect("a book search");
+        assert!(!books.works.is_empty());
+        assert!(
+            books
+                .works
+                .iter()
+                .all(|id| matches!(by_id[id].kind, WorkKind::Book | WorkKind::BookChapter))
+        );
+        let book_query = books.query.as_ref().expect("kept whole");
+        assert!(books.answer(book_query));
+        let keyword_found: std::collections::BTreeSet<&WorkId> = found
+            .hits
+            .iter()
+            .filter(|hits| hits.query.is_none())
+            .flat_map(|hits| &hits.works)
+            .collect();
+        for entry in &found.entries {
+            if !keyword_found.contains(&entry.work) {
+                assert_eq!(entry.score, 0.0, "{entry:?}");
+            }
+        }
+        let seminal = found
+            .hits
+            .iter()
+            .find(|hits| {
+                hits.query
+                    .as_ref()
+                    .is_some_and(|query| query.order == HitOrder::Citations)
+            })
+            .expect("a seminal search");
+        let cited: Vec<u32> = seminal
+            .works
+            .iter()
+            .map(|id| by_id[id].cited_by_count.unwrap_or(0))
+            .collect();
+        assert!(cited.windows(2).all(|pair| pair[0] >= pair[1]), "{cited:?}");
+    }
 }

@@ -40,7 +40,9 @@ pub use estimate::{ESTIMATE_TOLERANCE, Estimate, SourceEstimate};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
-pub use plan::{Brief, Clarification, Dimension, Filters, Grounds, Plan, Query, TimeWindow};
+pub use plan::{
+    Brief, Channel, Clarification, Dimension, Filters, Grounds, HitOrder, Plan, Query, TimeWindow,
+};
 pub use processing::{Processing, processing, work_in_process};
 pub use review::{
     Basis, CiteForm, FullTextSpan, Paragraph, Review, Section, SectionKind, Segment, Sentence,

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::id::WorkId;
 use crate::tier::{Tier, TierLimits};
-use crate::work::WorkKind;
+use crate::work::{Work, WorkKind};
 
 /// What the plan phase decided, stored before any search runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,7 +130,7 @@ pub struct Filters {
 }
 
 /// One search to run against a source.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Query {
     /// Stable label (`q1`, `q2`…) used in hit lists and the method section.
     pub label: String,
@@ -138,4 +138,103 @@ pub struct Query {
     pub purpose: String,
     /// The query text in the source-independent syntax: terms, `"phrases"`, `AND`/`OR`.
     pub text: String,
+    /// The channel the search stands for: keyword search of the literature, or the field's
+    /// books; PRISMA counts what each channel identified.
+    #[serde(default, skip_serializing_if = "Channel::is_keyword")]
+    pub channel: Channel,
+    /// Kinds of work the search asks for (empty: any). Sources that can filter by kind do so
+    /// in the request; every hit of another kind is dropped whatever the source.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<WorkKind>,
+    /// The earliest publication year the search asks for; hits of earlier or unknown years
+    /// are dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_year: Option<i32>,
+    /// The order hits are read in: the source's relevance, or the most cited first (a
+    /// field's seminal works).
+    #[serde(default, skip_serializing_if = "HitOrder::is_relevance")]
+    pub order: HitOrder,
+}
+
+impl Query {
+    /// A keyword search for any kind of work, ordered by relevance.
+    pub fn new(
+        label: impl Into<String>,
+        purpose: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Query {
+        Query {
+            label: label.into(),
+            purpose: purpose.into(),
+            text: text.into(),
+            ..Query::default()
+        }
+    }
+
+    /// Whether a hit is what the search asks for: of one of its kinds and not before its
+    /// earliest year.
+    pub fn admits(&self, work: &Work) -> bool {
+        (self.kinds.is_empty() || self.kinds.contains(&work.kind))
+            && self
+                .from_year
+                .is_none_or(|from| work.year.is_some_and(|year| year >= from))
+    }
+
+    /// Whether two queries run the same search: the same text, kinds, years and order (labels,
+    /// purposes and channels aside).
+    pub fn same_search(&self, other: &Query) -> bool {
+        self.text == other.text
+            && self.kinds == other.kinds
+            && self.from_year == other.from_year
+            && self.order == other.order
+    }
+
+    /// Whether the search narrows or reorders what a plain keyword search returns.
+    pub fn is_directed(&self) -> bool {
+        !self.kinds.is_empty() || self.from_year.is_some() || self.order != HitOrder::Relevance
+    }
+}
+
+/// What a search stands for, for PRISMA's identification counts and the method section.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// Keyword search of the literature.
+    #[default]
+    Keyword,
+    /// The field's books: handbooks, introductions, companions and their chapters.
+    Book,
+}
+
+impl Channel {
+    /// Its name in records and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Channel::Keyword => "keyword",
+            Channel::Book => "book",
+        }
+    }
+
+    fn is_keyword(&self) -> bool {
+        *self == Channel::Keyword
+    }
+}
+
+/// The order a search's hits are read in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitOrder {
+    /// The source's relevance ranking.
+    #[default]
+    Relevance,
+    /// The most cited first.
+    Citations,
+}
+
+impl HitOrder {
+    fn is_relevance(&self) -> bool {
+        *self == HitOrder::Relevance
+    }
 }

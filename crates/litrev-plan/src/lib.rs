@@ -16,7 +16,7 @@
 mod brief;
 mod variants;
 
-use litrev_model::{Filters, Plan, Query, Tier, WorkId};
+use litrev_model::{Channel, Filters, HitOrder, Plan, Query, Tier, WorkId, WorkKind};
 use litrev_text::content_words;
 
 pub use brief::{answer, brief, read_probe, this_year};
@@ -95,6 +95,11 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
     if !phrases.is_empty() {
         push("adjacent topic terms as phrases", phrases.join(" OR "));
     }
+    if config.tier > Tier::Quick {
+        for directive in directives(&key_terms, &phrases, config.this_year) {
+            push_directed(&mut queries, directive);
+        }
+    }
     let mut plan = Plan {
         question: question.trim().to_owned(),
         key_terms,
@@ -126,19 +131,67 @@ pub fn apply_time_window(plan: &mut Plan) {
     }
 }
 
-/// Adds a query labelled after the last (`q1`, `q2`…) unless its text is empty or already
-/// planned; whether it was added.
+/// Adds a keyword query labelled after the last (`q1`, `q2`…) unless its text is empty or
+/// already planned; whether it was added.
 fn push_query(queries: &mut Vec<Query>, purpose: &str, text: String) -> bool {
-    let text = text.trim().to_owned();
-    if text.is_empty() || queries.iter().any(|query| query.text == text) {
+    push_directed(queries, Query::new("", purpose, text))
+}
+
+/// Adds a query, labelled after the last, unless its text is empty or the same search (text,
+/// kinds, years and order) is already planned; whether it was added.
+fn push_directed(queries: &mut Vec<Query>, mut query: Query) -> bool {
+    query.text = query.text.trim().to_owned();
+    if query.text.is_empty() || queries.iter().any(|planned| planned.same_search(&query)) {
         return false;
     }
-    queries.push(Query {
-        label: format!("q{}", queries.len() + 1),
-        purpose: purpose.to_owned(),
-        text,
-    });
+    query.label = format!("q{}", queries.len() + 1);
+    queries.push(query);
     true
+}
+
+/// How many years the search for recent works reaches back, this year included.
+const RECENT_YEARS: i32 = 5;
+
+/// The searches a researcher adds to the question's own past the quick tier (seed S4 §4c, S0
+/// §3.1.4): the most cited works on the topic's term pairs (its seminal works, whatever their
+/// age: pairs, since the most cited works naming any one term are the field's neighbours'),
+/// the works of the last five years on the topic terms (which a relevance ranking of decades
+/// of literature buries), and the field's books and chapters on its term pairs — handbooks,
+/// introductions and companions are where a field's settled knowledge is written down.
+fn directives(key_terms: &[String], phrases: &[String], this_year: i32) -> Vec<Query> {
+    let all_terms = key_terms.join(" ");
+    let pairs = if phrases.is_empty() {
+        all_terms.clone()
+    } else {
+        phrases.join(" OR ")
+    };
+    vec![
+        Query {
+            order: HitOrder::Citations,
+            ..Query::new(
+                "",
+                "the most cited works on the topic's term pairs (seminal works)",
+                pairs.clone(),
+            )
+        },
+        Query {
+            from_year: Some(this_year - (RECENT_YEARS - 1)),
+            ..Query::new(
+                "",
+                "works of the last five years on the topic terms",
+                all_terms,
+            )
+        },
+        Query {
+            channel: Channel::Book,
+            kinds: vec![WorkKind::Book, WorkKind::BookChapter],
+            ..Query::new(
+                "",
+                "books and chapters on the topic (handbooks, introductions, companions)",
+                pairs,
+            )
+        },
+    ]
 }
 
 /// Hits read per query: the tier's corpus cap, except that an exhaustive review reads the first
@@ -211,6 +264,7 @@ mod tests {
         let texts: Vec<&str> = plan
             .queries
             .iter()
+            .filter(|query| !query.is_directed())
             .map(|query| query.text.as_str())
             .collect();
         assert_eq!(texts, expected_queries);
@@ -218,6 +272,31 @@ mod tests {
             assert_eq!(query.label, format!("q{}", index + 1));
         }
         assert_eq!(plan.hits_per_query, 100);
+    }
+
+    #[test]
+    fn past_the_quick_tier_seminal_recent_and_book_searches_follow_the_questions_own() {
+        let question = "Pharmacokinetics and efficacy of emicizumab in humans";
+        let quick = plan(question, &PlanConfig::for_tier(Tier::Quick));
+        assert!(quick.queries.iter().all(|query| !query.is_directed()));
+        let config = PlanConfig {
+            this_year: 2026,
+            ..PlanConfig::for_tier(Tier::Standard)
+        };
+        let standard = plan(question, &config);
+        let own = quick.queries.len();
+        assert_eq!(standard.queries[..own], quick.queries[..]);
+        let directed = &standard.queries[own..];
+        assert_eq!(directed.len(), 3, "{directed:?}");
+        let pairs = &quick.queries[own - 1].text;
+        assert_eq!(
+            (&directed[0].text, directed[0].order),
+            (pairs, HitOrder::Citations)
+        );
+        assert_eq!(directed[1].text, quick.queries[0].text);
+        assert_eq!(directed[1].from_year, Some(2022), "the last five years");
+        assert_eq!(directed[2].channel, Channel::Book);
+        assert_eq!(directed[2].kinds, [WorkKind::Book, WorkKind::BookChapter]);
     }
 
     #[test]

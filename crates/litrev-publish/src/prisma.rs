@@ -13,6 +13,9 @@ pub struct PrismaCounts {
     pub source: String,
     /// Records returned by the searches, duplicates included.
     pub search_hits: usize,
+    /// Those records by the channel whose searches returned them (`keyword`, `book`), in
+    /// the channels' order; one channel alone is not broken down.
+    pub channels: Vec<(String, usize)>,
     /// Works named by the user as seeds.
     pub seeds: usize,
     /// Records added by citation snowballing (those known only by id included).
@@ -55,9 +58,18 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
     let mut identified = vec![
         "Records identified".to_owned(),
         format!("from {}:", counts.source),
-        format!("searches (n = {})", counts.search_hits),
-        format!("citation snowballing (n = {})", counts.snowballed),
     ];
+    if counts.channels.len() > 1 {
+        identified.extend(
+            counts
+                .channels
+                .iter()
+                .map(|(channel, hits)| format!("{channel} searches (n = {hits})")),
+        );
+    } else {
+        identified.push(format!("searches (n = {})", counts.search_hits));
+    }
+    identified.push(format!("citation snowballing (n = {})", counts.snowballed));
     if counts.seeds > 0 {
         identified.push(format!(
             "seed works named by the user (n = {})",
@@ -217,6 +229,7 @@ mod tests {
         let svg = prisma_svg(&PrismaCounts {
             source: "a <local> snapshot & more".into(),
             search_hits: 100,
+            channels: vec![("keyword".to_owned(), 100)],
             seeds: 2,
             snowballed: 40,
             duplicates: 23,

@@ -62,7 +62,13 @@ impl Federation {
     pub fn search_each(&self, query: &Query, limit: usize) -> Vec<(SourceKind, Result<Vec<Hit>>)> {
         self.each(
             |capabilities| capabilities.search,
-            |source| source.search(query, limit),
+            |source| {
+                if source.capabilities().answers(query) {
+                    source.search(query, limit)
+                } else {
+                    Ok(Vec::new())
+                }
+            },
         )
     }
 
@@ -168,6 +174,7 @@ impl Source for Federation {
             all.author_works |= one.author_works;
             all.recommendations |= one.recommendations;
             all.fulltext_links |= one.fulltext_links;
+            all.citation_counts |= one.citation_counts;
         }
         // Reference lists go to every source that lists references: batched only when each
         // of them batches.
@@ -390,6 +397,7 @@ mod tests {
             label: "q1".into(),
             purpose: String::new(),
             text: "anything".into(),
+            ..Query::default()
         }
     }
 

@@ -25,4 +25,4 @@ pub use error::{Error, Issue, Result};
 pub use federation::{Federation, SourceFailure};
 pub use jats::read_jats;
 pub use snapshot::{SnapshotOpenReport, SnapshotSource};
-pub use source::{Capabilities, Held, Hit, OaLink, Source, SourceKind};
+pub use source::{Capabilities, Held, Hit, OaLink, Source, SourceKind, directed};

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use litrev_model::{Query, Work, WorkId};
+use litrev_model::{Query, Work, WorkId, WorkKind};
 
 use crate::error::{Error, Result};
 
@@ -74,6 +74,27 @@ pub struct Capabilities {
     pub recommendations: bool,
     /// Finds open-access full-text links.
     pub fulltext_links: bool,
+    /// The only kinds of work the source holds (arXiv: preprints); empty: any kind.
+    pub held_kinds: &'static [WorkKind],
+    /// Its works carry citation counts, so its hits can be read most cited first.
+    pub citation_counts: bool,
+}
+
+impl Capabilities {
+    /// Whether the source can answer a search as its query directs: it holds one of the
+    /// kinds asked for, and counts citations when the most cited are asked for first. A
+    /// federation does not ask a source that cannot (arXiv for books, PubMed for the most
+    /// cited).
+    pub fn answers(&self, query: &Query) -> bool {
+        self.search
+            && (query.kinds.is_empty()
+                || self.held_kinds.is_empty()
+                || query
+                    .kinds
+                    .iter()
+                    .any(|kind| self.held_kinds.contains(kind)))
+            && (query.order != litrev_model::HitOrder::Citations || self.citation_counts)
+    }
 }
 
 /// Where the open-access full text of a work can be read.
@@ -121,6 +142,21 @@ impl Hit {
             score: 1.0 / (rank + 1) as f32,
         }
     }
+}
+
+/// A search's hits as its query asks for them, whatever the source could do: of its kinds,
+/// not before its first year, and the most cited first when it asks for that (ties by id).
+pub fn directed(query: &Query, mut hits: Vec<Hit>) -> Vec<Hit> {
+    hits.retain(|hit| query.admits(&hit.work));
+    if query.order == litrev_model::HitOrder::Citations {
+        hits.sort_by(|a, b| {
+            b.work
+                .cited_by_count
+                .cmp(&a.work.cited_by_count)
+                .then_with(|| a.work.id().cmp(&b.work.id()))
+        });
+    }
+    hits
 }
 
 /// A place works come from.
@@ -199,5 +235,57 @@ pub trait Source: Send + Sync {
             source_name: self.kind().name(),
             capability,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litrev_model::HitOrder;
+
+    fn hit(id: &str, kind: WorkKind, year: Option<i32>, cited: u32) -> Hit {
+        let mut work = Work::stub(id.parse().expect("an id"));
+        work.kind = kind;
+        work.year = year;
+        work.cited_by_count = Some(cited);
+        Hit { work, score: 1.0 }
+    }
+
+    #[test]
+    fn directed_hits_are_what_the_query_asks_for_in_its_order() {
+        let hits = vec![
+            hit("W1", WorkKind::Article, Some(2023), 5),
+            hit("W2", WorkKind::BookChapter, Some(2023), 1),
+            hit("W3", WorkKind::Book, Some(2010), 9),
+            hit("W4", WorkKind::Book, None, 3),
+            hit("W5", WorkKind::Book, Some(2024), 3),
+        ];
+        let ids = |hits: Vec<Hit>| -> Vec<String> {
+            hits.iter().map(|hit| hit.work.id().to_string()).collect()
+        };
+        let plain = Query::new("q1", "", "x");
+        assert_eq!(ids(directed(&plain, hits.clone())).len(), 5);
+        let books = Query {
+            kinds: vec![WorkKind::Book, WorkKind::BookChapter],
+            from_year: Some(2020),
+            order: HitOrder::Citations,
+            ..plain.clone()
+        };
+        // Articles, works before 2020 and works of no known year are left out; the most cited
+        // first, ties by id.
+        assert_eq!(ids(directed(&books, hits)), ["W5", "W2"]);
+
+        let arxiv = Capabilities {
+            search: true,
+            held_kinds: &[WorkKind::Preprint],
+            ..Capabilities::default()
+        };
+        assert!(arxiv.answers(&plain));
+        assert!(!arxiv.answers(&books), "no books, no citation counts");
+        let recent = Query {
+            from_year: Some(2022),
+            ..Query::new("q2", "", "x")
+        };
+        assert!(arxiv.answers(&recent));
     }
 }

@@ -189,6 +189,7 @@ fn crossref_search_reads_a_recorded_works_list() {
         label: "q1".into(),
         purpose: String::new(),
         text: "journal articles".into(),
+        ..Query::default()
     };
     let hits = source.search(&query, 20).expect("search");
     assert_eq!(replay.unmatched(), 0, "{:?}", replay.unmatched_requests());

@@ -60,8 +60,8 @@ impl Inherited {
     pub(crate) fn what_is_new(&mut self, plan: &Plan) -> (Plan, Vec<QueryHits>) {
         let mut search = plan.clone();
         let mut reused = Vec::new();
-        search.queries.retain(|query| {
-            match self.hits.iter().find(|hits| hits.text == query.text) {
+        search.queries.retain(
+            |query| match self.hits.iter().find(|hits| hits.answer(query)) {
                 Some(hits) => {
                     reused.push(QueryHits {
                         label: query.label.clone(),
@@ -70,8 +70,8 @@ impl Inherited {
                     false
                 }
                 None => true,
-            }
-        });
+            },
+        );
         let held: BTreeSet<&WorkId> = self.entries.iter().map(|entry| &entry.work).collect();
         search.seeds.retain(|seed| !held.contains(seed));
         self.continued.reused_queries = reused.len();

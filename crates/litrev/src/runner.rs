@@ -1028,7 +1028,8 @@ impl Runner {
         let counts = serde_json::json!({
             "discover": {
                 "queries": discovery.hits.iter().map(|hits| serde_json::json!({
-                    "label": hits.label, "text": hits.text, "hits": hits.works.len()
+                    "label": hits.label, "text": hits.text, "hits": hits.works.len(),
+                    "channel": hits.channel().name()
                 })).collect::<Vec<_>>(),
                 "raw_hits": discovery.raw_hits,
                 "works": discovery.discovered,
@@ -1556,6 +1557,7 @@ fn prisma_counts(
     litrev_publish::PrismaCounts {
         source: discovery.source.clone(),
         search_hits: discovery.raw_hits,
+        channels: hits_by_channel(&discovery.hits),
         seeds,
         snowballed: entries.iter().filter(|entry| entry.stage > 0).count(),
         duplicates: (discovery.raw_hits + seeds).saturating_sub(discovery.discovered),
@@ -1565,6 +1567,19 @@ fn prisma_counts(
         included: screen.included,
         reports: Some(fulltext.report_counts()),
     }
+}
+
+/// The searches' hits (duplicates included) by the channel of their query, in the channels'
+/// order.
+fn hits_by_channel(hits: &[QueryHits]) -> Vec<(String, usize)> {
+    let mut by_channel: BTreeMap<litrev_model::Channel, usize> = BTreeMap::new();
+    for query in hits {
+        *by_channel.entry(query.channel()).or_default() += query.works.len();
+    }
+    by_channel
+        .into_iter()
+        .map(|(channel, count)| (channel.name().to_owned(), count))
+        .collect()
 }
 
 /// Citations each included work receives from anywhere in the corpus.

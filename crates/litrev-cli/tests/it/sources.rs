@@ -223,7 +223,10 @@ fn arxiv_search_reads_a_recorded_feed_through_the_http_layer() {
     let server = Server::start(replay_with.handler(), FaultPlan::none());
     let home = tempfile::tempdir().expect("home");
     let url = server.url();
-    // The standard tier asks for 100 hits per query, as the recording did.
+    // The standard tier asks for 100 hits per query, as the recording did. Its directed
+    // searches reach arXiv as far as it can answer them: the last five years' search is the
+    // same request (the disk cache answers it, and the hits before 2022 are dropped), the most
+    // cited and the books are not asked of a source of preprints without citation counts.
     let output = litrev(
         home.path(),
         &[
@@ -238,7 +241,8 @@ fn arxiv_search_reads_a_recorded_feed_through_the_http_layer() {
         "{:?}",
         replay_with.unmatched_requests()
     );
-    assert_eq!(row(&report, "arxiv")["hits"], 100);
+    assert_eq!(server.requests(), 1);
+    assert_eq!(row(&report, "arxiv")["hits"], 200);
     assert_eq!(work_ids(&report).len(), 100);
     for work in report["works"].as_array().expect("works") {
         let ids = work["ids"].to_string().to_lowercase();
@@ -477,4 +481,68 @@ fn unpaywall_finds_open_copies_for_dois_without_one() {
         .count();
     assert!(from_unpaywall > 0, "{rows:?}");
     assert!(from_unpaywall as u64 <= asked, "{rows:?}");
+}
+
+/// Past the quick tier a plan adds directed searches, which the OpenAlex client asks for in
+/// the API's syntax (`sort=cited_by_count:desc`, `filter=type:book|book-chapter`,
+/// `from_publication_date:`): the book channel's hits are books and chapters, and PRISMA counts
+/// what each channel identified.
+#[test]
+fn directed_searches_reach_openalex_in_its_syntax_and_prisma_counts_each_channel() {
+    let Some(data) = testdata() else { return };
+    let question = question(&data, "Jeyaraman_2020");
+    let server = openalex_server(&data, "Jeyaraman_2020", FaultPlan::none());
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
+    let url = server.url();
+    env.push(("LITREV_OPENALEX_URL", &url));
+    let out_text = out.display().to_string();
+    let output = litrev(
+        home.path(),
+        &[
+            "review", &question, "--source", "openalex", "--tier", "standard", "--out", &out_text,
+            "--yes",
+        ],
+        &env,
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let searches: Vec<String> = server
+        .request_log()
+        .into_iter()
+        .map(|line| {
+            line.replace("%3A", ":")
+                .replace("%7C", "|")
+                .replace("%2C", ",")
+        })
+        .filter(|line| line.contains("search="))
+        .collect();
+    let asked = |part: &str| searches.iter().any(|line| line.contains(part));
+    assert!(asked("sort=cited_by_count:desc"), "{searches:#?}");
+    assert!(asked("filter=type:book|book-chapter"), "{searches:#?}");
+    assert!(asked("filter=from_publication_date:"), "{searches:#?}");
+
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    let queries = record["counts"]["discover"]["queries"]
+        .as_array()
+        .expect("queries");
+    let books = queries
+        .iter()
+        .find(|query| query["channel"] == "book")
+        .expect("a book search");
+    let book_hits = books["hits"].as_u64().expect("hits");
+    assert!(book_hits > 0, "{books}");
+    let keyword_hits: u64 = queries
+        .iter()
+        .filter(|query| query["channel"] == "keyword")
+        .map(|query| query["hits"].as_u64().expect("hits"))
+        .sum();
+    let prisma = std::fs::read_to_string(out.join("prisma.svg")).expect("prisma.svg");
+    assert!(
+        prisma.contains(&format!("book searches (n = {book_hits})"))
+            && prisma.contains(&format!("keyword searches (n = {keyword_hits})")),
+        "{prisma}"
+    );
 }

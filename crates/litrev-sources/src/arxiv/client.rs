@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use litrev_http::{Endpoint, Request, SourcePolicy};
-use litrev_model::{Query, Work, WorkId};
+use litrev_model::{Query, Work, WorkId, WorkKind};
 
 use super::{FeedPage, MAX_RESULTS, SortBy, id_list_url, parse_feed, query_from_text, search_url};
 use crate::error::{Error, Result};
@@ -63,6 +63,7 @@ impl Source for ArxivSource {
             search: true,
             batch_lookup: true,
             fulltext_links: false,
+            held_kinds: &[WorkKind::Preprint],
             ..Capabilities::default()
         }
     }

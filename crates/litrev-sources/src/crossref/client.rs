@@ -65,6 +65,7 @@ impl Source for CrossrefSource {
             search: true,
             batch_lookup: true,
             references: true,
+            citation_counts: true,
             ..Capabilities::default()
         }
     }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use litrev_http::{Endpoint, Request, SourcePolicy};
-use litrev_model::{Query, Work, WorkId};
+use litrev_model::{HitOrder, Query, Work, WorkId, WorkKind};
 
 use super::page::{Page, parse_page};
 use crate::error::{Error, Result};
@@ -295,6 +295,7 @@ impl Source for OpenAlexSource {
             references: true,
             reference_lists: true,
             held_left_out: self.held_room(),
+            citation_counts: true,
             ..Capabilities::default()
         }
     }
@@ -311,18 +312,17 @@ impl Source for OpenAlexSource {
         let mut hits = Vec::new();
         let mut arrived = 0;
         let mut cursor = "*".to_owned();
+        let directions = directions(query);
         while hits.len() < limit {
             let per_page = (limit - hits.len()).min(MAX_PER_PAGE);
-            let request = self.request(
-                &[
-                    ("search", search.clone()),
-                    ("select", format!("{SELECT},relevance_score")),
-                    ("per_page", per_page.to_string()),
-                    ("cursor", cursor.clone()),
-                ],
-                "search",
-                SEARCH_COST_USD,
-            );
+            let mut params = vec![
+                ("search", search.clone()),
+                ("select", format!("{SELECT},relevance_score")),
+                ("per_page", per_page.to_string()),
+                ("cursor", cursor.clone()),
+            ];
+            params.extend(directions.iter().cloned());
+            let request = self.request(&params, "search", SEARCH_COST_USD);
             let page = self.page(&request)?;
             let fetched = page.works.len();
             let first_rank = hits.len();
@@ -423,6 +423,50 @@ fn dedup_in_order(values: &mut Vec<String>) {
     values.retain(|value| seen.insert(value.clone()));
 }
 
+/// A directed query's filters and order in OpenAlex's syntax: `filter=type:…|…` for its kinds,
+/// `from_publication_date:` for its first year, `sort=cited_by_count:desc` for the most cited
+/// first.
+fn directions(query: &Query) -> Vec<(&'static str, String)> {
+    let mut filters = Vec::new();
+    let types: Vec<&str> = query
+        .kinds
+        .iter()
+        .flat_map(|&kind| openalex_types(kind))
+        .copied()
+        .collect();
+    if !types.is_empty() {
+        filters.push(format!("type:{}", types.join("|")));
+    }
+    if let Some(year) = query.from_year {
+        filters.push(format!("from_publication_date:{year:04}-01-01"));
+    }
+    let mut params = Vec::new();
+    if !filters.is_empty() {
+        params.push(("filter", filters.join(",")));
+    }
+    if query.order == HitOrder::Citations {
+        params.push(("sort", "cited_by_count:desc".to_owned()));
+    }
+    params
+}
+
+/// OpenAlex's `type` values for a kind of work (proceedings papers are `article`s in its
+/// current schema, so asking for them asks for articles).
+fn openalex_types(kind: WorkKind) -> &'static [&'static str] {
+    match kind {
+        WorkKind::Article | WorkKind::ProceedingsArticle => &["article"],
+        WorkKind::BookChapter => &["book-chapter"],
+        WorkKind::Book => &["book"],
+        WorkKind::Preprint => &["preprint"],
+        WorkKind::Thesis => &["dissertation"],
+        WorkKind::Report => &["report"],
+        WorkKind::Review => &["review"],
+        WorkKind::Dataset => &["dataset"],
+        WorkKind::Editorial => &["editorial", "letter", "erratum"],
+        _ => &["other"],
+    }
+}
+
 /// Turns a plan query (a local index's syntax: bare words meaning "any", `"a b"~3` proximity
 /// phrases, `OR`) into OpenAlex's boolean search, where bare words mean "all": words become an
 /// OR-list, proximity phrases become `(a AND b)`.
@@ -473,6 +517,29 @@ mod tests {
             "(insulin AND pumps) OR (pumps AND children)"
         );
         assert_eq!(to_search_syntax("  "), "");
+    }
+
+    #[test]
+    fn directed_queries_become_openalex_filters_and_an_order() {
+        let plain = Query::new("q1", "", "insulin pumps");
+        assert!(directions(&plain).is_empty());
+        let directed = Query {
+            kinds: vec![WorkKind::Book, WorkKind::BookChapter, WorkKind::Editorial],
+            from_year: Some(2022),
+            order: HitOrder::Citations,
+            ..plain.clone()
+        };
+        assert_eq!(
+            directions(&directed),
+            [
+                (
+                    "filter",
+                    "type:book|book-chapter|editorial|letter|erratum,from_publication_date:2022-01-01"
+                        .to_owned()
+                ),
+                ("sort", "cited_by_count:desc".to_owned()),
+            ]
+        );
     }
 
     #[test]

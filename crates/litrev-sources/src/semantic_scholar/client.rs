@@ -125,6 +125,7 @@ impl Source for SemanticScholarSource {
             citing: true,
             references: true,
             recommendations: true,
+            citation_counts: true,
             ..Capabilities::default()
         }
     }

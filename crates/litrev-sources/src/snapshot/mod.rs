@@ -92,6 +92,7 @@ impl Source for SnapshotSource {
             citing: true,
             references: true,
             reference_lists: true,
+            citation_counts: true,
             ..Capabilities::default()
         }
     }
@@ -105,8 +106,19 @@ impl Source for SnapshotSource {
         )
     }
 
+    /// A directed query (kinds, a first year, the most cited first) reads ten times as deep
+    /// in the index's relevance ranking and keeps what it asks for: the index knows words,
+    /// not kinds, years or citations.
     fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {
-        self.index.search(&query.text, limit)
+        if !query.is_directed() {
+            return self.index.search(&query.text, limit);
+        }
+        let hits = self
+            .index
+            .search(&query.text, limit.saturating_mul(DIRECTED_DEPTH))?;
+        let mut hits = crate::directed(query, hits);
+        hits.truncate(limit);
+        Ok(hits)
     }
 
     fn lookup(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
@@ -126,6 +138,9 @@ impl Source for SnapshotSource {
         self.lookup(&cited)
     }
 }
+
+/// How much deeper than its limit a directed query reads the index's ranking.
+const DIRECTED_DEPTH: usize = 10;
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! Snapshot tests on the real SYNERGY Work files.
 
-use litrev_model::{Query, WorkId};
+use litrev_model::{HitOrder, Query, WorkId, WorkKind};
 use litrev_testkit::testdata;
 
 use super::SnapshotSource;
@@ -11,7 +11,49 @@ fn query(text: &str) -> Query {
         label: "q1".into(),
         purpose: "test".into(),
         text: text.into(),
+        ..Query::default()
     }
+}
+
+/// Directed searches read deeper than their limit and keep what they ask for: Donners_2021
+/// holds two book chapters among its 258 works.
+#[test]
+fn a_directed_search_finds_the_chapters_and_the_most_cited() {
+    let Some(data) = testdata() else { return };
+    let file = data.join("synergy/works/Donners_2021.jsonl.gz");
+    let home = tempfile::tempdir().expect("temp dir");
+    let (snapshot, _) =
+        SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("open");
+    let books = Query {
+        kinds: vec![WorkKind::Book, WorkKind::BookChapter],
+        ..query("emicizumab haemophilia")
+    };
+    let hits = snapshot.search(&books, 10).expect("search");
+    assert!(!hits.is_empty());
+    assert!(
+        hits.iter()
+            .all(|hit| hit.work.kind == WorkKind::BookChapter)
+    );
+    let seminal = Query {
+        order: HitOrder::Citations,
+        ..query("emicizumab haemophilia")
+    };
+    let hits = snapshot.search(&seminal, 10).expect("search");
+    assert_eq!(hits.len(), 10);
+    let cited: Vec<u32> = hits
+        .iter()
+        .map(|hit| hit.work.cited_by_count.unwrap_or(0))
+        .collect();
+    assert!(cited.windows(2).all(|pair| pair[0] >= pair[1]), "{cited:?}");
+    let plain = snapshot
+        .search(&query("emicizumab haemophilia"), 10)
+        .expect("search");
+    let most_cited_plain = plain
+        .iter()
+        .map(|hit| hit.work.cited_by_count.unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    assert!(cited[0] >= most_cited_plain);
 }
 
 #[test]
