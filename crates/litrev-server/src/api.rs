@@ -321,12 +321,10 @@ async fn clarify(
 /// A run's stored status; `404` when there is no such run.
 async fn status_of(state: &Arc<AppState>, run: &RunId) -> Result<RunStatus, ApiError> {
     let wanted = run.clone();
-    with_runner(state, move |runner| {
-        Ok(runner
-            .runs()?
-            .into_iter()
-            .find(|summary| summary.id == wanted)
-            .map(|summary| summary.status))
+    with_runner(state, move |runner| match runner.run_summary(&wanted) {
+        Ok(summary) => Ok(Some(summary.status)),
+        Err(litrev::Error::Store(error)) if crate::error::is_unknown_run(&error) => Ok(None),
+        Err(error) => Err(error.into()),
     })
     .await?
     .ok_or_else(|| ApiError::not_found(format!("no run `{run}`: GET /api/runs lists the runs")))

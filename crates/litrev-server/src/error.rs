@@ -96,7 +96,7 @@ impl From<litrev::Error> for ApiError {
 }
 
 /// Whether a store error says the run does not exist.
-fn is_unknown_run(error: &impl std::fmt::Display) -> bool {
+pub(crate) fn is_unknown_run(error: &impl std::fmt::Display) -> bool {
     error.to_string().contains("no run")
 }
 
