@@ -207,3 +207,68 @@ fn a_review_asked_to_clarify_waits_for_its_answer_on_the_command_line() {
         "{brief}"
     );
 }
+
+/// Years a question states become the plan's filter and keep earlier works out of the review:
+/// the review of Donners_2021's pool asked about emicizumab "since 2017" includes no work
+/// published before 2017, and screening says why the earlier ones went.
+#[test]
+fn a_year_the_question_states_keeps_earlier_works_out_of_the_review() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let out_text = out.display().to_string();
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            "Emicizumab prophylaxis in haemophilia A since 2017",
+            "--source",
+            &source,
+            "--tier",
+            "quick",
+            "--out",
+            &out_text,
+            "--yes",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    assert_eq!(
+        record["plan"]["filters"]["year_from"], 2017,
+        "{}",
+        record["plan"]
+    );
+    assert_eq!(record["plan"]["brief"]["time_window"]["basis"], "stated");
+    let mut reader = csv::Reader::from_path(out.join("corpus.csv")).expect("corpus.csv");
+    let headers = reader.headers().expect("headers").clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|header| header == name)
+            .expect("a column")
+    };
+    let (year, decision, reason) = (column("year"), column("decision"), column("reason"));
+    let (mut included, mut earlier) = (0, 0);
+    for row in reader.records() {
+        let row = row.expect("row");
+        let published: Option<i32> = row[year].parse().ok();
+        if &row[decision] == "include" {
+            included += 1;
+            assert!(
+                published.is_some_and(|published| published >= 2017),
+                "{row:?}"
+            );
+        } else if published.is_some_and(|published| published < 2017) {
+            earlier += 1;
+            assert!(!row[reason].is_empty(), "{row:?}");
+        }
+    }
+    assert!(
+        included > 0 && earlier > 0,
+        "{included} included, {earlier} earlier"
+    );
+}
