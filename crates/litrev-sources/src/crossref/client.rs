@@ -77,18 +77,23 @@ impl Source for CrossrefSource {
     fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {
         // `query=` ranks by how many words match: plain words.
         let text = words(&query.text).join(" ");
+        let (filter, order) = crate::crossref::request::directions(query);
         let mut hits = Vec::new();
         let mut cursor = "*".to_owned();
         while hits.len() < limit && !text.is_empty() {
-            let url = works_url(
+            let mut url = works_url(
                 &self.config.base_url,
                 Some(&text),
-                None,
+                filter.as_deref(),
                 Some(SELECT),
                 (limit - hits.len()).min(ROWS_MAX),
                 &cursor,
                 &self.config.mailto,
             );
+            if let Some(order) = order {
+                url.push('&');
+                url.push_str(order);
+            }
             let page = parse_works(&self.get(&url, "search")?)
                 .map_err(|error| Error::parse(SourceKind::Crossref, error))?;
             let fetched = page.works.len() + page.skipped;

@@ -113,6 +113,40 @@ pub fn filter(year_from: Option<i32>, year_to: Option<i32>, types: &[&str]) -> O
     (!parts.is_empty()).then(|| parts.join(","))
 }
 
+/// A directed query in Crossref's syntax: its kinds and first year as a filter
+/// (`type:book,type:book-chapter,…,from-pub-date:2022`, values of one key ORed), and the most
+/// cited first as an order (`sort=is-referenced-by-count&order=desc`).
+pub fn directions(query: &litrev_model::Query) -> (Option<String>, Option<&'static str>) {
+    let mut filters: Vec<String> = query
+        .kinds
+        .iter()
+        .flat_map(|&kind| crossref_types(kind))
+        .map(|name| format!("type:{name}"))
+        .collect();
+    if let Some(year) = query.from_year {
+        filters.push(format!("from-pub-date:{year}"));
+    }
+    let order = (query.order == litrev_model::HitOrder::Citations)
+        .then_some("sort=is-referenced-by-count&order=desc");
+    ((!filters.is_empty()).then(|| filters.join(",")), order)
+}
+
+/// Crossref's `type` values for a kind of work.
+fn crossref_types(kind: litrev_model::WorkKind) -> &'static [&'static str] {
+    use litrev_model::WorkKind;
+    match kind {
+        WorkKind::Article | WorkKind::Review => &["journal-article"],
+        WorkKind::ProceedingsArticle => &["proceedings-article"],
+        WorkKind::BookChapter => &["book-chapter", "book-section", "book-part"],
+        WorkKind::Book => &["book", "monograph", "edited-book", "reference-book"],
+        WorkKind::Preprint => &["posted-content"],
+        WorkKind::Thesis => &["dissertation"],
+        WorkKind::Report => &["report"],
+        WorkKind::Dataset => &["dataset"],
+        _ => &["other"],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +203,27 @@ mod tests {
         );
         assert_eq!(urls.len(), 1);
         assert_eq!(apart, vec![doi("10.1/a,b")]);
+    }
+
+    #[test]
+    fn directed_queries_become_crossref_filters_and_an_order() {
+        let plain = litrev_model::Query::new("q1", "", "insulin pumps");
+        assert_eq!(directions(&plain), (None, None));
+        let directed = litrev_model::Query {
+            kinds: vec![litrev_model::WorkKind::BookChapter],
+            from_year: Some(2022),
+            order: litrev_model::HitOrder::Citations,
+            ..plain
+        };
+        assert_eq!(
+            directions(&directed),
+            (
+                Some(
+                    "type:book-chapter,type:book-section,type:book-part,from-pub-date:2022"
+                        .to_owned()
+                ),
+                Some("sort=is-referenced-by-count&order=desc")
+            )
+        );
     }
 }

@@ -136,10 +136,11 @@ impl Source for PubMedSource {
 
     fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {
         // Bare words would all be required: joined by OR, left to Best Match to rank.
-        let term = words(&query.text).join(" OR ");
-        if term.is_empty() || limit == 0 {
+        let words = words(&query.text).join(" OR ");
+        if words.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
+        let term = crate::pubmed::request::directed_term(&words, query);
         let url = esearch_url(&self.config.base_url, self.caller(), &term, limit);
         let found = parse_esearch(&self.get(&url, "esearch")?)
             .map_err(|error| Error::parse(SourceKind::PubMed, error))?;

@@ -138,6 +138,30 @@ fn url(base: &str, utility: &str, pairs: &[(&str, &str)], caller: Caller) -> Str
     format!("{}/{utility}?{query}", crate::url::base(base))
 }
 
+/// A search term with a directed query's first year (`2022:3000[dp]`) and, for books and
+/// chapters, NCBI Bookshelf's publication type (`"Books and Documents"[pt]`); PubMed counts no
+/// citations, so an order by them is not asked of it.
+pub fn directed_term(words: &str, query: &litrev_model::Query) -> String {
+    use litrev_model::WorkKind;
+    let mut term = if query.is_directed() {
+        format!("({words})")
+    } else {
+        words.to_owned()
+    };
+    if let Some(year) = query.from_year {
+        term.push_str(&format!(" AND {year}:3000[dp]"));
+    }
+    if !query.kinds.is_empty()
+        && query
+            .kinds
+            .iter()
+            .all(|kind| matches!(kind, WorkKind::Book | WorkKind::BookChapter))
+    {
+        term.push_str(" AND \"Books and Documents\"[pt]");
+    }
+    term
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +219,24 @@ mod tests {
         assert!(
             elink_url(DEFAULT_BASE_URL, CALLER, &pmids(&["1"]), Link::Pmc)
                 .contains("dbfrom=pubmed&db=pmc&linkname=pubmed_pmc&id=1&")
+        );
+    }
+
+    #[test]
+    fn directed_queries_narrow_the_esearch_term() {
+        let plain = litrev_model::Query::new("q1", "", "emicizumab");
+        assert_eq!(directed_term("emicizumab", &plain), "emicizumab");
+        let books = litrev_model::Query {
+            kinds: vec![
+                litrev_model::WorkKind::Book,
+                litrev_model::WorkKind::BookChapter,
+            ],
+            from_year: Some(2022),
+            ..plain
+        };
+        assert_eq!(
+            directed_term("emicizumab OR haemophilia", &books),
+            "(emicizumab OR haemophilia) AND 2022:3000[dp] AND \"Books and Documents\"[pt]"
         );
     }
 }

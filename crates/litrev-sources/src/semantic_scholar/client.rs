@@ -138,6 +138,7 @@ impl Source for SemanticScholarSource {
         // The relevance search has no boolean syntax: plain words.
         let text = words(&query.text).join(" ");
         let limit = limit.min(SEARCH_WINDOW);
+        let (year, types) = crate::semantic_scholar::request::directions(query);
         let mut hits = Vec::new();
         let mut offset = 0;
         while hits.len() < limit && !text.is_empty() {
@@ -148,7 +149,8 @@ impl Source for SemanticScholarSource {
                 offset,
                 page_size,
                 PAPER_FIELDS,
-                None,
+                year.as_deref(),
+                types.as_deref(),
             );
             let page = parse_search_page(&self.get(&url, "search")?)
                 .map_err(|error| Error::parse(SourceKind::SemanticScholar, error))?;

@@ -78,6 +78,7 @@ pub fn search_url(
     limit: usize,
     fields: &str,
     year: Option<&str>,
+    publication_types: Option<&str>,
 ) -> String {
     let offset = offset.to_string();
     let limit = limit.clamp(1, SEARCH_LIMIT_MAX).to_string();
@@ -89,6 +90,9 @@ pub fn search_url(
     ];
     if let Some(year) = year {
         pairs.push(("year", year));
+    }
+    if let Some(types) = publication_types {
+        pairs.push(("publicationTypes", types));
     }
     format!(
         "{}/graph/v1/paper/search?{}",
@@ -208,6 +212,32 @@ pub fn recommendations_for_paper_url(base: &str, id: &str, fields: &str, limit: 
     )
 }
 
+/// A directed query's first year (`year=2022-`) and kinds (`publicationTypes=Book,BookSection`)
+/// in the relevance search's syntax; its order is not: that search ranks by relevance alone.
+pub fn directions(query: &litrev_model::Query) -> (Option<String>, Option<String>) {
+    use litrev_model::WorkKind;
+    let mut types: Vec<&str> = query
+        .kinds
+        .iter()
+        .flat_map(|kind| match kind {
+            WorkKind::Article => &["JournalArticle"][..],
+            WorkKind::ProceedingsArticle => &["Conference"],
+            WorkKind::Book => &["Book"],
+            WorkKind::BookChapter => &["BookSection"],
+            WorkKind::Review => &["Review"],
+            WorkKind::Dataset => &["Dataset"],
+            WorkKind::Editorial => &["Editorial", "LettersAndComments"],
+            _ => &[],
+        })
+        .copied()
+        .collect();
+    types.dedup();
+    (
+        query.from_year.map(|year| format!("{year}-")),
+        (!types.is_empty()).then(|| types.join(",")),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,9 +259,31 @@ mod tests {
                 100,
                 500,
                 "title,year",
-                Some("2019-")
+                Some("2019-"),
+                None
             ),
             "https://api.semanticscholar.org/graph/v1/paper/search?query=turing+test&offset=100&limit=100&fields=title%2Cyear&year=2019-"
+        );
+        let books = litrev_model::Query {
+            kinds: vec![
+                litrev_model::WorkKind::Book,
+                litrev_model::WorkKind::BookChapter,
+            ],
+            from_year: Some(2022),
+            ..litrev_model::Query::new("q5", "books", "turing test")
+        };
+        let (year, types) = directions(&books);
+        assert_eq!(
+            search_url(
+                DEFAULT_BASE_URL,
+                "turing test",
+                0,
+                100,
+                "title",
+                year.as_deref(),
+                types.as_deref()
+            ),
+            "https://api.semanticscholar.org/graph/v1/paper/search?query=turing+test&offset=0&limit=100&fields=title&year=2022-&publicationTypes=Book%2CBookSection"
         );
         assert_eq!(
             search_bulk_url(
