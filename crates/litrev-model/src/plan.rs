@@ -189,9 +189,13 @@ impl Query {
             && self.order == other.order
     }
 
-    /// Whether the search narrows or reorders what a plain keyword search returns.
+    /// Whether the search is more than a plain keyword search: it stands for another channel,
+    /// or narrows or reorders what the keywords return.
     pub fn is_directed(&self) -> bool {
-        !self.kinds.is_empty() || self.from_year.is_some() || self.order != HitOrder::Relevance
+        self.channel != Channel::Keyword
+            || !self.kinds.is_empty()
+            || self.from_year.is_some()
+            || self.order != HitOrder::Relevance
     }
 }
 

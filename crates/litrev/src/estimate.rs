@@ -1,12 +1,12 @@
-//! The dry-run estimate of a plan: requests per source, what they cost, the language model's
-//! tokens and dollars, and wall time, before anything runs (`litrev plan`), and beside the
-//! actual figures in `run.json`.
+//! The dry-run estimate of a plan: requests per live source, what they cost and the time spent
+//! waiting on the APIs, before anything runs (`litrev plan`), and beside the actual figures in
+//! `run.json`. A language model's tokens are not estimated yet.
 //!
 //! Requests follow the plan's shape ([`SearchShape`]): every search reads its hits page by page
-//! on each source that searches, seeds are looked up in batches, and snowballing lists the
-//! references and citing works of up to the tier's works per stage in OR-lists of 100 works.
-//! How full those pages and lists come back, and how many stages run before saturation, are
-//! the [`RequestModel`]'s constants, chosen by `litrev bench estimate` leaving each dataset out.
+//! on each source that searches, seeds are looked up in batches, and each snowball stage lists
+//! its works' references and citing works in OR-lists. How full further search pages come back,
+//! and how many lists the stages ask for before saturation, are the [`RequestModel`]'s
+//! constants, chosen by `litrev bench estimate` leaving each dataset out.
 
 use litrev_model::{Estimate, Plan, SourceEstimate};
 use litrev_sources::openalex::{LIST_COST_USD, MAX_OR_VALUES, MAX_PER_PAGE, SEARCH_COST_USD};
@@ -24,8 +24,6 @@ pub struct SearchShape {
     pub seeds: usize,
     /// Most snowball stages.
     pub max_stages: u32,
-    /// Most works expanded per stage.
-    pub expand_per_stage: usize,
     /// The live sources asked, by name (snapshots ask no API).
     pub sources: Vec<&'static str>,
 }
@@ -45,7 +43,6 @@ impl SearchShape {
             hits_per_query: plan.hits_per_query,
             seeds: plan.seeds.len(),
             max_stages: plan.limits.max_stages,
-            expand_per_stage: plan.limits.max_works,
             sources: names,
         }
     }
