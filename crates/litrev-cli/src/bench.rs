@@ -68,19 +68,7 @@ fn serve(args: &ServeBenchArgs) -> anyhow::Result<u8> {
 }
 
 fn pipeline(home: &Home, args: &PipelineBenchArgs) -> anyhow::Result<u8> {
-    let works = if args.works.is_empty() {
-        let folder = shared_data().join("synergy/works");
-        let works = litrev::bench::data_files(&folder);
-        if works.is_empty() {
-            bail!(
-                "no works files under {}: pass --works FILE…, or set LITREV_TESTDATA to the shared data folder",
-                folder.display()
-            );
-        }
-        works
-    } else {
-        args.works.clone()
-    };
+    let works = works_or_synergy(&args.works)?;
     let mut scales = args.scale.clone();
     scales.sort_unstable();
     scales.dedup();
@@ -115,20 +103,25 @@ fn pipeline(home: &Home, args: &PipelineBenchArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
+/// The works files given, or with none every works file under `synergy/works` in the shared
+/// data.
+fn works_or_synergy(given: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    if !given.is_empty() {
+        return Ok(given.to_vec());
+    }
+    let folder = shared_data().join("synergy/works");
+    let works = litrev::bench::data_files(&folder);
+    if works.is_empty() {
+        bail!(
+            "no works files under {}: pass --works FILE…, or set LITREV_TESTDATA to the shared data folder",
+            folder.display()
+        );
+    }
+    Ok(works)
+}
+
 fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
-    let works = if args.works.is_empty() {
-        let folder = shared_data().join("synergy/works");
-        let works = litrev::bench::data_files(&folder);
-        if works.is_empty() {
-            bail!(
-                "no works files under {}: pass --works FILE…, or set LITREV_TESTDATA to the shared data folder",
-                folder.display()
-            );
-        }
-        works
-    } else {
-        args.works.clone()
-    };
+    let works = works_or_synergy(&args.works)?;
     let tiers = if args.tier.is_empty() {
         vec![Tier::Quick, Tier::Standard]
     } else {

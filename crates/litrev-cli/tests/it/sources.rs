@@ -133,25 +133,26 @@ fn a_source_down_for_good_is_left_out_and_named() {
     );
 }
 
-/// Runs a review at the exhaustive tier on the live OpenAlex path up to the screening gate.
-fn review_to_gate(home: &Path, out: &Path, question: &str, url: &str) -> Output {
+/// Runs a review into `out` on the live OpenAlex path, OpenAlex being the server at `url`,
+/// with `extra` arguments.
+fn review_on_openalex(
+    home: &Path,
+    out: &Path,
+    question: &str,
+    url: &str,
+    extra: &[&str],
+) -> Output {
     let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
     env.push(("LITREV_OPENALEX_URL", url));
     let out = out.display().to_string();
-    litrev(
-        home,
-        &[
-            "review",
-            question,
-            "--source",
-            "openalex",
-            "--tier",
-            "exhaustive",
-            "--out",
-            &out,
-        ],
-        &env,
-    )
+    let mut args = vec!["review", question, "--source", "openalex", "--out", &out];
+    args.extend_from_slice(extra);
+    litrev(home, &args, &env)
+}
+
+/// Runs a review at the exhaustive tier on the live OpenAlex path up to the screening gate.
+fn review_to_gate(home: &Path, out: &Path, question: &str, url: &str) -> Output {
+    review_on_openalex(home, out, question, url, &["--tier", "exhaustive"])
 }
 
 /// Jeyaraman_2020 at the exhaustive tier takes about 30 requests, so that one in five failing
@@ -263,7 +264,6 @@ fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
     let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
     let url = server.url();
     env.push(("LITREV_OPENALEX_URL", &url));
-    let out_text = out.display().to_string();
     // The dry run's estimate, asking nothing.
     let output = litrev(
         home.path(),
@@ -282,13 +282,7 @@ fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
         "{estimated}"
     );
 
-    let output = litrev(
-        home.path(),
-        &[
-            "review", &question, "--source", "openalex", "--out", &out_text, "--yes",
-        ],
-        &env,
-    );
+    let output = review_on_openalex(home.path(), &out, &question, &url, &["--yes"]);
     assert!(output.status.success(), "{}", describe(&output));
     assert!(out.join("review.md").is_file());
     let record: serde_json::Value =
@@ -494,17 +488,12 @@ fn directed_searches_reach_openalex_in_its_syntax_and_prisma_counts_each_channel
     let server = openalex_server(&data, "Jeyaraman_2020", FaultPlan::none());
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("review");
-    let mut env: Vec<(&str, &str)> = PATIENCE.to_vec();
-    let url = server.url();
-    env.push(("LITREV_OPENALEX_URL", &url));
-    let out_text = out.display().to_string();
-    let output = litrev(
+    let output = review_on_openalex(
         home.path(),
-        &[
-            "review", &question, "--source", "openalex", "--tier", "standard", "--out", &out_text,
-            "--yes",
-        ],
-        &env,
+        &out,
+        &question,
+        &server.url(),
+        &["--tier", "standard", "--yes"],
     );
     assert!(output.status.success(), "{}", describe(&output));
     let searches: Vec<String> = server
