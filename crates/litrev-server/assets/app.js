@@ -151,8 +151,14 @@ async function runPage() {
   source.addEventListener("clarify", async (event) => {
     const data = JSON.parse(event.data);
     line("the question leaves " + data.clarifications.length + " thing(s) open; waiting for answers", "gate");
-    // The stream replays a run's events: ask only while the run still waits for answers.
-    const now = await api("/api/runs/" + encodeURIComponent(id));
+    // The stream replays a run's events: ask only while the run still waits for answers. The
+    // event comes before the worker lets the run go, so a run still shown running is asked
+    // about again shortly.
+    let now = await api("/api/runs/" + encodeURIComponent(id));
+    for (let tries = 0; now.status === "running" && tries < 20; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      now = await api("/api/runs/" + encodeURIComponent(id));
+    }
     if (now.status !== "needs_clarification") return;
     status.textContent = now.status;
     showClarifications(id, now.clarifications);

@@ -9,6 +9,7 @@
 //! constants, chosen by `litrev bench estimate` leaving each dataset out.
 
 use litrev_model::{Estimate, Plan, SourceEstimate};
+use litrev_sources::Capabilities;
 use litrev_sources::openalex::{LIST_COST_USD, MAX_OR_VALUES, MAX_PER_PAGE, SEARCH_COST_USD};
 
 use crate::options::SourceSpec;
@@ -120,16 +121,17 @@ impl RequestModel {
 /// step, so a run waits about this long per request when the rate limit spaces them closer.
 const ANSWER_SECONDS: f64 = 0.5;
 
-/// Hits one search request returns, and the requests a search makes besides its pages, for the
-/// live sources whose searches are estimated by their paging alone: Semantic Scholar pages of
-/// 100; arXiv up to 2,000 in one request; Crossref rows of 1,000; PubMed's ESearch, then
-/// EFetch in batches of 200.
-fn search_paging(source: &str) -> Option<(usize, u64)> {
+/// For the live sources whose searches are estimated by their paging alone: what they can
+/// answer, the hits one search request returns, and the requests a search makes besides its
+/// pages (Semantic Scholar pages of 100; arXiv up to 2,000 in one request; Crossref rows of
+/// 1,000; PubMed's ESearch, then EFetch in batches of 200).
+fn search_paging(source: &str) -> Option<(Capabilities, usize, u64)> {
+    use litrev_sources::{arxiv, crossref, pubmed, semantic_scholar};
     match source {
-        "semantic-scholar" => Some((100, 0)),
-        "arxiv" => Some((2_000, 0)),
-        "crossref" => Some((1_000, 0)),
-        "pubmed" => Some((200, 1)),
+        "semantic-scholar" => Some((semantic_scholar::CAPABILITIES, 100, 0)),
+        "arxiv" => Some((arxiv::CAPABILITIES, 2_000, 0)),
+        "crossref" => Some((crossref::CAPABILITIES, 1_000, 0)),
+        "pubmed" => Some((pubmed::CAPABILITIES, 200, 1)),
         _ => None,
     }
 }
@@ -161,9 +163,15 @@ pub fn estimate(plan: &Plan, sources: &[SourceSpec]) -> Estimate {
                     api_seconds: requests as f64 * spacing.max(ANSWER_SECONDS),
                 }
             } else {
-                let (page, extra) = search_paging(name).unwrap_or((MAX_PER_PAGE, 0));
-                let requests =
-                    shape.queries as u64 * (extra + shape.hits_per_query.div_ceil(page) as u64);
+                let (capabilities, page, extra) =
+                    search_paging(name).unwrap_or((Capabilities::default(), MAX_PER_PAGE, 0));
+                // A federation does not ask a source what it cannot answer.
+                let asked = plan
+                    .queries
+                    .iter()
+                    .filter(|query| !query.text.trim().is_empty() && capabilities.answers(query))
+                    .count() as u64;
+                let requests = asked * (extra + shape.hits_per_query.div_ceil(page) as u64);
                 SourceEstimate {
                     source: name.to_owned(),
                     requests,
@@ -244,5 +252,17 @@ mod tests {
         let queries = SearchShape::of(&plan(Tier::Quick, 0), &openalex).queries as u64;
         assert_eq!(pubmed.requests, 2 * queries);
         assert_eq!(both.requests, by_tier[0] + pubmed.requests);
+        // Past the quick tier arXiv is not asked for books or the most cited works.
+        let standard = plan(Tier::Standard, 0);
+        let arxiv = estimate(&standard, &[SourceSpec::Arxiv]);
+        let answered = standard
+            .queries
+            .iter()
+            .filter(|query| {
+                query.kinds.is_empty() && query.order == litrev_model::HitOrder::Relevance
+            })
+            .count() as u64;
+        assert!(answered < standard.queries.len() as u64);
+        assert_eq!(arxiv.requests, answered);
     }
 }

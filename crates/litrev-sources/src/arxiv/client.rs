@@ -53,19 +53,28 @@ impl ArxivSource {
     }
 }
 
+/// What the source can do, known without a client (the plan's estimate reads it).
+pub const CAPABILITIES: Capabilities = Capabilities {
+    search: true,
+    batch_lookup: true,
+    citing: false,
+    references: false,
+    reference_lists: false,
+    held_left_out: 0,
+    author_works: false,
+    recommendations: false,
+    fulltext_links: false,
+    held_kinds: &[WorkKind::Preprint],
+    citation_counts: false,
+};
+
 impl Source for ArxivSource {
     fn kind(&self) -> SourceKind {
         SourceKind::Arxiv
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            search: true,
-            batch_lookup: true,
-            fulltext_links: false,
-            held_kinds: &[WorkKind::Preprint],
-            ..Capabilities::default()
-        }
+        CAPABILITIES
     }
 
     fn describe(&self) -> String {

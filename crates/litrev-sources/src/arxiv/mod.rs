@@ -13,7 +13,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub use client::{ArxivConfig, ArxivSource, policy};
+pub use client::{ArxivConfig, ArxivSource, CAPABILITIES, policy};
 pub use convert::{FeedPage, parse_feed};
 pub use request::{
     DEFAULT_BASE_URL, MAX_RESULTS, SortBy, id_list_url, query_from_text, search_url,

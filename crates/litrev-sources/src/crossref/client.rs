@@ -55,19 +55,28 @@ impl CrossrefSource {
     }
 }
 
+/// What the source can do, known without a client (the plan's estimate reads it).
+pub const CAPABILITIES: Capabilities = Capabilities {
+    search: true,
+    batch_lookup: true,
+    citing: false,
+    references: true,
+    reference_lists: false,
+    held_left_out: 0,
+    author_works: false,
+    recommendations: false,
+    fulltext_links: false,
+    held_kinds: &[],
+    citation_counts: true,
+};
+
 impl Source for CrossrefSource {
     fn kind(&self) -> SourceKind {
         SourceKind::Crossref
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            search: true,
-            batch_lookup: true,
-            references: true,
-            citation_counts: true,
-            ..Capabilities::default()
-        }
+        CAPABILITIES
     }
 
     fn describe(&self) -> String {

@@ -13,7 +13,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub use client::{CrossrefConfig, CrossrefSource, policy};
+pub use client::{CAPABILITIES, CrossrefConfig, CrossrefSource, policy};
 pub use convert::{WorksPage, jats_to_text, parse_error, parse_work, parse_works};
 pub use request::{
     DEFAULT_BASE_URL, DOI_BATCH, ROWS_MAX, SELECT, doi_batch_urls, filter, work_url, works_url,

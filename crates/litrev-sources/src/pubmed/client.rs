@@ -115,19 +115,28 @@ fn pmids_of(ids: &[WorkId]) -> Vec<Pmid> {
     pmids
 }
 
+/// What the source can do, known without a client (the plan's estimate reads it).
+pub const CAPABILITIES: Capabilities = Capabilities {
+    search: true,
+    batch_lookup: true,
+    citing: true,
+    references: true,
+    reference_lists: false,
+    held_left_out: 0,
+    author_works: false,
+    recommendations: false,
+    fulltext_links: false,
+    held_kinds: &[],
+    citation_counts: false,
+};
+
 impl Source for PubMedSource {
     fn kind(&self) -> SourceKind {
         SourceKind::PubMed
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            search: true,
-            batch_lookup: true,
-            citing: true,
-            references: true,
-            ..Capabilities::default()
-        }
+        CAPABILITIES
     }
 
     fn describe(&self) -> String {

@@ -13,7 +13,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub use client::{PubMedConfig, PubMedSource, policy};
+pub use client::{CAPABILITIES, PubMedConfig, PubMedSource, policy};
 pub use convert::{
     FetchPage, History, LinkSet, LinkSetDb, SearchResult, SummaryPage, parse_efetch, parse_elink,
     parse_epost, parse_error, parse_esearch, parse_esummary,

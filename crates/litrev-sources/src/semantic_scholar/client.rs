@@ -113,21 +113,28 @@ impl SemanticScholarSource {
     }
 }
 
+/// What the source can do, known without a client (the plan's estimate reads it).
+pub const CAPABILITIES: Capabilities = Capabilities {
+    search: true,
+    batch_lookup: true,
+    citing: true,
+    references: true,
+    reference_lists: false,
+    held_left_out: 0,
+    author_works: false,
+    recommendations: true,
+    fulltext_links: false,
+    held_kinds: &[],
+    citation_counts: true,
+};
+
 impl Source for SemanticScholarSource {
     fn kind(&self) -> SourceKind {
         SourceKind::SemanticScholar
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            search: true,
-            batch_lookup: true,
-            citing: true,
-            references: true,
-            recommendations: true,
-            citation_counts: true,
-            ..Capabilities::default()
-        }
+        CAPABILITIES
     }
 
     fn describe(&self) -> String {

@@ -12,7 +12,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub use client::{SemanticScholarConfig, SemanticScholarSource, policy};
+pub use client::{CAPABILITIES, SemanticScholarConfig, SemanticScholarSource, policy};
 pub use convert::{
     BatchResult, BulkPage, CitationPage, Paper, SearchPage, parse_batch, parse_bulk_page,
     parse_citations_page, parse_error, parse_paper, parse_recommendations, parse_references_page,
