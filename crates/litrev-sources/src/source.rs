@@ -81,6 +81,22 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
+    /// A source that can do nothing: what a source's own capabilities are written over
+    /// (`Capabilities { search: true, ..Capabilities::NONE }`) where they must be constant.
+    pub const NONE: Capabilities = Capabilities {
+        search: false,
+        batch_lookup: false,
+        citing: false,
+        references: false,
+        reference_lists: false,
+        held_left_out: 0,
+        author_works: false,
+        recommendations: false,
+        fulltext_links: false,
+        held_kinds: &[],
+        citation_counts: false,
+    };
+
     /// Whether the source can answer a search as its query directs: it holds one of the
     /// kinds asked for, and counts citations when the most cited are asked for first. A
     /// federation does not ask a source that cannot (arXiv for books, PubMed for the most

@@ -57,15 +57,8 @@ impl ArxivSource {
 pub const CAPABILITIES: Capabilities = Capabilities {
     search: true,
     batch_lookup: true,
-    citing: false,
-    references: false,
-    reference_lists: false,
-    held_left_out: 0,
-    author_works: false,
-    recommendations: false,
-    fulltext_links: false,
     held_kinds: &[WorkKind::Preprint],
-    citation_counts: false,
+    ..Capabilities::NONE
 };
 
 impl Source for ArxivSource {

@@ -59,15 +59,9 @@ impl CrossrefSource {
 pub const CAPABILITIES: Capabilities = Capabilities {
     search: true,
     batch_lookup: true,
-    citing: false,
     references: true,
-    reference_lists: false,
-    held_left_out: 0,
-    author_works: false,
-    recommendations: false,
-    fulltext_links: false,
-    held_kinds: &[],
     citation_counts: true,
+    ..Capabilities::NONE
 };
 
 impl Source for CrossrefSource {

@@ -121,13 +121,7 @@ pub const CAPABILITIES: Capabilities = Capabilities {
     batch_lookup: true,
     citing: true,
     references: true,
-    reference_lists: false,
-    held_left_out: 0,
-    author_works: false,
-    recommendations: false,
-    fulltext_links: false,
-    held_kinds: &[],
-    citation_counts: false,
+    ..Capabilities::NONE
 };
 
 impl Source for PubMedSource {

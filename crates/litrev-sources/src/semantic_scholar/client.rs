@@ -119,13 +119,9 @@ pub const CAPABILITIES: Capabilities = Capabilities {
     batch_lookup: true,
     citing: true,
     references: true,
-    reference_lists: false,
-    held_left_out: 0,
-    author_works: false,
     recommendations: true,
-    fulltext_links: false,
-    held_kinds: &[],
     citation_counts: true,
+    ..Capabilities::NONE
 };
 
 impl Source for SemanticScholarSource {
