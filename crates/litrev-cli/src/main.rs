@@ -198,13 +198,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 parse_sources(&args.source)?
             };
             let estimate = litrev::estimate(&plan, &estimate_sources);
-            eprint!("{}", estimate_lines(&estimate));
-            if args.estimate {
-                if args.json {
-                    println!("{}", serde_json::to_string_pretty(&estimate)?);
-                } else {
-                    print!("{}", estimate_lines(&estimate));
-                }
+            // Asked for, the estimate is the command's output; otherwise it is said on stderr.
+            match (args.estimate, args.json) {
+                (true, true) => println!("{}", serde_json::to_string_pretty(&estimate)?),
+                (true, false) => print!("{}", estimate_lines(&estimate)),
+                (false, _) => eprint!("{}", estimate_lines(&estimate)),
             }
             let Some(out) = args.out else {
                 return Ok(0);

@@ -274,6 +274,10 @@ fn a_live_review_runs_end_to_end_and_records_its_calls_in_run_json() {
     assert_eq!(server.requests(), 0, "estimating sends no request");
     let estimated: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("the estimate is JSON");
+    assert!(
+        !String::from_utf8_lossy(&output.stderr).contains("estimate:"),
+        "asked for, the estimate is said once, on stdout"
+    );
     let expected = estimated["requests"].as_u64().expect("requests estimated");
     assert_eq!(estimated["sources"][0]["source"], "openalex", "{estimated}");
     assert!(
