@@ -1,18 +1,16 @@
 //! The store's errors.
 
-use std::path::PathBuf;
-
 /// What went wrong in the store.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The database file could not be opened or created.
     #[error(
-        "cannot open the store at `{path}`: {message}; check the path and its permissions, or pass --db"
+        "cannot open the store at `{location}`: {message}; check the path and its permissions (or that the PostgreSQL server is up and the URL right), or pass --db"
     )]
     Open {
-        /// The database file.
-        path: PathBuf,
+        /// The database file or URL (without its password).
+        location: String,
         /// The cause.
         message: String,
     },
@@ -42,6 +40,30 @@ pub enum Error {
         /// Newest version this build knows.
         known: i64,
     },
+    /// Another worker took the run over after this one's lease ran out: this worker's work
+    /// since its last committed step is dropped, and the run goes on elsewhere.
+    #[error(
+        "worker `{worker}` no longer holds run `{run}`: another worker took it over after the lease ran out; nothing of this step was stored"
+    )]
+    LeaseLost {
+        /// The run.
+        run: String,
+        /// The worker that lost it.
+        worker: String,
+    },
+}
+
+impl From<postgres::Error> for Error {
+    fn from(error: postgres::Error) -> Self {
+        // The server's own message (with its detail) says more than the driver's summary.
+        match error.as_db_error() {
+            Some(db) => Error::Sql(match db.detail() {
+                Some(detail) => format!("{}: {detail}", db.message()),
+                None => db.message().to_owned(),
+            }),
+            None => Error::Sql(error.to_string()),
+        }
+    }
 }
 
 impl From<rusqlite::Error> for Error {

@@ -1,24 +1,29 @@
 //! The `Store`: runs, step outputs, works and each run's corpus, citations and decisions.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Duration;
 
 use litrev_model::{
     Citation, CorpusEntry, Decision, FullText, Label, RunId, RunStatus, ScreeningDecision,
     TextFormat, Work, WorkId,
 };
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::backend::{Connection, Location, Postgres, Sql, Transaction};
 use crate::error::{Error, Result};
 use crate::migrations::migrate;
 
-const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
-
-/// A handle on one store file.
+/// A handle on one store: a SQLite file or a PostgreSQL database.
 pub struct Store {
-    connection: Connection,
+    /// The connection; a cell because reads take `&self` while a client needs `&mut`.
+    db: RefCell<Connection>,
+    /// The worker whose lease fences this handle's writes to runs ([`Store::hold`]).
+    holder: Option<String>,
+    /// Who gives the labels this handle adds ([`Store::label_as`]).
+    labeller: String,
 }
 
 /// What creating a run needs.
@@ -115,31 +120,49 @@ pub struct StoredText {
 }
 
 impl Store {
-    /// Opens (creating if needed) the store file, in WAL mode, with the schema up to date.
+    /// Opens (creating if needed) the SQLite store file, in WAL mode, with the schema up to
+    /// date.
     ///
     /// # Errors
     /// When the file cannot be opened or migrated.
     pub fn open(path: &Path) -> Result<Store> {
+        Store::open_at(&Location::Sqlite(path.to_owned()))
+    }
+
+    /// Opens the store at `location` (a SQLite file, created when missing, or a PostgreSQL
+    /// database) with the schema up to date.
+    ///
+    /// # Errors
+    /// When the database cannot be reached or migrated.
+    pub fn open_at(location: &Location) -> Result<Store> {
         let open_error = |message: String| Error::Open {
-            path: path.to_owned(),
+            location: location.display(),
             message,
         };
-        if let Some(parent) = path
-            .parent()
-            .filter(|parent| !parent.as_os_str().is_empty())
-        {
-            std::fs::create_dir_all(parent).map_err(|error| open_error(error.to_string()))?;
-        }
-        let mut connection =
-            Connection::open(path).map_err(|error| open_error(error.to_string()))?;
-        connection
-            .pragma_update(None, "journal_mode", "WAL")
-            .map_err(|error| open_error(error.to_string()))?;
-        connection.pragma_update(None, "synchronous", "NORMAL")?;
-        connection.pragma_update(None, "foreign_keys", "ON")?;
-        connection.busy_timeout(std::time::Duration::from_secs(10))?;
+        let mut connection = match location {
+            Location::Sqlite(path) => Connection::Sqlite(open_sqlite(path).map_err(open_error)?),
+            Location::Postgres(url) => Connection::Postgres(
+                Postgres::connect(url).map_err(|error| open_error(error.to_string()))?,
+            ),
+        };
         migrate(&mut connection)?;
-        Ok(Store { connection })
+        Ok(Store {
+            db: RefCell::new(connection),
+            holder: None,
+            labeller: String::new(),
+        })
+    }
+
+    /// Fences this handle's writes to runs with `worker`'s lease: a step committed, or a
+    /// status set, after another worker took the run over fails with [`Error::LeaseLost`]
+    /// and changes nothing.
+    pub fn hold(&mut self, worker: &str) {
+        self.holder = Some(worker.to_owned());
+    }
+
+    /// Names who gives the labels this handle adds (kept with each label).
+    pub fn label_as(&mut self, who: &str) {
+        who.clone_into(&mut self.labeller);
     }
 
     /// Records a new run with status `running`.
@@ -147,17 +170,17 @@ impl Store {
     /// # Errors
     /// When the id is taken or the write fails.
     pub fn create_run(&self, run: &NewRun<'_>) -> Result<()> {
-        self.connection.execute(
-            &format!(
-                "INSERT INTO runs (id, question, options, status, tool_version, created_at, updated_at, parent)
-                 VALUES (?1, ?2, ?3, 'running', ?4, {NOW}, {NOW}, ?5)"
-            ),
-            params![
-                run.id.as_str(),
-                run.question,
-                run.options_json,
-                run.tool_version,
-                run.parent.map(RunId::as_str)
+        let now = now_text();
+        self.db.borrow_mut().execute(
+            "INSERT INTO runs (id, question, options, status, tool_version, created_at, updated_at, parent)
+             VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?5, ?6)",
+            &[
+                run.id.as_str().into(),
+                run.question.into(),
+                run.options_json.into(),
+                run.tool_version.into(),
+                now.as_str().into(),
+                run.parent.map(RunId::as_str).into(),
             ],
         )?;
         Ok(())
@@ -169,44 +192,31 @@ impl Store {
     /// [`Error::UnknownRun`] when no run has the id.
     pub fn run(&self, id: &RunId) -> Result<RunRecord> {
         let row = self
-            .connection
-            .query_row(
+            .db
+            .borrow_mut()
+            .query_opt(
                 "SELECT id, question, options, status, tool_version, created_at, updated_at, parent
                  FROM runs WHERE id = ?1",
-                params![id.as_str()],
-                |row| {
-                    Ok((
-                        row.get::<_, String>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                        row.get::<_, String>(3)?,
-                        row.get::<_, String>(4)?,
-                        row.get::<_, String>(5)?,
-                        row.get::<_, String>(6)?,
-                        row.get::<_, Option<String>>(7)?,
-                    ))
-                },
-            )
-            .optional()?
+                &[id.as_str().into()],
+            )?
             .ok_or_else(|| Error::UnknownRun(id.to_string()))?;
-        let (id_text, question, options_json, status, tool_version, created_at, updated_at, parent) =
-            row;
+        let status = row.text(3)?;
         let status = status.parse().map_err(|_| Error::Decode {
             what: "run status",
             message: status.clone(),
         })?;
-        let id = RunId::new_unchecked(id_text);
+        let id = RunId::new_unchecked(row.text(0)?);
         let steps_done = self.steps_done(&id)?;
         Ok(RunRecord {
             id,
-            question,
-            options_json,
+            question: row.text(1)?,
+            options_json: row.text(2)?,
             status,
-            tool_version,
-            created_at,
-            updated_at,
+            tool_version: row.text(4)?,
+            created_at: row.text(5)?,
+            updated_at: row.text(6)?,
             steps_done,
-            parent: parent.map(RunId::new_unchecked),
+            parent: row.opt_text(7)?.map(RunId::new_unchecked),
         })
     }
 
@@ -215,27 +225,33 @@ impl Store {
     /// # Errors
     /// When the query fails.
     pub fn runs(&self) -> Result<Vec<RunRecord>> {
-        let mut statement = self
-            .connection
-            .prepare("SELECT id FROM runs ORDER BY created_at DESC, id DESC")?;
-        let ids = statement
-            .query_map([], |row| row.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
-        ids.into_iter()
-            .map(|id| self.run(&RunId::new_unchecked(id)))
+        let rows = self
+            .db
+            .borrow_mut()
+            .query("SELECT id FROM runs ORDER BY created_at DESC, id DESC", &[])?;
+        rows.iter()
+            .map(|row| self.run(&RunId::new_unchecked(row.text(0)?)))
             .collect()
     }
 
     /// Sets a run's status.
     ///
     /// # Errors
-    /// When the write fails.
+    /// When the write fails, or [`Error::LeaseLost`] when this handle holds a lease another
+    /// worker has taken over.
     pub fn set_status(&self, id: &RunId, status: RunStatus) -> Result<()> {
-        self.connection.execute(
-            &format!("UPDATE runs SET status = ?2, updated_at = {NOW} WHERE id = ?1"),
-            params![id.as_str(), status.name()],
+        let mut db = self.db.borrow_mut();
+        let mut transaction = db.transaction()?;
+        self.check_lease(&mut transaction, id)?;
+        transaction.execute(
+            "UPDATE runs SET status = ?2, updated_at = ?3 WHERE id = ?1",
+            &[
+                id.as_str().into(),
+                status.name().into(),
+                now_text().as_str().into(),
+            ],
         )?;
-        Ok(())
+        transaction.commit()
     }
 
     /// Names of the steps a run has committed, in commit order.
@@ -243,13 +259,11 @@ impl Store {
     /// # Errors
     /// When the query fails.
     pub fn steps_done(&self, id: &RunId) -> Result<Vec<String>> {
-        let mut statement = self
-            .connection
-            .prepare("SELECT step FROM steps WHERE run_id = ?1 ORDER BY rowid")?;
-        let steps = statement
-            .query_map(params![id.as_str()], |row| row.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
-        Ok(steps)
+        let rows = self.db.borrow_mut().query(
+            "SELECT step FROM steps WHERE run_id = ?1 ORDER BY seq",
+            &[id.as_str().into()],
+        )?;
+        rows.iter().map(|row| row.text(0)).collect()
     }
 
     /// The stored output of a step, if the step was committed.
@@ -257,16 +271,12 @@ impl Store {
     /// # Errors
     /// When the query fails or the output does not decode as `T`.
     pub fn step_output<T: DeserializeOwned>(&self, id: &RunId, step: &str) -> Result<Option<T>> {
-        let json: Option<String> = self
-            .connection
-            .query_row(
-                "SELECT output FROM steps WHERE run_id = ?1 AND step = ?2",
-                params![id.as_str(), step],
-                |row| row.get(0),
-            )
-            .optional()?;
-        json.map(|json| {
-            serde_json::from_str(&json).map_err(|error| Error::Decode {
+        let row = self.db.borrow_mut().query_opt(
+            "SELECT output FROM steps WHERE run_id = ?1 AND step = ?2",
+            &[id.as_str().into(), step.into()],
+        )?;
+        row.map(|row| {
+            serde_json::from_str(&row.text(0)?).map_err(|error| Error::Decode {
                 what: "step output",
                 message: format!("{step}: {error}"),
             })
@@ -288,43 +298,38 @@ impl Store {
         forget: &[&str],
     ) -> Result<Revision> {
         let output = to_json(output)?;
-        let transaction = self.write_transaction()?;
-        let copied = transaction.execute(
-            &format!(
-                "INSERT INTO revisions (run_id, step, output, replaced_at)
-                 SELECT run_id, step, output, {NOW} FROM steps WHERE run_id = ?1 AND step = ?2"
-            ),
-            params![id.as_str(), step],
+        let now = now_text();
+        let mut db = self.db.borrow_mut();
+        let mut transaction = db.transaction()?;
+        let copied = transaction.query_opt(
+            "INSERT INTO revisions (run_id, step, output, replaced_at)
+             SELECT run_id, step, output, ?3 FROM steps WHERE run_id = ?1 AND step = ?2
+             RETURNING id, replaced_at",
+            &[id.as_str().into(), step.into(), now.as_str().into()],
         )?;
-        if copied == 0 {
+        let Some(revision) = copied else {
             return Err(Error::Decode {
                 what: "revision",
                 message: format!("run {id} has no `{step}` output to revise"),
             });
-        }
-        let revision = transaction.query_row(
-            "SELECT id, replaced_at FROM revisions WHERE id = last_insert_rowid()",
-            [],
-            |row| {
-                Ok(Revision {
-                    id: row.get(0)?,
-                    replaced_at: row.get(1)?,
-                })
-            },
-        )?;
+        };
+        let revision = Revision {
+            id: revision.int(0)?,
+            replaced_at: revision.text(1)?,
+        };
         transaction.execute(
             "UPDATE steps SET output = ?3 WHERE run_id = ?1 AND step = ?2",
-            params![id.as_str(), step, output],
+            &[id.as_str().into(), step.into(), output.as_str().into()],
         )?;
         for forgotten in forget {
             transaction.execute(
                 "DELETE FROM steps WHERE run_id = ?1 AND step = ?2",
-                params![id.as_str(), forgotten],
+                &[id.as_str().into(), (*forgotten).into()],
             )?;
         }
         transaction.execute(
-            &format!("UPDATE runs SET updated_at = {NOW} WHERE id = ?1"),
-            params![id.as_str()],
+            "UPDATE runs SET updated_at = ?2 WHERE id = ?1",
+            &[id.as_str().into(), now.as_str().into()],
         )?;
         transaction.commit()?;
         Ok(revision)
@@ -335,18 +340,18 @@ impl Store {
     /// # Errors
     /// When the query fails.
     pub fn revisions(&self, id: &RunId, step: &str) -> Result<Vec<Revision>> {
-        let mut statement = self.connection.prepare(
+        let rows = self.db.borrow_mut().query(
             "SELECT id, replaced_at FROM revisions WHERE run_id = ?1 AND step = ?2 ORDER BY id",
+            &[id.as_str().into(), step.into()],
         )?;
-        let revisions = statement
-            .query_map(params![id.as_str(), step], |row| {
+        rows.iter()
+            .map(|row| {
                 Ok(Revision {
-                    id: row.get(0)?,
-                    replaced_at: row.get(1)?,
+                    id: row.int(0)?,
+                    replaced_at: row.text(1)?,
                 })
-            })?
-            .collect::<rusqlite::Result<Vec<Revision>>>()?;
-        Ok(revisions)
+            })
+            .collect()
     }
 
     /// Appends an event to a run's stream; its id.
@@ -354,12 +359,16 @@ impl Store {
     /// # Errors
     /// When the write fails.
     pub fn append_event(&self, id: &RunId, kind: &str, data: &str) -> Result<i64> {
-        self.connection.execute(
-            "INSERT INTO run_events (run_id, kind, data, at)
-             VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
-            params![id.as_str(), kind, data],
-        )?;
-        Ok(self.connection.last_insert_rowid())
+        let at = chrono::Utc::now()
+            .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+            .to_string();
+        self.db
+            .borrow_mut()
+            .query_one(
+                "INSERT INTO run_events (run_id, kind, data, at) VALUES (?1, ?2, ?3, ?4) RETURNING id",
+                &[id.as_str().into(), kind.into(), data.into(), at.as_str().into()],
+            )?
+            .int(0)
     }
 
     /// A run's events after the one with id `after` (0: from the start), oldest first, at most
@@ -368,21 +377,31 @@ impl Store {
     /// # Errors
     /// When the query fails.
     pub fn events_after(&self, id: &RunId, after: i64, limit: usize) -> Result<Vec<StoredEvent>> {
-        let mut statement = self.connection.prepare(
-            "SELECT id, kind, data, CAST(ROUND((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)
-             FROM run_events WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+        let rows = self.db.borrow_mut().query(
+            "SELECT id, kind, data, at FROM run_events WHERE run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+            &[
+                id.as_str().into(),
+                after.into(),
+                i64::try_from(limit).unwrap_or(i64::MAX).into(),
+            ],
         )?;
-        let events = statement
-            .query_map(params![id.as_str(), after, limit as i64], |row| {
+        rows.iter()
+            .map(|row| {
+                let at = row.text(3)?;
+                let stored_ms = chrono::DateTime::parse_from_rfc3339(&at)
+                    .map_err(|error| Error::Decode {
+                        what: "event time",
+                        message: format!("{at}: {error}"),
+                    })?
+                    .timestamp_millis();
                 Ok(StoredEvent {
-                    id: row.get(0)?,
-                    kind: row.get(1)?,
-                    data: row.get(2)?,
-                    stored_ms: row.get(3)?,
+                    id: row.int(0)?,
+                    kind: row.text(1)?,
+                    data: row.text(2)?,
+                    stored_ms,
                 })
-            })?
-            .collect::<rusqlite::Result<Vec<StoredEvent>>>()?;
-        Ok(events)
+            })
+            .collect()
     }
 
     /// Whether a run's stream holds an event of `kind`.
@@ -390,11 +409,15 @@ impl Store {
     /// # Errors
     /// When the query fails.
     pub fn has_event(&self, id: &RunId, kind: &str) -> Result<bool> {
-        Ok(self.connection.query_row(
-            "SELECT EXISTS (SELECT 1 FROM run_events WHERE run_id = ?1 AND kind = ?2)",
-            params![id.as_str(), kind],
-            |row| row.get(0),
-        )?)
+        let count = self
+            .db
+            .borrow_mut()
+            .query_one(
+                "SELECT COUNT(*) FROM run_events WHERE run_id = ?1 AND kind = ?2",
+                &[id.as_str().into(), kind.into()],
+            )?
+            .int(0)?;
+        Ok(count > 0)
     }
 
     /// The telemetry of each step of a run that recorded one, in commit order.
@@ -402,17 +425,14 @@ impl Store {
     /// # Errors
     /// When the query fails or a record does not decode as `T`.
     pub fn step_telemetry<T: DeserializeOwned>(&self, id: &RunId) -> Result<Vec<T>> {
-        let mut statement = self.connection.prepare(
-            "SELECT step, telemetry FROM steps WHERE run_id = ?1 AND telemetry IS NOT NULL ORDER BY rowid",
+        let rows = self.db.borrow_mut().query(
+            "SELECT step, telemetry FROM steps WHERE run_id = ?1 AND telemetry IS NOT NULL ORDER BY seq",
+            &[id.as_str().into()],
         )?;
-        let rows = statement
-            .query_map(params![id.as_str()], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
-            })?
-            .collect::<rusqlite::Result<Vec<(String, String)>>>()?;
-        rows.into_iter()
-            .map(|(step, json)| {
-                serde_json::from_str(&json).map_err(|error| Error::Decode {
+        rows.iter()
+            .map(|row| {
+                let step = row.text(0)?;
+                serde_json::from_str(&row.text(1)?).map_err(|error| Error::Decode {
                     what: "step telemetry",
                     message: format!("{step}: {error}"),
                 })
@@ -423,7 +443,8 @@ impl Store {
     /// Saves a step's output and everything it wrote in one transaction: all or nothing.
     ///
     /// # Errors
-    /// When a write fails; then nothing of the step is stored.
+    /// When a write fails, or [`Error::LeaseLost`] when this handle holds a lease another
+    /// worker has taken over; then nothing of the step is stored.
     pub fn commit_step<T: Serialize>(
         &mut self,
         id: &RunId,
@@ -435,91 +456,130 @@ impl Store {
             what: "step output",
             message: error.to_string(),
         })?;
-        let transaction = self.write_transaction()?;
-        put_works(&transaction, writes.works)?;
-        {
-            let mut next_position: i64 = transaction.query_row(
+        let now = now_text();
+        let run = id.as_str();
+        let mut db = self.db.borrow_mut();
+        let mut transaction = db.transaction()?;
+        self.check_lease(&mut transaction, id)?;
+        put_works(&mut transaction, writes.works)?;
+        let mut next_position = transaction
+            .query_one(
                 "SELECT COALESCE(MAX(position) + 1, 0) FROM corpus WHERE run_id = ?1",
-                params![id.as_str()],
-                |row| row.get(0),
+                &[run.into()],
+            )?
+            .int(0)?;
+        for entry in writes.corpus {
+            let work = entry.work.to_string();
+            let json = to_json(entry)?;
+            let inserted = transaction.execute(
+                "INSERT INTO corpus (run_id, work_id, position, entry) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (run_id, work_id) DO NOTHING",
+                &[
+                    run.into(),
+                    work.as_str().into(),
+                    next_position.into(),
+                    json.as_str().into(),
+                ],
             )?;
-            let mut insert = transaction.prepare(
-                "INSERT OR IGNORE INTO corpus (run_id, work_id, position, entry) VALUES (?1, ?2, ?3, ?4)",
+            next_position += inserted as i64;
+        }
+        for citation in writes.citations {
+            transaction.execute(
+                "INSERT INTO citations (run_id, citing, cited) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (run_id, citing, cited) DO NOTHING",
+                &[
+                    run.into(),
+                    citation.citing.to_string().as_str().into(),
+                    citation.cited.to_string().as_str().into(),
+                ],
             )?;
-            for entry in writes.corpus {
-                let inserted = insert.execute(params![
-                    id.as_str(),
-                    entry.work.to_string(),
-                    next_position,
-                    to_json(entry)?
-                ])?;
-                next_position += inserted as i64;
-            }
-            let mut insert = transaction.prepare(
-                "INSERT OR IGNORE INTO citations (run_id, citing, cited) VALUES (?1, ?2, ?3)",
-            )?;
-            for citation in writes.citations {
-                insert.execute(params![
-                    id.as_str(),
-                    citation.citing.to_string(),
-                    citation.cited.to_string()
-                ])?;
-            }
-            let first_position: i64 = transaction.query_row(
+        }
+        let first_position = transaction
+            .query_one(
                 "SELECT COALESCE(MAX(position) + 1, 0) FROM decisions WHERE run_id = ?1",
-                params![id.as_str()],
-                |row| row.get(0),
-            )?;
-            let mut upsert = transaction.prepare(
+                &[run.into()],
+            )?
+            .int(0)?;
+        for (offset, decision) in writes.decisions.iter().enumerate() {
+            transaction.execute(
                 "INSERT INTO decisions (run_id, work_id, position, decision) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (run_id, work_id) DO UPDATE SET decision = excluded.decision",
+                &[
+                    run.into(),
+                    decision.work.to_string().as_str().into(),
+                    (first_position + offset as i64).into(),
+                    to_json(decision)?.as_str().into(),
+                ],
             )?;
-            for (offset, decision) in writes.decisions.iter().enumerate() {
-                upsert.execute(params![
-                    id.as_str(),
-                    decision.work.to_string(),
-                    first_position + offset as i64,
-                    to_json(decision)?
-                ])?;
-            }
         }
-        {
-            let mut insert = transaction.prepare(
-                "INSERT OR IGNORE INTO full_texts (sha256, format, bytes, parsed) VALUES (?1, ?2, ?3, ?4)",
+        for stored in writes.full_texts {
+            let format = match stored.format {
+                TextFormat::Jats => "jats",
+                TextFormat::Pdf => "pdf",
+            };
+            transaction.execute(
+                "INSERT INTO full_texts (sha256, format, bytes, parsed) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (sha256) DO NOTHING",
+                &[
+                    stored.sha256.as_str().into(),
+                    format.into(),
+                    stored.bytes.as_slice().into(),
+                    to_json(&stored.text)?.as_str().into(),
+                ],
             )?;
-            for stored in writes.full_texts {
-                let format = match stored.format {
-                    TextFormat::Jats => "jats",
-                    TextFormat::Pdf => "pdf",
-                };
-                insert.execute(params![
-                    stored.sha256,
-                    format,
-                    stored.bytes,
-                    to_json(&stored.text)?
-                ])?;
-            }
         }
-        {
-            let mut insert = transaction.prepare(&format!(
-                "INSERT OR REPLACE INTO downloads (url, sha256, fetched_at) VALUES (?1, ?2, {NOW})"
-            ))?;
-            for (url, sha256) in writes.downloads {
-                insert.execute(params![url, sha256])?;
-            }
+        for (url, sha256) in writes.downloads {
+            transaction.execute(
+                "INSERT INTO downloads (url, sha256, fetched_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (url) DO UPDATE SET sha256 = excluded.sha256, fetched_at = excluded.fetched_at",
+                &[url.into(), sha256.into(), now.as_str().into()],
+            )?;
         }
+        // A step done again replaces its earlier output and moves to the end of the order.
         transaction.execute(
-            &format!(
-                "INSERT OR REPLACE INTO steps (run_id, step, output, finished_at, telemetry) VALUES (?1, ?2, ?3, {NOW}, ?4)"
-            ),
-            params![id.as_str(), step, output, writes.telemetry],
+            "DELETE FROM steps WHERE run_id = ?1 AND step = ?2",
+            &[run.into(), step.into()],
         )?;
         transaction.execute(
-            &format!("UPDATE runs SET updated_at = {NOW} WHERE id = ?1"),
-            params![id.as_str()],
+            "INSERT INTO steps (run_id, step, output, finished_at, telemetry, seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, (SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE run_id = ?1))",
+            &[
+                run.into(),
+                step.into(),
+                output.as_str().into(),
+                now.as_str().into(),
+                writes.telemetry.into(),
+            ],
         )?;
-        transaction.commit()?;
-        Ok(())
+        transaction.execute(
+            "INSERT INTO step_commits (run_id, step, worker, at) VALUES (?1, ?2, ?3, ?4)",
+            &[
+                run.into(),
+                step.into(),
+                self.holder.as_deref().unwrap_or("").into(),
+                now.as_str().into(),
+            ],
+        )?;
+        transaction.execute(
+            "UPDATE runs SET updated_at = ?2 WHERE id = ?1",
+            &[run.into(), now.as_str().into()],
+        )?;
+        transaction.commit()
+    }
+
+    /// Every commit of a run's steps, oldest first, with the worker that made it (empty when
+    /// no worker held the run): a step listed twice was done twice.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn step_commits(&self, id: &RunId) -> Result<Vec<(String, String)>> {
+        let rows = self.db.borrow_mut().query(
+            "SELECT step, worker FROM step_commits WHERE run_id = ?1 ORDER BY id",
+            &[id.as_str().into()],
+        )?;
+        rows.iter()
+            .map(|row| Ok((row.text(0)?, row.text(1)?)))
+            .collect()
     }
 
     /// The bytes last downloaded from `url`, when a run stored them: a copy fetched before is
@@ -528,14 +588,14 @@ impl Store {
     /// # Errors
     /// When the query fails.
     pub fn downloaded(&self, url: &str) -> Result<Option<Vec<u8>>> {
-        Ok(self
-            .connection
-            .query_row(
+        self.db
+            .borrow_mut()
+            .query_opt(
                 "SELECT full_texts.bytes FROM downloads JOIN full_texts USING (sha256) WHERE downloads.url = ?1",
-                params![url],
-                |row| row.get(0),
-            )
-            .optional()?)
+                &[url.into()],
+            )?
+            .map(|row| row.bytes(0))
+            .transpose()
     }
 
     /// A stored full text as read, by the sha256 of its bytes.
@@ -543,21 +603,13 @@ impl Store {
     /// # Errors
     /// When the query fails or the stored reading does not decode.
     pub fn full_text(&self, sha256: &str) -> Result<Option<FullText>> {
-        let parsed: Option<String> = self
-            .connection
-            .query_row(
+        self.db
+            .borrow_mut()
+            .query_opt(
                 "SELECT parsed FROM full_texts WHERE sha256 = ?1",
-                params![sha256],
-                |row| row.get(0),
-            )
-            .optional()?;
-        parsed
-            .map(|parsed| {
-                serde_json::from_str(&parsed).map_err(|error| Error::Decode {
-                    what: "full text",
-                    message: error.to_string(),
-                })
-            })
+                &[sha256.into()],
+            )?
+            .map(|row| from_json("full text", &row.text(0)?))
             .transpose()
     }
 
@@ -566,16 +618,15 @@ impl Store {
     /// # Errors
     /// When the query fails or a record does not decode.
     pub fn works(&self, ids: &[WorkId]) -> Result<BTreeMap<WorkId, Work>> {
-        let mut statement = self.connection.prepare(
-            "SELECT w.record FROM work_aliases a JOIN works w ON w.id = a.work_id WHERE a.alias = ?1",
-        )?;
+        let mut db = self.db.borrow_mut();
         let mut found = BTreeMap::new();
         for id in ids {
-            let record: Option<String> = statement
-                .query_row(params![id.to_string()], |row| row.get(0))
-                .optional()?;
-            if let Some(record) = record {
-                found.insert(id.clone(), from_json::<Work>("work", &record)?);
+            let row = db.query_opt(
+                "SELECT w.record FROM work_aliases a JOIN works w ON w.id = a.work_id WHERE a.alias = ?1",
+                &[id.to_string().as_str().into()],
+            )?;
+            if let Some(row) = row {
+                found.insert(id.clone(), from_json::<Work>("work", &row.text(0)?)?);
             }
         }
         Ok(found)
@@ -610,25 +661,15 @@ impl Store {
     /// # Errors
     /// When the query fails or an id does not parse.
     pub fn citations(&self, id: &RunId) -> Result<Vec<Citation>> {
-        let mut statement = self.connection.prepare(
+        let rows = self.db.borrow_mut().query(
             "SELECT citing, cited FROM citations WHERE run_id = ?1 ORDER BY citing, cited",
+            &[id.as_str().into()],
         )?;
-        let rows = statement
-            .query_map(params![id.as_str()], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
-            })?
-            .collect::<rusqlite::Result<Vec<(String, String)>>>()?;
-        rows.into_iter()
-            .map(|(citing, cited)| {
-                let parse = |text: &str| {
-                    text.parse::<WorkId>().map_err(|error| Error::Decode {
-                        what: "work id",
-                        message: error.to_string(),
-                    })
-                };
+        rows.iter()
+            .map(|row| {
                 Ok(Citation {
-                    citing: parse(&citing)?,
-                    cited: parse(&cited)?,
+                    citing: parse_work_id(&row.text(0)?)?,
+                    cited: parse_work_id(&row.text(1)?)?,
                 })
             })
             .collect()
@@ -639,7 +680,7 @@ impl Store {
     /// # Errors
     /// When the write fails.
     pub fn add_label(&self, id: &RunId, label: &Label) -> Result<()> {
-        insert_label(&self.connection, id, label)
+        insert_label(&mut *self.db.borrow_mut(), id, label, &self.labeller)
     }
 
     /// Records many labels in one transaction: all or none.
@@ -647,50 +688,44 @@ impl Store {
     /// # Errors
     /// When a write fails; then none is stored.
     pub fn add_labels(&mut self, id: &RunId, labels: &[Label]) -> Result<()> {
-        let transaction = self.write_transaction()?;
+        let mut db = self.db.borrow_mut();
+        let mut transaction = db.transaction()?;
         for label in labels {
-            insert_label(&transaction, id, label)?;
+            insert_label(&mut transaction, id, label, &self.labeller)?;
         }
-        transaction.commit()?;
-        Ok(())
+        transaction.commit()
     }
 
-    /// Takes back the most recent label of a run, returning it.
+    /// Takes back the most recent label this handle's labeller gave a run, returning it: a
+    /// colleague labelling the same run at the same time keeps theirs.
     ///
     /// # Errors
     /// When the query fails.
     pub fn undo_label(&self, id: &RunId) -> Result<Option<Label>> {
-        let last: Option<(i64, String, bool)> = self
-            .connection
-            .query_row(
-                "SELECT id, work_id, included FROM labels WHERE run_id = ?1 ORDER BY id DESC LIMIT 1",
-                params![id.as_str()],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-            )
-            .optional()?;
-        let Some((row, work, included)) = last else {
+        let mut db = self.db.borrow_mut();
+        let last = db.query_opt(
+            "SELECT id, work_id, included FROM labels WHERE run_id = ?1 AND who = ?2 ORDER BY id DESC LIMIT 1",
+            &[id.as_str().into(), self.labeller.as_str().into()],
+        )?;
+        let Some(last) = last else {
             return Ok(None);
         };
-        self.connection
-            .execute("DELETE FROM labels WHERE id = ?1", params![row])?;
-        Ok(Some(label_of(&work, included)?))
+        db.execute("DELETE FROM labels WHERE id = ?1", &[last.int(0)?.into()])?;
+        Ok(Some(label_of(&last.text(1)?, last.int(2)? != 0)?))
     }
 
-    /// A run's labels in the order given; a later label of a work overrides an earlier one.
+    /// A run's labels in the order given, whoever gave them; a later label of a work overrides
+    /// an earlier one.
     ///
     /// # Errors
     /// When the query fails or an id does not parse.
     pub fn labels(&self, id: &RunId) -> Result<Vec<Label>> {
-        let mut statement = self
-            .connection
-            .prepare("SELECT work_id, included FROM labels WHERE run_id = ?1 ORDER BY id")?;
-        let rows = statement
-            .query_map(params![id.as_str()], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, bool>(1)?))
-            })?
-            .collect::<rusqlite::Result<Vec<(String, bool)>>>()?;
+        let rows = self.db.borrow_mut().query(
+            "SELECT work_id, included FROM labels WHERE run_id = ?1 ORDER BY id",
+            &[id.as_str().into()],
+        )?;
         rows.iter()
-            .map(|(work, included)| label_of(work, *included))
+            .map(|row| label_of(&row.text(0)?, row.int(1)? != 0))
             .collect()
     }
 
@@ -699,20 +734,141 @@ impl Store {
     /// # Errors
     /// When the write fails.
     pub fn log_event(&self, id: &RunId, step: &str, message: &str) -> Result<()> {
-        self.connection.execute(
-            &format!("INSERT INTO events (run_id, at, step, message) VALUES (?1, {NOW}, ?2, ?3)"),
-            params![id.as_str(), step, message],
+        self.db.borrow_mut().execute(
+            "INSERT INTO events (run_id, at, step, message) VALUES (?1, ?2, ?3, ?4)",
+            &[
+                id.as_str().into(),
+                now_text().as_str().into(),
+                step.into(),
+                message.into(),
+            ],
         )?;
         Ok(())
     }
 
-    /// A transaction that takes the write lock when it begins: one that read first and wrote
-    /// later could not upgrade while another connection writes (SQLite answers "database is
-    /// locked" at once, without waiting), and several workers write to one store.
-    fn write_transaction(&mut self) -> Result<rusqlite::Transaction<'_>> {
-        Ok(self
-            .connection
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+    /// Keeps the files of a run's output folder (path relative to the folder, and bytes), each
+    /// by the sha256 of its bytes, replacing what the run kept before: any machine can then
+    /// write the folder out ([`Store::outputs`]).
+    ///
+    /// # Errors
+    /// When a write fails; then the earlier files stay.
+    pub fn put_outputs(&self, id: &RunId, files: &[(String, Vec<u8>)]) -> Result<()> {
+        let mut db = self.db.borrow_mut();
+        let mut transaction = db.transaction()?;
+        transaction.execute(
+            "DELETE FROM outputs WHERE run_id = ?1",
+            &[id.as_str().into()],
+        )?;
+        for (path, bytes) in files {
+            let sha256 = litrev_model::sha256_hex(bytes);
+            transaction.execute(
+                "INSERT INTO blobs (sha256, bytes) VALUES (?1, ?2) ON CONFLICT (sha256) DO NOTHING",
+                &[sha256.as_str().into(), bytes.as_slice().into()],
+            )?;
+            transaction.execute(
+                "INSERT INTO outputs (run_id, path, sha256) VALUES (?1, ?2, ?3)",
+                &[id.as_str().into(), path.into(), sha256.as_str().into()],
+            )?;
+        }
+        transaction.commit()
+    }
+
+    /// The files of a run's output folder as kept by [`Store::put_outputs`], by path.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn outputs(&self, id: &RunId) -> Result<Vec<(String, Vec<u8>)>> {
+        let rows = self.db.borrow_mut().query(
+            "SELECT o.path, b.bytes FROM outputs o JOIN blobs b ON b.sha256 = o.sha256
+             WHERE o.run_id = ?1 ORDER BY o.path",
+            &[id.as_str().into()],
+        )?;
+        rows.iter()
+            .map(|row| Ok((row.text(0)?, row.bytes(1)?)))
+            .collect()
+    }
+
+    /// Claims the oldest run waiting for a worker for `worker`, for `lease`: a queued run, or
+    /// one whose worker stopped renewing its lease (a takeover). Two workers never claim the
+    /// same run.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn claim(&self, worker: &str, lease: Duration) -> Result<Option<Claim>> {
+        let now = now_ms();
+        let mut db = self.db.borrow_mut();
+        let mut transaction = db.transaction()?;
+        let sql = format!(
+            "SELECT id, lease_owner FROM runs
+             WHERE status = 'queued' OR (status = 'running' AND lease_owner IS NOT NULL AND lease_until_ms < ?1)
+             ORDER BY created_at, id LIMIT 1{}",
+            transaction.dialect().claim_suffix()
+        );
+        let Some(row) = transaction.query_opt(&sql, &[now.into()])? else {
+            return Ok(None);
+        };
+        let run = RunId::new_unchecked(row.text(0)?);
+        let previous = row.opt_text(1)?;
+        transaction.execute(
+            "UPDATE runs SET lease_owner = ?2, lease_until_ms = ?3 WHERE id = ?1",
+            &[
+                run.as_str().into(),
+                worker.into(),
+                (now + millis(lease)).into(),
+            ],
+        )?;
+        transaction.commit()?;
+        Ok(Some(Claim {
+            run,
+            taken_over_from: previous.filter(|previous| previous != worker),
+        }))
+    }
+
+    /// Renews `worker`'s lease on a run; `false` when another worker has taken it over.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn renew(&self, id: &RunId, worker: &str, lease: Duration) -> Result<bool> {
+        let renewed = self.db.borrow_mut().execute(
+            "UPDATE runs SET lease_until_ms = ?3 WHERE id = ?1 AND lease_owner = ?2",
+            &[
+                id.as_str().into(),
+                worker.into(),
+                (now_ms() + millis(lease)).into(),
+            ],
+        )?;
+        Ok(renewed > 0)
+    }
+
+    /// Lets a run go: `worker` no longer holds it (a run at a gate, done or failed).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn release(&self, id: &RunId, worker: &str) -> Result<()> {
+        self.db.borrow_mut().execute(
+            "UPDATE runs SET lease_owner = NULL, lease_until_ms = NULL WHERE id = ?1 AND lease_owner = ?2",
+            &[id.as_str().into(), worker.into()],
+        )?;
+        Ok(())
+    }
+
+    /// Fails with [`Error::LeaseLost`] when this handle works for a worker that no longer holds
+    /// the run; in a write transaction, so a takeover cannot slip in before the commit.
+    fn check_lease(&self, transaction: &mut Transaction<'_>, id: &RunId) -> Result<()> {
+        let Some(worker) = &self.holder else {
+            return Ok(());
+        };
+        let held = transaction.execute(
+            "UPDATE runs SET lease_owner = lease_owner WHERE id = ?1 AND lease_owner = ?2",
+            &[id.as_str().into(), worker.into()],
+        )?;
+        if held == 0 {
+            return Err(Error::LeaseLost {
+                run: id.to_string(),
+                worker: worker.clone(),
+            });
+        }
+        Ok(())
     }
 
     fn json_rows<T: DeserializeOwned>(
@@ -721,33 +877,79 @@ impl Store {
         sql: &str,
         id: &RunId,
     ) -> Result<Vec<T>> {
-        let mut statement = self.connection.prepare(sql)?;
-        let rows = statement
-            .query_map(params![id.as_str()], |row| row.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
-        rows.iter().map(|json| from_json(what, json)).collect()
+        let rows = self.db.borrow_mut().query(sql, &[id.as_str().into()])?;
+        rows.iter()
+            .map(|row| from_json(what, &row.text(0)?))
+            .collect()
     }
 }
 
-/// Inserts one label (a plain connection or a transaction: both deref to `Connection`).
-fn insert_label(connection: &Connection, id: &RunId, label: &Label) -> Result<()> {
-    connection
-        .prepare_cached(&format!(
-            "INSERT INTO labels (run_id, work_id, included, at) VALUES (?1, ?2, ?3, {NOW})"
-        ))?
-        .execute(params![
-            id.as_str(),
-            label.work.to_string(),
-            label.decision == Decision::Include
-        ])?;
+/// What [`Store::claim`] gave a worker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// The run to drive.
+    pub run: RunId,
+    /// The worker whose lease ran out, when the run is taken over.
+    pub taken_over_from: Option<String>,
+}
+
+/// Opens a SQLite file in WAL mode, creating its folder.
+fn open_sqlite(path: &Path) -> std::result::Result<rusqlite::Connection, String> {
+    if let Some(parent) = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(parent).map_err(|error| error.to_string())?;
+    }
+    let connection = rusqlite::Connection::open(path).map_err(|error| error.to_string())?;
+    let setup = || -> rusqlite::Result<()> {
+        connection.pragma_update(None, "journal_mode", "WAL")?;
+        connection.pragma_update(None, "synchronous", "NORMAL")?;
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        connection.busy_timeout(Duration::from_secs(10))
+    };
+    setup().map_err(|error| error.to_string())?;
+    Ok(connection)
+}
+
+/// Now, as the store writes times (UTC, RFC 3339, seconds).
+fn now_text() -> String {
+    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// Now, in milliseconds since the Unix epoch: leases are compared in these.
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Inserts one label, given by `who`.
+fn insert_label(sql: &mut impl Sql, id: &RunId, label: &Label, who: &str) -> Result<()> {
+    sql.execute(
+        "INSERT INTO labels (run_id, work_id, included, at, who) VALUES (?1, ?2, ?3, ?4, ?5)",
+        &[
+            id.as_str().into(),
+            label.work.to_string().as_str().into(),
+            (label.decision == Decision::Include).into(),
+            now_text().as_str().into(),
+            who.into(),
+        ],
+    )?;
     Ok(())
 }
 
-fn label_of(work: &str, included: bool) -> Result<Label> {
-    let work = work.parse::<WorkId>().map_err(|error| Error::Decode {
+fn parse_work_id(text: &str) -> Result<WorkId> {
+    text.parse::<WorkId>().map_err(|error| Error::Decode {
         what: "work id",
         message: error.to_string(),
-    })?;
+    })
+}
+
+fn label_of(work: &str, included: bool) -> Result<Label> {
+    let work = parse_work_id(work)?;
     let decision = if included {
         Decision::Include
     } else {
@@ -756,21 +958,21 @@ fn label_of(work: &str, included: bool) -> Result<Label> {
     Ok(Label { work, decision })
 }
 
-fn put_works(transaction: &rusqlite::Transaction<'_>, works: &[Work]) -> Result<()> {
+fn put_works(transaction: &mut Transaction<'_>, works: &[Work]) -> Result<()> {
     // Upserts, not REPLACE: a REPLACE deletes first, which makes SQLite check every alias row.
-    let mut insert = transaction.prepare(
-        "INSERT INTO works (id, record) VALUES (?1, ?2)
-         ON CONFLICT (id) DO UPDATE SET record = excluded.record",
-    )?;
-    let mut alias = transaction.prepare(
-        "INSERT INTO work_aliases (alias, work_id) VALUES (?1, ?2)
-         ON CONFLICT (alias) DO UPDATE SET work_id = excluded.work_id",
-    )?;
     for work in works {
         let id = work.id().to_string();
-        insert.execute(params![id, to_json(work)?])?;
+        transaction.execute(
+            "INSERT INTO works (id, record) VALUES (?1, ?2)
+             ON CONFLICT (id) DO UPDATE SET record = excluded.record",
+            &[id.as_str().into(), to_json(work)?.as_str().into()],
+        )?;
         for other in work.ids.all() {
-            alias.execute(params![other.to_string(), id])?;
+            transaction.execute(
+                "INSERT INTO work_aliases (alias, work_id) VALUES (?1, ?2)
+                 ON CONFLICT (alias) DO UPDATE SET work_id = excluded.work_id",
+                &[other.to_string().as_str().into(), id.as_str().into()],
+            )?;
         }
     }
     Ok(())
@@ -819,9 +1021,18 @@ mod tests {
         work
     }
 
-    /// A store at `path` holding one new run.
-    fn store_with_run(path: &Path, run: &RunId) -> Store {
-        let store = Store::open(path).expect("open");
+    /// Where each test runs: a SQLite file in a temporary folder (kept alive by the returned
+    /// guard) and, when a server is named, a fresh PostgreSQL database.
+    fn backends(test: &str) -> (tempfile::TempDir, Vec<Location>) {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let mut locations = vec![Location::Sqlite(folder.path().join("store.sqlite"))];
+        locations.extend(litrev_testkit::postgres::fresh_database(test).map(Location::Postgres));
+        (folder, locations)
+    }
+
+    /// A store at `location` holding one new run.
+    fn store_with_run(location: &Location, run: &RunId) -> Store {
+        let store = Store::open_at(location).expect("open");
         store
             .create_run(&NewRun {
                 id: run,
@@ -836,23 +1047,45 @@ mod tests {
 
     #[test]
     fn a_runs_stream_is_asked_for_an_event_kind() {
-        let folder = tempfile::tempdir().expect("temp dir");
+        let (_folder, locations) = backends("event_kind");
+        for location in &locations {
+            runs_stream_is_asked_for_an_event_kind(location);
+        }
+    }
+
+    fn runs_stream_is_asked_for_an_event_kind(location: &Location) {
         let run: RunId = "run-1".parse().expect("run id");
-        let store = store_with_run(&folder.path().join("store.sqlite"), &run);
+        let store = store_with_run(location, &run);
         assert!(!store.has_event(&run, "downloads_planned").expect("asks"));
         store.append_event(&run, "notice", "{}").expect("appends");
         store
             .append_event(&run, "downloads_planned", "{}")
             .expect("appends");
         assert!(store.has_event(&run, "downloads_planned").expect("asks"));
+        let events = store.events_after(&run, 0, 10).expect("events");
+        assert_eq!(events.len(), 2, "{location:?}");
+        assert!(events[0].id < events[1].id);
+        assert!(events[0].stored_ms > 1_700_000_000_000, "{events:?}");
+        assert_eq!(
+            store
+                .events_after(&run, events[0].id, 10)
+                .expect("events")
+                .len(),
+            1
+        );
         let other: RunId = "run-2".parse().expect("run id");
         assert!(!store.has_event(&other, "downloads_planned").expect("asks"));
     }
 
     #[test]
     fn a_committed_step_is_all_there_after_reopening() {
-        let folder = tempfile::tempdir().expect("temp dir");
-        let path = folder.path().join("store.sqlite");
+        let (_folder, locations) = backends("reopening");
+        for location in &locations {
+            committed_step_is_all_there_after_reopening(location);
+        }
+    }
+
+    fn committed_step_is_all_there_after_reopening(path: &Location) {
         let run: RunId = "run-1".parse().expect("run id");
         let works = [work("W1", "10.1/a"), work("W2", "10.1/b")];
         let corpus: Vec<CorpusEntry> = works
@@ -878,7 +1111,7 @@ mod tests {
             reviewer: Reviewer::Model,
         }];
         {
-            let mut store = store_with_run(&path, &run);
+            let mut store = store_with_run(path, &run);
             store
                 .commit_step(
                     &run,
@@ -896,7 +1129,7 @@ mod tests {
                 )
                 .expect("commit");
         }
-        let store = Store::open(&path).expect("reopen");
+        let store = Store::open_at(path).expect("reopen");
         assert_eq!(
             store.full_text("abc").expect("reads"),
             Some(stored_text().text),
@@ -943,15 +1176,20 @@ mod tests {
 
     #[test]
     fn labels_are_kept_one_by_one_and_can_be_undone() {
-        let folder = tempfile::tempdir().expect("temp dir");
-        let path = folder.path().join("s.sqlite");
+        let (_folder, locations) = backends("labels");
+        for location in &locations {
+            labels_kept_one_by_one_and_undone(location);
+        }
+    }
+
+    fn labels_kept_one_by_one_and_undone(path: &Location) {
         let run: RunId = "run-1".parse().expect("run id");
         let label = |id: &str, decision| Label {
             work: id.parse().expect("id"),
             decision,
         };
         {
-            let mut store = store_with_run(&path, &run);
+            let mut store = store_with_run(path, &run);
             store
                 .add_label(&run, &label("W1", Decision::Include))
                 .expect("label");
@@ -969,7 +1207,7 @@ mod tests {
                 Some(label("W3", Decision::Include))
             );
         }
-        let store = Store::open(&path).expect("reopen");
+        let store = Store::open_at(path).expect("reopen");
         assert_eq!(
             store.labels(&run).expect("labels"),
             vec![
@@ -980,13 +1218,173 @@ mod tests {
     }
 
     #[test]
+    fn two_people_labelling_one_run_at_once_keep_every_label() {
+        let (_folder, locations) = backends("two_labellers");
+        for location in &locations {
+            let run: RunId = "run-1".parse().expect("run id");
+            let mut ana = store_with_run(location, &run);
+            ana.label_as("ana");
+            let mut ben = Store::open_at(location).expect("second session");
+            ben.label_as("ben");
+            let label = |id: &str, decision| Label {
+                work: id.parse().expect("id"),
+                decision,
+            };
+            ana.add_label(&run, &label("W1", Decision::Include))
+                .expect("ana");
+            ben.add_label(&run, &label("W2", Decision::Exclude))
+                .expect("ben");
+            ana.add_label(&run, &label("W2", Decision::Include))
+                .expect("ana");
+            ben.add_label(&run, &label("W3", Decision::Include))
+                .expect("ben");
+            assert_eq!(
+                ana.undo_label(&run).expect("undo"),
+                Some(label("W2", Decision::Include)),
+                "an undo takes back the session's own last label, not a colleague's"
+            );
+            assert_eq!(
+                ben.labels(&run).expect("labels"),
+                vec![
+                    label("W1", Decision::Include),
+                    label("W2", Decision::Exclude),
+                    label("W3", Decision::Include)
+                ],
+                "{location:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_run_is_claimed_once_and_taken_over_when_its_lease_runs_out() {
+        let (_folder, locations) = backends("claims");
+        for location in &locations {
+            let run: RunId = "run-1".parse().expect("run id");
+            let mut first = store_with_run(location, &run);
+            let mut second = Store::open_at(location).expect("second worker");
+            assert_eq!(
+                first.claim("w1", Duration::from_secs(60)).expect("claim"),
+                None,
+                "a running run without a lease is a person's own: no worker takes it"
+            );
+            first.set_status(&run, RunStatus::Queued).expect("queue");
+            let claim = first
+                .claim("w1", Duration::from_millis(200))
+                .expect("claim")
+                .expect("the queued run");
+            assert_eq!(
+                claim,
+                Claim {
+                    run: run.clone(),
+                    taken_over_from: None
+                }
+            );
+            first.hold("w1");
+            first.set_status(&run, RunStatus::Running).expect("status");
+            first
+                .commit_step(&run, "plan", &"p", &StepWrites::default())
+                .expect("the holder commits");
+            assert_eq!(
+                second.claim("w2", Duration::from_secs(60)).expect("claim"),
+                None,
+                "a run whose lease is current is not taken"
+            );
+            std::thread::sleep(Duration::from_millis(300));
+            let taken = second
+                .claim("w2", Duration::from_secs(60))
+                .expect("claim")
+                .expect("the lease ran out");
+            assert_eq!(taken.taken_over_from.as_deref(), Some("w1"));
+            second.hold("w2");
+            let lost = first.commit_step(&run, "discover", &"late", &StepWrites::default());
+            assert!(
+                matches!(lost, Err(Error::LeaseLost { .. })),
+                "the worker that lost its lease commits nothing: {lost:?}"
+            );
+            assert!(
+                !first
+                    .renew(&run, "w1", Duration::from_secs(60))
+                    .expect("renew")
+            );
+            second
+                .commit_step(&run, "discover", &"d", &StepWrites::default())
+                .expect("the new holder commits");
+            assert_eq!(
+                second.step_commits(&run).expect("commits"),
+                vec![
+                    ("plan".to_owned(), "w1".to_owned()),
+                    ("discover".to_owned(), "w2".to_owned())
+                ],
+                "{location:?}"
+            );
+            assert_eq!(
+                second
+                    .step_output::<String>(&run, "discover")
+                    .expect("read"),
+                Some("d".to_owned())
+            );
+            assert!(
+                second
+                    .renew(&run, "w2", Duration::from_secs(60))
+                    .expect("renew")
+            );
+            second.set_status(&run, RunStatus::Done).expect("status");
+            second.release(&run, "w2").expect("release");
+            assert_eq!(
+                second.claim("w3", Duration::from_secs(60)).expect("claim"),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn a_runs_output_folder_is_kept_by_content() {
+        let (_folder, locations) = backends("outputs");
+        for location in &locations {
+            let run: RunId = "run-1".parse().expect("run id");
+            let store = store_with_run(location, &run);
+            let files = vec![
+                ("review.md".to_owned(), b"# Review\n".to_vec()),
+                ("charts/years.svg".to_owned(), b"<svg/>".to_vec()),
+                ("copy.md".to_owned(), b"# Review\n".to_vec()),
+            ];
+            store.put_outputs(&run, &files).expect("put");
+            store.put_outputs(&run, &files).expect("put again replaces");
+            let mut expected = files.clone();
+            expected.sort();
+            assert_eq!(
+                store.outputs(&run).expect("outputs"),
+                expected,
+                "{location:?}"
+            );
+        }
+    }
+
+    #[test]
     fn unknown_runs_say_what_to_do() {
-        let folder = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&folder.path().join("s.sqlite")).expect("open");
-        let error = store
-            .run(&"nope".parse().expect("id"))
-            .expect_err("unknown");
-        assert!(error.to_string().contains("litrev runs"), "{error}");
+        let (_folder, locations) = backends("unknown");
+        for location in &locations {
+            let store = Store::open_at(location).expect("open");
+            let error = store
+                .run(&"nope".parse().expect("id"))
+                .expect_err("unknown");
+            assert!(error.to_string().contains("litrev runs"), "{error}");
+        }
+    }
+
+    #[test]
+    fn an_unreachable_server_says_what_to_check() {
+        let error = Store::open_at(&Location::Postgres(
+            "postgres://litrev:secret@127.0.0.1:1/none".into(),
+        ))
+        .err()
+        .expect("no server listens on port 1");
+        let message = error.to_string();
+        assert!(message.contains("PostgreSQL server is up"), "{message}");
+        assert!(
+            !message.contains("secret"),
+            "the password is not shown: {message}"
+        );
     }
 
     #[test]
@@ -994,20 +1392,36 @@ mod tests {
         let folder = tempfile::tempdir().expect("temp dir");
         let path = folder.path().join("s.sqlite");
         {
-            let connection = Connection::open(&path).expect("open");
+            let connection = rusqlite::Connection::open(&path).expect("open");
             connection
                 .pragma_update(None, "user_version", 99)
                 .expect("pragma");
         }
         let error = Store::open(&path).err().expect("too new");
         assert!(matches!(error, Error::TooNew { found: 99, .. }));
+        if let Some(url) = litrev_testkit::postgres::fresh_database("too_new") {
+            let location = Location::Postgres(url.clone());
+            Store::open_at(&location).expect("a new database is migrated");
+            let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+            client
+                .batch_execute("UPDATE litrev_schema SET version = 99")
+                .expect("update");
+            let error = Store::open_at(&location).err().expect("too new");
+            assert!(matches!(error, Error::TooNew { found: 99, .. }), "{error}");
+        }
     }
 
     #[test]
     fn a_revision_keeps_the_old_output_and_forgets_what_followed() {
-        let folder = tempfile::tempdir().expect("temp dir");
+        let (_folder, locations) = backends("revision");
+        for location in &locations {
+            revision_keeps_the_old_output(location);
+        }
+    }
+
+    fn revision_keeps_the_old_output(location: &Location) {
         let run: RunId = "run-1".parse().expect("run id");
-        let mut store = store_with_run(&folder.path().join("store.sqlite"), &run);
+        let mut store = store_with_run(location, &run);
         for (step, output) in [("write", "first"), ("audit", "ok"), ("publish", "files")] {
             store
                 .commit_step(&run, step, &output, &StepWrites::default())

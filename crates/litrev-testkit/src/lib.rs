@@ -12,6 +12,7 @@ pub mod hostile;
 pub mod http;
 pub mod llm;
 pub mod openalex;
+pub mod postgres;
 
 /// The seeded generator the bench server draws faults and hostile text from.
 pub use litrev_bench_server::{fulltext, random};
