@@ -46,9 +46,56 @@ pub enum Command {
     /// (Claude Desktop, Claude Code, Cursor): search, citations, related works, reviews with
     /// their gate, evidence and bibliographies.
     Mcp(McpArgs),
+    /// Take queued runs from the store (`litrev review … --queue`) and drive them, holding a
+    /// lease renewed while it works: several workers on several machines can share one
+    /// PostgreSQL store, and a run whose worker died is taken over from its last committed
+    /// step.
+    Worker(WorkerArgs),
+    /// Write a run's output folder, as kept in the store, into a folder on this machine.
+    Export(ExportArgs),
     /// Measure litrev on labelled data.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+/// `litrev worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// Stop when no run waits and no other worker holds one (a run whose worker died comes
+    /// back when its lease runs out), rather than wait for more runs.
+    #[arg(long)]
+    pub once: bool,
+    /// Runs driven at once, each on its own thread.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// Seconds a claim holds without a heartbeat; a run whose worker was silent this long is
+    /// taken over by another worker.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub lease: f64,
+    /// The worker's name in the store (default: host:pid).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
+    pub db: Option<PathBuf>,
+    /// Print one JSON line per run worked (run, worker, taken_over_from, outcome) on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `litrev export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The run's id (`litrev runs` lists them).
+    pub run: litrev::model::RunId,
+    /// The folder to write the files into (created when missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
+    pub db: Option<PathBuf>,
 }
 
 /// `litrev bench …`.
@@ -422,8 +469,9 @@ pub struct PlanArgs {
     /// Take the default answer to every clarifying question (also when not on a terminal).
     #[arg(long, short = 'y')]
     pub yes: bool,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
 }
 
@@ -451,6 +499,10 @@ pub struct ReviewArgs {
     /// Approve the screening without stopping at the gate.
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// Store the run as queued, print its id and return: a `litrev worker` on the same store
+    /// drives it.
+    #[arg(long)]
+    pub queue: bool,
     /// Probe the sources first and, when the research brief raises clarifying questions,
     /// stop before searching (exit code 3) until `litrev resume RUN --answer …` answers them.
     #[arg(long, conflicts_with = "plan")]
@@ -479,8 +531,9 @@ pub struct ReviewArgs {
     /// (author-date), gb7714 (GB/T 7714-2015 numeric), or the path of a CSL 1.0 .csl file.
     #[arg(long, default_value = "apa")]
     pub style: litrev::StyleName,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
@@ -542,8 +595,9 @@ pub struct ResumeArgs {
     /// default.
     #[arg(long = "answer", value_name = "ANSWER")]
     pub answers: Vec<String>,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
@@ -559,8 +613,9 @@ pub struct ScreenArgs {
     /// `label_included` 1/0 or `decision` include/exclude) instead of screening interactively.
     #[arg(long)]
     pub import: Option<PathBuf>,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
 }
 
@@ -579,8 +634,9 @@ pub struct ShowArgs {
     /// Print the claim and its evidence (or the telemetry) as JSON.
     #[arg(long)]
     pub json: bool,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
 }
 
@@ -596,8 +652,9 @@ pub struct SearchArgs {
     /// How many hits per query: the tier's (quick 100, standard 200…).
     #[arg(long, default_value = "quick")]
     pub tier: Tier,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
     /// Print the per-source table and the merged works as JSON on stdout.
     #[arg(long)]
@@ -617,8 +674,9 @@ pub struct ServeArgs {
     /// Runs driven at once; more wait in line.
     #[arg(long, default_value_t = 2)]
     pub workers: usize,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
     /// Sources the MCP tools at /mcp search when a call names none (as `litrev mcp --source`).
     #[arg(long, default_value = "openalex")]
@@ -632,16 +690,18 @@ pub struct McpArgs {
     /// by commas (openalex, semantic-scholar, arxiv, pubmed, crossref); repeatable.
     #[arg(long, default_value = "openalex")]
     pub source: Vec<String>,
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
 }
 
 /// `litrev runs`.
 #[derive(Debug, Args)]
 pub struct RunsArgs {
-    /// The store file (default: $LITREV_HOME/litrev.sqlite).
-    #[arg(long)]
+    /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
+    /// team (default: $LITREV_HOME/litrev.sqlite).
+    #[arg(long, env = "LITREV_DB")]
     pub db: Option<PathBuf>,
     /// Print the list as JSON on stdout.
     #[arg(long)]

@@ -267,10 +267,32 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 plan: edited,
                 clarify: review.clarify,
             };
+            if review.queue {
+                let run = runner.create(&options)?;
+                if review.json {
+                    let value = serde_json::json!({ "status": "queued", "run": run.to_string() });
+                    println!("{}", serde_json::to_string_pretty(&value)?);
+                } else {
+                    println!("{run}");
+                    eprintln!("queued run {run}: a `litrev worker` on this store drives it");
+                }
+                return Ok(0);
+            }
             let progress = Progress::new(std::io::stderr().is_terminal());
             let outcome = runner.start(&options, &|event| progress.show(event));
             progress.finish();
             report(outcome?, review.json)
+        }
+        Command::Worker(worker) => run_worker(&home, &worker),
+        Command::Export(export) => {
+            let runner = Runner::open(home, export.db.as_deref())?;
+            let files = runner.export(&export.run, &export.out)?;
+            eprintln!(
+                "wrote {files} files of run {} to {}",
+                export.run,
+                export.out.display()
+            );
+            Ok(0)
         }
         Command::Search(search) => {
             let runner = Runner::open(home, search.db.as_deref())?;
@@ -428,6 +450,55 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(0)
         }
     }
+}
+
+/// `litrev worker`: drives queued runs, printing a line per step on stderr and per run worked.
+fn run_worker(home: &Home, args: &args::WorkerArgs) -> anyhow::Result<u8> {
+    if !(args.lease.is_finite() && args.lease > 0.0) {
+        anyhow::bail!("--lease takes a positive number of seconds (default 60)");
+    }
+    let mut options = litrev::WorkerOptions::new();
+    if let Some(name) = &args.name {
+        options.name.clone_from(name);
+    }
+    options.lease = std::time::Duration::from_secs_f64(args.lease);
+    options.concurrency = args.concurrency.max(1);
+    options.once = args.once;
+    eprintln!(
+        "worker {} on {}: {} at a time, lease {:.1} s",
+        options.name,
+        home.store_location(args.db.as_deref()).display(),
+        options.concurrency,
+        args.lease
+    );
+    let worked = litrev::work(home, args.db.as_deref(), &options, &|run, event| match event {
+        litrev::Event::StepFinished { step, summary } => eprintln!("{run} {step}: {summary}"),
+        litrev::Event::Notice { message } => eprintln!("{run} {message}"),
+        _ => {}
+    })?;
+    for run in &worked {
+        if args.json {
+            let value = serde_json::json!({
+                "run": run.run.to_string(),
+                "worker": run.worker,
+                "taken_over_from": run.taken_over_from,
+                "outcome": run.outcome,
+            });
+            println!("{value}");
+        } else {
+            let takeover = run
+                .taken_over_from
+                .as_deref()
+                .map(|from| format!(" (taken over from {from})"))
+                .unwrap_or_default();
+            println!("{}  {}{takeover}", run.run, run.outcome);
+        }
+    }
+    let failed = worked
+        .iter()
+        .filter(|run| run.outcome.starts_with("failed"))
+        .count();
+    Ok(if failed > 0 { 1 } else { 0 })
 }
 
 fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {

@@ -104,6 +104,9 @@ pub struct StepWrites<'a> {
     /// The URLs full texts were downloaded from, with the sha256 of what came (the later
     /// download of a URL replaces the earlier).
     pub downloads: &'a [(String, String)],
+    /// The files of the run's output folder (path inside the folder, bytes), replacing those
+    /// kept before, so that any machine can write the folder out ([`Store::outputs`]).
+    pub outputs: &'a [(String, Vec<u8>)],
 }
 
 /// A full text as obtained (its bytes) and as read, kept under the sha256 of its bytes.
@@ -535,6 +538,9 @@ impl Store {
                 &[url.into(), sha256.into(), now.as_str().into()],
             )?;
         }
+        if !writes.outputs.is_empty() {
+            put_outputs(&mut transaction, id, writes.outputs)?;
+        }
         // A step done again replaces its earlier output and moves to the end of the order.
         transaction.execute(
             "DELETE FROM steps WHERE run_id = ?1 AND step = ?2",
@@ -746,34 +752,8 @@ impl Store {
         Ok(())
     }
 
-    /// Keeps the files of a run's output folder (path relative to the folder, and bytes), each
-    /// by the sha256 of its bytes, replacing what the run kept before: any machine can then
-    /// write the folder out ([`Store::outputs`]).
-    ///
-    /// # Errors
-    /// When a write fails; then the earlier files stay.
-    pub fn put_outputs(&self, id: &RunId, files: &[(String, Vec<u8>)]) -> Result<()> {
-        let mut db = self.db.borrow_mut();
-        let mut transaction = db.transaction()?;
-        transaction.execute(
-            "DELETE FROM outputs WHERE run_id = ?1",
-            &[id.as_str().into()],
-        )?;
-        for (path, bytes) in files {
-            let sha256 = litrev_model::sha256_hex(bytes);
-            transaction.execute(
-                "INSERT INTO blobs (sha256, bytes) VALUES (?1, ?2) ON CONFLICT (sha256) DO NOTHING",
-                &[sha256.as_str().into(), bytes.as_slice().into()],
-            )?;
-            transaction.execute(
-                "INSERT INTO outputs (run_id, path, sha256) VALUES (?1, ?2, ?3)",
-                &[id.as_str().into(), path.into(), sha256.as_str().into()],
-            )?;
-        }
-        transaction.commit()
-    }
-
-    /// The files of a run's output folder as kept by [`Store::put_outputs`], by path.
+    /// The files of a run's output folder as its last step that wrote them kept them
+    /// ([`StepWrites::outputs`]), by path.
     ///
     /// # Errors
     /// When the query fails.
@@ -822,6 +802,24 @@ impl Store {
             run,
             taken_over_from: previous.filter(|previous| previous != worker),
         }))
+    }
+
+    /// How many runs other workers hold now, leases current or not: a worker told to finish
+    /// what the store has waits for these, since a run whose worker died comes back to the
+    /// queue when its lease runs out.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn held_elsewhere(&self, worker: &str) -> Result<usize> {
+        let count = self
+            .db
+            .borrow_mut()
+            .query_one(
+                "SELECT COUNT(*) FROM runs WHERE status = 'running' AND lease_owner IS NOT NULL AND lease_owner <> ?1",
+                &[worker.into()],
+            )?
+            .int(0)?;
+        Ok(usize::try_from(count).unwrap_or(0))
     }
 
     /// Renews `worker`'s lease on a run; `false` when another worker has taken it over.
@@ -978,6 +976,30 @@ fn put_works(transaction: &mut Transaction<'_>, works: &[Work]) -> Result<()> {
     Ok(())
 }
 
+/// Keeps a run's output files, each by the sha256 of its bytes, replacing the earlier ones.
+fn put_outputs(
+    transaction: &mut Transaction<'_>,
+    id: &RunId,
+    files: &[(String, Vec<u8>)],
+) -> Result<()> {
+    transaction.execute(
+        "DELETE FROM outputs WHERE run_id = ?1",
+        &[id.as_str().into()],
+    )?;
+    for (path, bytes) in files {
+        let sha256 = litrev_model::sha256_hex(bytes);
+        transaction.execute(
+            "INSERT INTO blobs (sha256, bytes) VALUES (?1, ?2) ON CONFLICT (sha256) DO NOTHING",
+            &[sha256.as_str().into(), bytes.as_slice().into()],
+        )?;
+        transaction.execute(
+            "INSERT INTO outputs (run_id, path, sha256) VALUES (?1, ?2, ?3)",
+            &[id.as_str().into(), path.into(), sha256.as_str().into()],
+        )?;
+    }
+    Ok(())
+}
+
 fn to_json<T: Serialize>(value: &T) -> Result<String> {
     serde_json::to_string(value).map_err(|error| Error::Decode {
         what: "value",
@@ -1125,6 +1147,7 @@ mod tests {
                         telemetry: Some(r#"{"step":"discover","wall_seconds":1.5}"#),
                         full_texts: &[stored_text()],
                         downloads: &[("https://example.org/a.pdf".into(), "abc".into())],
+                        outputs: &[],
                     },
                 )
                 .expect("commit");
@@ -1289,6 +1312,8 @@ mod tests {
                 None,
                 "a run whose lease is current is not taken"
             );
+            assert_eq!(second.held_elsewhere("w2").expect("count"), 1);
+            assert_eq!(first.held_elsewhere("w1").expect("count"), 0);
             std::thread::sleep(Duration::from_millis(300));
             let taken = second
                 .claim("w2", Duration::from_secs(60))
@@ -1342,14 +1367,22 @@ mod tests {
         let (_folder, locations) = backends("outputs");
         for location in &locations {
             let run: RunId = "run-1".parse().expect("run id");
-            let store = store_with_run(location, &run);
+            let mut store = store_with_run(location, &run);
             let files = vec![
                 ("review.md".to_owned(), b"# Review\n".to_vec()),
                 ("charts/years.svg".to_owned(), b"<svg/>".to_vec()),
                 ("copy.md".to_owned(), b"# Review\n".to_vec()),
             ];
-            store.put_outputs(&run, &files).expect("put");
-            store.put_outputs(&run, &files).expect("put again replaces");
+            let publish = StepWrites {
+                outputs: &files,
+                ..StepWrites::default()
+            };
+            store
+                .commit_step(&run, "publish", &"p", &publish)
+                .expect("commit");
+            store
+                .commit_step(&run, "publish", &"p", &publish)
+                .expect("again replaces");
             let mut expected = files.clone();
             expected.sort();
             assert_eq!(

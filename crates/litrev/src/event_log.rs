@@ -23,9 +23,8 @@ impl EventLog {
     /// # Errors
     /// When the store cannot be opened.
     pub fn open(home: &Home, db: Option<&Path>) -> Result<EventLog> {
-        let path = db.map_or_else(|| home.store_path(), Path::to_path_buf);
         Ok(EventLog {
-            store: Store::open(&path)?,
+            store: Store::open_at(&home.store_location(db))?,
         })
     }
 

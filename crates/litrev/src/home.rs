@@ -39,6 +39,14 @@ impl Home {
         self.root.join("litrev.sqlite")
     }
 
+    /// The store `--db` names (a SQLite file, or a `postgres://` URL), or the default file.
+    pub fn store_location(&self, db: Option<&Path>) -> litrev_store::Location {
+        db.map_or_else(
+            || litrev_store::Location::Sqlite(self.store_path()),
+            |db| litrev_store::Location::parse(&db.to_string_lossy()),
+        )
+    }
+
     /// Where the HTTP response cache is kept.
     pub fn http_cache(&self) -> PathBuf {
         self.root.join("http-cache")

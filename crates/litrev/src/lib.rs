@@ -56,6 +56,7 @@ mod search;
 mod session;
 mod sources;
 mod telemetry;
+mod worker;
 
 pub use clarify::{clarifications_json, plan_json};
 pub use config::{ApiConfig, HttpSettings, SourcesConfig};
@@ -84,3 +85,4 @@ pub use runner::{Outcome, RunSummary, Runner, Summary, style_csl};
 pub use search::{SearchReport, SourceRow};
 pub use session::{Candidate, ImportReport, ScreeningSession};
 pub use telemetry::{StepTelemetry, Telemetry};
+pub use worker::{WorkedRun, WorkerOptions, work};

@@ -275,8 +275,7 @@ impl Runner {
     /// # Errors
     /// When the store cannot be opened.
     pub fn open(home: Home, db: Option<&Path>) -> Result<Runner> {
-        let path = db.map_or_else(|| home.store_path(), Path::to_path_buf);
-        let store = Store::open(&path)?;
+        let store = Store::open_at(&home.store_location(db))?;
         let sources = SourceOpener::new(home.clone());
         Ok(Runner {
             store,
@@ -1094,11 +1093,19 @@ impl Runner {
         for artifact in &artifacts {
             write_file(&options.out_dir, &artifact.name, &artifact.bytes)?;
         }
+        // The folder is kept in the store too: any machine can write it out (`litrev export`).
+        let files: Vec<(String, Vec<u8>)> = artifacts
+            .iter()
+            .map(|artifact| (artifact.name.clone(), artifact.bytes.clone()))
+            .collect();
         self.commit_measured(
             run,
             "publish",
             &PublishRecord { outputs },
-            &StepWrites::default(),
+            &StepWrites {
+                outputs: &files,
+                ..StepWrites::default()
+            },
             publishing.as_ref(),
         )?;
         finished(
@@ -1618,7 +1625,7 @@ fn input_hashes(options: &RunOptions) -> Result<Vec<OutputFile>> {
 
 /// Writes a file atomically: a temporary file in the same folder, then a rename.
 /// `name` may hold a sub-folder (`charts/years.svg`).
-fn write_file(folder: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(folder: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let write_error = |path: &Path, source| Error::Write {
         path: path.to_owned(),
         source,

@@ -1,0 +1,242 @@
+//! Workers: processes on any machine that take queued runs from a shared store and drive them.
+//!
+//! A worker claims a run with a lease ([`litrev_store::Store::claim`]) and renews it from a
+//! heartbeat thread while it drives the run; every step it commits is fenced by the lease, so
+//! when a worker dies (a crash, `kill -9`, a machine lost) the next worker takes the run over
+//! once the lease runs out, resumes it from its last committed step, and no step is committed
+//! twice. Runs stay deterministic, so a run taken over ends with the bytes an uninterrupted
+//! run would have written.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use litrev_model::RunId;
+use litrev_store::{Claim, Store};
+
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::home::Home;
+use crate::runner::{Outcome, Runner};
+
+/// How a worker works.
+#[derive(Debug, Clone)]
+pub struct WorkerOptions {
+    /// The worker's name in the store (default: host, process id and thread).
+    pub name: String,
+    /// How long a claim holds without a heartbeat; a run whose worker has been silent this
+    /// long is taken over.
+    pub lease: Duration,
+    /// Runs driven at once, each on its own thread.
+    pub concurrency: usize,
+    /// Stop when no run waits and no other worker holds one (a run held by a worker that dies
+    /// comes back when its lease runs out), rather than wait for more.
+    pub once: bool,
+    /// How often an idle worker looks for runs.
+    pub poll: Duration,
+}
+
+impl WorkerOptions {
+    /// The defaults: a 60-second lease, one run at a time, waiting for runs for ever.
+    pub fn new() -> WorkerOptions {
+        WorkerOptions {
+            name: default_name(),
+            lease: Duration::from_secs(60),
+            concurrency: 1,
+            once: false,
+            poll: Duration::from_secs(1),
+        }
+    }
+}
+
+impl Default for WorkerOptions {
+    fn default() -> Self {
+        WorkerOptions::new()
+    }
+}
+
+/// What happened to one run a worker claimed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkedRun {
+    /// The run.
+    pub run: RunId,
+    /// The worker thread that drove it.
+    pub worker: String,
+    /// The worker whose lease ran out, when this was a takeover.
+    pub taken_over_from: Option<String>,
+    /// `done`, `awaiting_approval`, `needs_clarification`, `failed: …` or `lost: …` (another
+    /// worker took the run over).
+    pub outcome: String,
+}
+
+/// `host:pid`, the default worker name.
+fn default_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|host| host.trim().to_owned())
+        .filter(|host| !host.is_empty())
+        .unwrap_or_else(|| "host".to_owned());
+    format!("{host}:{}", std::process::id())
+}
+
+/// Runs `options.concurrency` worker threads against the store of `home` (or `db`) until no
+/// run waits (`once`) or for ever; each run's events go to `events` with the run's id.
+///
+/// # Errors
+/// When the store cannot be opened; a run that fails is reported in its [`WorkedRun`] and the
+/// worker goes on.
+pub fn work(
+    home: &Home,
+    db: Option<&Path>,
+    options: &WorkerOptions,
+    events: &(dyn Fn(&RunId, &Event) + Sync),
+) -> Result<Vec<WorkedRun>> {
+    // Opening once first migrates the store and reports a bad URL before any thread starts.
+    Runner::open(home.clone(), db)?;
+    let threads = options.concurrency.max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|index| {
+                let name = if threads == 1 {
+                    options.name.clone()
+                } else {
+                    format!("{}#{index}", options.name)
+                };
+                scope.spawn(move || work_thread(home, db, &name, options, events))
+            })
+            .collect();
+        let mut worked = Vec::new();
+        for handle in handles {
+            match handle.join() {
+                Ok(runs) => worked.extend(runs?),
+                Err(payload) => std::panic::resume_unwind(payload),
+            }
+        }
+        Ok(worked)
+    })
+}
+
+fn work_thread(
+    home: &Home,
+    db: Option<&Path>,
+    name: &str,
+    options: &WorkerOptions,
+    events: &(dyn Fn(&RunId, &Event) + Sync),
+) -> Result<Vec<WorkedRun>> {
+    let mut worked = Vec::new();
+    let mut runner = Runner::open(home.clone(), db)?;
+    loop {
+        let Some(claim) = runner.store().claim(name, options.lease)? else {
+            // Runs other workers hold may yet come back (their worker dies): wait for them.
+            if options.once && runner.store().held_elsewhere(name)? == 0 {
+                return Ok(worked);
+            }
+            std::thread::sleep(options.poll);
+            continue;
+        };
+        let outcome = drive_claimed(&mut runner, home, db, name, options.lease, &claim, events);
+        worked.push(WorkedRun {
+            run: claim.run,
+            worker: name.to_owned(),
+            taken_over_from: claim.taken_over_from,
+            outcome,
+        });
+    }
+}
+
+/// Drives a claimed run with a heartbeat renewing the lease, then lets the run go.
+fn drive_claimed(
+    runner: &mut Runner,
+    home: &Home,
+    db: Option<&Path>,
+    name: &str,
+    lease: Duration,
+    claim: &Claim,
+    events: &(dyn Fn(&RunId, &Event) + Sync),
+) -> String {
+    let run = &claim.run;
+    runner.hold(name);
+    let stop = Arc::new(AtomicBool::new(false));
+    let heartbeat = {
+        let location = home.store_location(db);
+        let (stop, run, name) = (stop.clone(), run.clone(), name.to_owned());
+        std::thread::spawn(move || heartbeat(&location, &run, &name, lease, &stop))
+    };
+    let result = runner
+        .options(run)
+        .and_then(|options| runner.drive(run, options.approve, &|event| events(run, event)));
+    stop.store(true, Ordering::Relaxed);
+    // The heartbeat only renews; how it ended changes nothing here.
+    let _ = heartbeat.join();
+    let outcome = match result {
+        Ok(Outcome::Done(_)) => "done".to_owned(),
+        Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
+            "awaiting_approval".to_owned()
+        }
+        Ok(Outcome::NeedsClarification { .. }) => "needs_clarification".to_owned(),
+        Err(Error::Store(error @ litrev_store::Error::LeaseLost { .. })) => {
+            return format!("lost: {error}");
+        }
+        Err(error) => format!("failed: {error}"),
+    };
+    if let Err(error) = runner.store().release(run, name) {
+        // The lease then runs out by itself; the run is at a gate or finished either way.
+        return format!("{outcome} (the lease was not released: {error})");
+    }
+    outcome
+}
+
+/// Renews the lease every third of its length until `stop`, on a connection of its own.
+fn heartbeat(
+    location: &litrev_store::Location,
+    run: &RunId,
+    name: &str,
+    lease: Duration,
+    stop: &AtomicBool,
+) {
+    let Ok(store) = Store::open_at(location) else {
+        return;
+    };
+    let beat = (lease / 3).max(Duration::from_millis(50));
+    let tick = Duration::from_millis(50).min(beat);
+    let mut since = Duration::ZERO;
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(tick);
+        since += tick;
+        if since >= beat {
+            since = Duration::ZERO;
+            // A lost lease is noticed by the next commit, which fails and stores nothing.
+            if !store.renew(run, name, lease).unwrap_or(true) {
+                return;
+            }
+        }
+    }
+}
+
+impl Runner {
+    /// Fences this runner's commits with `worker`'s lease on the runs it drives.
+    pub(crate) fn hold(&mut self, worker: &str) {
+        self.store_mut().hold(worker);
+    }
+
+    /// Writes the output folder a run kept in the store into `out` (any machine can: the
+    /// folder need not be where the run published); the number of files written.
+    ///
+    /// # Errors
+    /// When the run is unknown, has not published yet, or a file cannot be written.
+    pub fn export(&self, run: &RunId, out: &Path) -> Result<usize> {
+        let files = self.store().outputs(run)?;
+        if files.is_empty() {
+            return Err(Error::NotDone {
+                run: run.to_string(),
+                why: "it has not published its outputs yet; `litrev runs` shows where it stands, `litrev resume` (or a worker) carries it on".to_owned(),
+            });
+        }
+        for (name, bytes) in &files {
+            crate::runner::write_file(out, name, bytes)?;
+        }
+        Ok(files.len())
+    }
+}
