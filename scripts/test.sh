@@ -17,7 +17,21 @@ bash scripts/fetch-scholarly-pdfs.sh "$LITREV_SCHOLARLY_PDFS"
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+pg_dir=""
+cleanup() {
+  rm -f "$log"
+  if [ -n "$pg_dir" ]; then
+    bash scripts/postgres.sh stop "$pg_dir"
+    rm -rf "$pg_dir"
+  fi
+}
+trap cleanup EXIT
+# The store and worker tests run on PostgreSQL too: a throw-away cluster unless a server is named.
+if [ -z "${LITREV_TEST_POSTGRES:-}" ]; then
+  pg_dir=$(mktemp -d)
+  LITREV_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pg_dir")
+  export LITREV_TEST_POSTGRES
+fi
 status=0
 cargo test --workspace --locked --no-fail-fast 2>&1 | tee "$log" || status=$?
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i } }

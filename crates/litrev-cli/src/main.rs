@@ -471,11 +471,16 @@ fn run_worker(home: &Home, args: &args::WorkerArgs) -> anyhow::Result<u8> {
         options.concurrency,
         args.lease
     );
-    let worked = litrev::work(home, args.db.as_deref(), &options, &|run, event| match event {
-        litrev::Event::StepFinished { step, summary } => eprintln!("{run} {step}: {summary}"),
-        litrev::Event::Notice { message } => eprintln!("{run} {message}"),
-        _ => {}
-    })?;
+    let worked = litrev::work(
+        home,
+        args.db.as_deref(),
+        &options,
+        &|run, event| match event {
+            litrev::Event::StepFinished { step, summary } => eprintln!("{run} {step}: {summary}"),
+            litrev::Event::Notice { message } => eprintln!("{run} {message}"),
+            _ => {}
+        },
+    )?;
     for run in &worked {
         if args.json {
             let value = serde_json::json!({

@@ -208,7 +208,7 @@ pub(crate) trait Sql {
 /// An open database.
 pub(crate) enum Connection {
     Sqlite(rusqlite::Connection),
-    Postgres(Postgres),
+    Postgres(Box<Postgres>),
 }
 
 /// A PostgreSQL client with its prepared statements, by the store's SQL text.
@@ -245,9 +245,9 @@ impl Connection {
             Connection::Sqlite(connection) => Ok(Transaction::Sqlite(
                 connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?,
             )),
-            Connection::Postgres(Postgres { client, statements }) => Ok(Transaction::Postgres {
-                transaction: client.transaction()?,
-                statements,
+            Connection::Postgres(postgres) => Ok(Transaction::Postgres {
+                transaction: postgres.client.transaction()?,
+                statements: &mut postgres.statements,
             }),
         }
     }
@@ -277,7 +277,8 @@ impl Sql for Connection {
     fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64> {
         match self {
             Connection::Sqlite(connection) => sqlite_execute(connection, sql, params),
-            Connection::Postgres(Postgres { client, statements }) => {
+            Connection::Postgres(postgres) => {
+                let Postgres { client, statements } = &mut **postgres;
                 let statement = prepared(client, statements, sql)?;
                 Ok(client.execute(&statement, &pg_params(params))?)
             }
@@ -287,7 +288,8 @@ impl Sql for Connection {
     fn query(&mut self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>> {
         match self {
             Connection::Sqlite(connection) => sqlite_query(connection, sql, params),
-            Connection::Postgres(Postgres { client, statements }) => {
+            Connection::Postgres(postgres) => {
+                let Postgres { client, statements } = &mut **postgres;
                 let statement = prepared(client, statements, sql)?;
                 pg_rows(client.query(&statement, &pg_params(params))?)
             }

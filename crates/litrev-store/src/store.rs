@@ -144,9 +144,9 @@ impl Store {
         };
         let mut connection = match location {
             Location::Sqlite(path) => Connection::Sqlite(open_sqlite(path).map_err(open_error)?),
-            Location::Postgres(url) => Connection::Postgres(
+            Location::Postgres(url) => Connection::Postgres(Box::new(
                 Postgres::connect(url).map_err(|error| open_error(error.to_string()))?,
-            ),
+            )),
         };
         migrate(&mut connection)?;
         Ok(Store {

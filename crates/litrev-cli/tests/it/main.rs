@@ -14,3 +14,4 @@ mod serve;
 mod sources;
 mod speed;
 mod support;
+mod workers;

@@ -1,0 +1,220 @@
+//! Teams: runs queued on a shared store, driven by `litrev worker`s, one of them killed with
+//! SIGKILL mid-run; every run finishes, no step is committed twice, and each run's files are
+//! the bytes the same review gives on one machine with the SQLite default.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{describe, files_of, litrev, question, review_of, testdata, works_file};
+
+const DATASETS: [&str; 3] = ["Donners_2021", "Sep_2021", "Nelson_2002"];
+
+/// The files whose bytes a run must reproduce wherever it ran.
+const COMPARED: [&str; 3] = ["review.md", "references.bib", "corpus.csv"];
+
+/// A `litrev worker` process, killed when dropped (a failing test leaves none behind).
+struct Worker(Child);
+
+impl Worker {
+    fn start(home: &Path, db: &str, name: &str, once: bool) -> Worker {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_litrev"));
+        command
+            .args([
+                "worker", "--db", db, "--lease", "2", "--name", name, "--json",
+            ])
+            .env("LITREV_HOME", home)
+            .env_remove("LITREV_FAIL_AFTER")
+            .env_remove("LITREV_PANIC_IN")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if once {
+            command.arg("--once");
+        }
+        Worker(command.spawn().expect("litrev worker starts"))
+    }
+
+    /// Waits for the worker to exit by itself; its stdout's JSON lines.
+    fn finish(mut self) -> Vec<serde_json::Value> {
+        let child = std::mem::replace(
+            &mut self.0,
+            Command::new("true").spawn().expect("a placeholder process"),
+        );
+        let output = child.wait_with_output().expect("the worker exits");
+        assert!(output.status.success(), "{}", describe(&output));
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line per run"))
+            .collect()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Each run's status and last step, by id.
+fn runs(home: &Path, db: &str) -> Vec<serde_json::Value> {
+    let output = litrev(home, &["runs", "--db", db, "--json"], &[]);
+    assert!(output.status.success(), "{}", describe(&output));
+    serde_json::from_slice(&output.stdout).expect("runs as JSON")
+}
+
+/// Queues the three reviews on `db`, kills the first worker after a run committed a step,
+/// lets two more finish, and checks every run against `reference` (the SQLite runs).
+fn queue_kill_and_finish(home: &Path, data: &Path, db: &str, reference: &Path) {
+    let mut queued = Vec::new();
+    for dataset in DATASETS {
+        let out = home.join("worked").join(dataset);
+        let output = review_of(
+            home,
+            &question(data, dataset),
+            &works_file(data, dataset),
+            &out,
+            &["--tier", "quick", "--yes", "--queue", "--db", db],
+            &[],
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+        let run = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        assert!(!run.is_empty(), "--queue prints the run's id");
+        queued.push((dataset, run));
+    }
+    assert!(
+        runs(home, db).iter().all(|run| run["status"] == "queued"),
+        "queued runs wait for a worker"
+    );
+
+    // The first worker dies (SIGKILL) once a run it drives has committed a step.
+    let mut doomed = Worker::start(home, db, "doomed", false);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let killed_in = loop {
+        let running = runs(home, db).into_iter().find(|run| {
+            run["status"] == "running"
+                && run["last_step"]
+                    .as_str()
+                    .is_some_and(|step| step != "publish")
+        });
+        if let Some(run) = running {
+            doomed.0.kill().expect("SIGKILL");
+            doomed.0.wait().expect("reaped");
+            break run;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the first worker never committed a step"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let orphan = killed_in["id"].as_str().expect("id").to_owned();
+
+    let second = Worker::start(home, db, "second", true);
+    let third = Worker::start(home, db, "third", true);
+    let mut worked = second.finish();
+    worked.extend(third.finish());
+    let finished: Vec<&serde_json::Value> = worked
+        .iter()
+        .filter(|run| run["outcome"] == "done")
+        .collect();
+    assert!(
+        finished.len() >= 2,
+        "the two other workers drove the runs to the end: {worked:?}"
+    );
+    assert!(
+        worked
+            .iter()
+            .any(|run| run["run"] == orphan.as_str() && run["taken_over_from"] == "doomed"),
+        "the killed worker's run {orphan} was taken over: {worked:?}"
+    );
+    for run in runs(home, db) {
+        assert_eq!(run["status"], "done", "{run}");
+    }
+
+    for (dataset, run) in &queued {
+        let exported = home.join("exported").join(dataset);
+        let output = litrev(
+            home,
+            &[
+                "export",
+                run,
+                "--out",
+                &exported.display().to_string(),
+                "--db",
+                db,
+            ],
+            &[],
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+        let exported = files_of(&exported);
+        let written = files_of(&home.join("worked").join(dataset));
+        let expected = files_of(&reference.join(dataset));
+        for name in COMPARED {
+            assert!(
+                exported[name] == expected[name],
+                "{dataset} ({run}): exported {name} differs from the SQLite run's"
+            );
+            assert!(
+                written[name] == expected[name],
+                "{dataset} ({run}): the worker's {name} differs from the SQLite run's"
+            );
+        }
+    }
+}
+
+/// The same reviews made with the SQLite default on one machine, one after another.
+fn reference_runs(home: &Path, data: &Path) -> std::path::PathBuf {
+    let reference = home.join("reference");
+    for dataset in DATASETS {
+        let output = review_of(
+            home,
+            &question(data, dataset),
+            &works_file(data, dataset),
+            &reference.join(dataset),
+            &["--tier", "quick", "--yes"],
+            &[],
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+    }
+    reference
+}
+
+/// Steps committed more than once, over every run of a PostgreSQL store.
+fn duplicate_commits(url: &str) -> Vec<(String, String, i64)> {
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+    client
+        .query(
+            "SELECT run_id, step, COUNT(*) FROM step_commits GROUP BY run_id, step HAVING COUNT(*) > 1",
+            &[],
+        )
+        .expect("query")
+        .iter()
+        .map(|row| (row.get(0), row.get(1), row.get(2)))
+        .collect()
+}
+
+#[test]
+fn runs_queued_on_postgresql_survive_a_worker_killed_mid_run_byte_for_byte() {
+    let Some(data) = testdata() else { return };
+    let Some(url) = litrev_testkit::postgres::fresh_database("workers") else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("home");
+    let reference = reference_runs(home.path(), &data);
+    queue_kill_and_finish(home.path(), &data, &url, &reference);
+    assert_eq!(
+        duplicate_commits(&url),
+        vec![],
+        "no step is committed twice"
+    );
+}
+
+#[test]
+fn runs_queued_on_sqlite_survive_a_worker_killed_mid_run_byte_for_byte() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let reference = reference_runs(home.path(), &data);
+    let db = home.path().join("team.sqlite").display().to_string();
+    queue_kill_and_finish(home.path(), &data, &db, &reference);
+}
