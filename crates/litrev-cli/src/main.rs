@@ -414,6 +414,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Screen(screen) => {
             let mut runner = Runner::open(home, screen.db.as_deref())?;
+            // Labels keep who gave them: two people screening one run each undo their own.
+            let who = std::env::var("USER")
+                .or_else(|_| std::env::var("LOGNAME"))
+                .unwrap_or_else(|_| "cli".to_owned());
+            runner.label_as(&who);
             screen::run(&mut runner, &screen)
         }
         Command::Runs(list) => {

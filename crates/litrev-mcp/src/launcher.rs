@@ -71,6 +71,9 @@ impl ThreadLauncher {
     }
 }
 
+/// How long this process's claim on a run holds without a heartbeat.
+const LEASE: std::time::Duration = std::time::Duration::from_secs(60);
+
 impl Launcher for ThreadLauncher {
     fn launch(&self, launch: Launch) {
         let run = match &launch {
@@ -79,12 +82,33 @@ impl Launcher for ThreadLauncher {
         self.set(&run, Driving::Busy);
         let this = self.clone();
         std::thread::spawn(move || {
+            // Held under a lease like a worker's run: a `litrev worker` on the same store
+            // never drives it at the same time, and takes it over should this process die.
+            let worker = format!("mcp:{}", litrev::default_worker_name());
+            let holder = litrev::Holder {
+                home: &this.home,
+                db: this.db.as_deref(),
+                worker: &worker,
+                lease: LEASE,
+            };
             let outcome =
                 Runner::open(this.home.clone(), this.db.as_deref()).and_then(|mut runner| {
-                    match &launch {
-                        Launch::Start(run) => runner.drive_queued(run, &|_| {}),
-                        Launch::Approve(run) => runner.resume(run, &|_| {}),
+                    if !runner.claim_run(&run, &worker, LEASE)? {
+                        return Err(litrev::Error::InvalidRequest(format!(
+                            "run {run} is driven by another worker; review_status follows it"
+                        )));
                     }
+                    litrev::drive_held(
+                        &mut runner,
+                        &holder,
+                        &run,
+                        &|| {},
+                        &|_| {},
+                        |runner, events| match &launch {
+                            Launch::Start(run) => runner.drive_queued(run, events),
+                            Launch::Approve(run) => runner.resume(run, events),
+                        },
+                    )
                 });
             this.set(
                 &run,

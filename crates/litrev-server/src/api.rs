@@ -241,7 +241,11 @@ async fn labels(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let count = labels.len();
-    with_runner(&state, move |runner| Ok(runner.label_works(&run, &labels)?)).await?;
+    with_runner(&state, move |runner| {
+        runner.label_as("web");
+        Ok(runner.label_works(&run, &labels)?)
+    })
+    .await?;
     Ok(Json(serde_json::json!({ "labelled": count })))
 }
 

@@ -6,14 +6,10 @@
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use litrev::model::RunId;
-use litrev::{Event, EventLog, Home, Outcome, Runner};
-
-/// Progress events of one step closer together than this are not stored (the last is kept
-/// when the step finishes, so a bar still ends full).
-const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
+use litrev::{Holder, Home, Runner, StreamRecorder, drive_held};
 
 /// What a worker does with a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,118 +123,48 @@ fn worker(
     }
 }
 
-/// Drives one job's run, storing its events; a failure is the run's last event, not the
-/// worker's end.
+/// How long the server's claim on a run it drives holds without a heartbeat: should the
+/// server die, a `litrev worker` on the same store takes the run over after this.
+const LEASE: Duration = Duration::from_secs(60);
+
+/// Drives one job's run under a lease, storing its events; a failure is the run's last
+/// event, not the worker's end. A run another worker holds (a `litrev worker` on the same
+/// store claimed it first) is left to that worker.
 fn drive(
     home: &Home,
     db: Option<&std::path::Path>,
     job: &Job,
     stored: &tokio::sync::watch::Sender<u64>,
 ) {
+    let announce = || stored.send_modify(|count| *count += 1);
+    let worker = format!("serve:{}", litrev::default_worker_name());
+    let holder = Holder {
+        home,
+        db,
+        worker: &worker,
+        lease: LEASE,
+    };
     let run = job.run();
-    // The store opened when the server started; should it fail now, the run still runs and
-    // its steps are stored, only its live log is lost.
-    let log = EventLog::open(home, db).ok();
-    let record = |kind: &str, data: serde_json::Value| {
-        if let Some(log) = &log
-            && log.append(run, kind, &data.to_string()).is_ok()
-        {
-            stored.send_modify(|count| *count += 1);
+    let result = Runner::open(home.clone(), db).and_then(|mut runner| {
+        if runner.claim_run(run, &worker, LEASE)? {
+            // drive_held stores the run's stream, its end included.
+            let _ = drive_held(
+                &mut runner,
+                &holder,
+                run,
+                &announce,
+                &|_| {},
+                |runner, events| match job {
+                    Job::Start(run) => runner.drive_queued(run, events),
+                    Job::Approve(run) => runner.resume(run, events),
+                },
+            );
         }
-    };
-    let last_progress: Mutex<Option<(String, Instant)>> = Mutex::new(None);
-    let on_event = |event: &Event| {
-        if let Some((kind, data)) = stream_event(event, &last_progress) {
-            record(kind, data);
-        }
-    };
-    let outcome = Runner::open(home.clone(), db).and_then(|mut runner| match job {
-        Job::Start(run) => runner.drive_queued(run, &on_event),
-        Job::Approve(run) => runner.resume(run, &on_event),
+        Ok(())
     });
-    match outcome {
-        Ok(Outcome::Done(summary)) => record(
-            "done",
-            serde_json::json!({
-                "considered": summary.considered,
-                "included": summary.included,
-                "themes": summary.themes,
-                "words": summary.words,
-                "citations": summary.citations,
-                "telemetry": summary.telemetry,
-            }),
-        ),
-        Ok(Outcome::AwaitingApproval {
-            included,
-            considered,
-            ..
-        }) => record(
-            "gate",
-            serde_json::json!({ "included": included, "considered": considered }),
-        ),
-        Ok(Outcome::AwaitingDownloads {
-            planned,
-            unknown_hosts,
-            ..
-        }) => record(
-            "gate",
-            serde_json::json!({
-                "gate": "downloads",
-                "planned_downloads": planned,
-                "unknown_hosts": unknown_hosts,
-            }),
-        ),
-        Ok(Outcome::NeedsClarification { clarifications, .. }) => record(
-            "clarify",
-            serde_json::json!({
-                "clarifications": litrev::clarifications_json(&clarifications),
-            }),
-        ),
-        Err(error) => record(
-            "failed",
-            serde_json::json!({ "message": error.to_string() }),
-        ),
+    if let Err(error) = result {
+        StreamRecorder::new(home, db, run, &announce).outcome(&Err(error));
     }
-}
-
-/// An engine event as a stream event (kind and JSON data); none for what clients do not
-/// follow, or for progress too soon after the step's last.
-fn stream_event(
-    event: &Event,
-    last_progress: &Mutex<Option<(String, Instant)>>,
-) -> Option<(&'static str, serde_json::Value)> {
-    Some(match event {
-        Event::StepStarted { step, detail } => (
-            "step",
-            serde_json::json!({ "step": step, "state": "started", "detail": detail }),
-        ),
-        Event::StepFinished { step, summary } => (
-            "step",
-            serde_json::json!({ "step": step, "state": "finished", "summary": summary }),
-        ),
-        Event::StepSkipped { step } => (
-            "step",
-            serde_json::json!({ "step": step, "state": "skipped" }),
-        ),
-        Event::Progress { step, done, total } => {
-            let mut last = last_progress.lock().unwrap_or_else(PoisonError::into_inner);
-            let now = Instant::now();
-            let finished = total.is_some_and(|total| *done >= total);
-            let recent = last.as_ref().is_some_and(|(last_step, at)| {
-                last_step == step && now.duration_since(*at) < PROGRESS_INTERVAL
-            });
-            if recent && !finished {
-                return None;
-            }
-            *last = Some((step.clone(), now));
-            (
-                "progress",
-                serde_json::json!({ "step": step, "done": done, "total": total }),
-            )
-        }
-        Event::Notice { message } => ("notice", serde_json::json!({ "message": message })),
-        _ => return None,
-    })
 }
 
 /// Runs an agent starts over MCP wait in the same line as the page's.
@@ -252,35 +178,5 @@ impl litrev_mcp::Launcher for Queue {
 
     fn busy(&self, run: &RunId) -> bool {
         Queue::busy(self, run)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn progress_is_stored_at_most_every_200_ms_per_step_but_its_end_always() {
-        let last = Mutex::new(None);
-        let progress = |done: u64| Event::Progress {
-            step: "discover".to_owned(),
-            done,
-            total: Some(10),
-        };
-        assert!(stream_event(&progress(1), &last).is_some());
-        assert!(stream_event(&progress(2), &last).is_none(), "too soon");
-        assert!(stream_event(&progress(10), &last).is_some(), "the end");
-        let other = Event::Progress {
-            step: "screen".to_owned(),
-            done: 1,
-            total: None,
-        };
-        assert!(stream_event(&other, &last).is_some(), "another bar");
-        let notice = Event::Notice {
-            message: "hello".to_owned(),
-        };
-        let (kind, data) = stream_event(&notice, &last).unwrap_or(("", serde_json::Value::Null));
-        assert_eq!(kind, "notice");
-        assert_eq!(data["message"], "hello");
     }
 }

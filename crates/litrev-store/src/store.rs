@@ -804,6 +804,27 @@ impl Store {
         }))
     }
 
+    /// Claims one given run for `worker`, for `lease`, whatever its status (a server drives the
+    /// runs its people start or approve); `false` when another worker holds a current lease
+    /// on it.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn claim_run(&self, id: &RunId, worker: &str, lease: Duration) -> Result<bool> {
+        let now = now_ms();
+        let claimed = self.db.borrow_mut().execute(
+            "UPDATE runs SET lease_owner = ?2, lease_until_ms = ?3
+             WHERE id = ?1 AND (lease_owner IS NULL OR lease_owner = ?2 OR lease_until_ms < ?4)",
+            &[
+                id.as_str().into(),
+                worker.into(),
+                (now + millis(lease)).into(),
+                now.into(),
+            ],
+        )?;
+        Ok(claimed > 0)
+    }
+
     /// How many runs other workers hold now, leases current or not: a worker told to finish
     /// what the store has waits for these, since a run whose worker died comes back to the
     /// queue when its lease runs out.
@@ -1313,6 +1334,12 @@ mod tests {
                 "a run whose lease is current is not taken"
             );
             assert_eq!(second.held_elsewhere("w2").expect("count"), 1);
+            assert!(
+                !second
+                    .claim_run(&run, "w2", Duration::from_secs(60))
+                    .expect("claim"),
+                "a run held by a current lease is not claimed by name either"
+            );
             assert_eq!(first.held_elsewhere("w1").expect("count"), 0);
             std::thread::sleep(Duration::from_millis(300));
             let taken = second
@@ -1355,6 +1382,12 @@ mod tests {
             );
             second.set_status(&run, RunStatus::Done).expect("status");
             second.release(&run, "w2").expect("release");
+            assert!(
+                first
+                    .claim_run(&run, "w1", Duration::from_secs(60))
+                    .expect("claim"),
+                "a released run is claimed by name (a server driving its approval)"
+            );
             assert_eq!(
                 second.claim("w3", Duration::from_secs(60)).expect("claim"),
                 None

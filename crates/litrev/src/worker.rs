@@ -16,6 +16,7 @@ use litrev_model::RunId;
 use litrev_store::{Claim, Store};
 
 use crate::error::{Error, Result};
+use crate::event_log::StreamRecorder;
 use crate::events::Event;
 use crate::home::Home;
 use crate::runner::{Outcome, Runner};
@@ -41,7 +42,7 @@ impl WorkerOptions {
     /// The defaults: a 60-second lease, one run at a time, waiting for runs for ever.
     pub fn new() -> WorkerOptions {
         WorkerOptions {
-            name: default_name(),
+            name: default_worker_name(),
             lease: Duration::from_secs(60),
             concurrency: 1,
             once: false,
@@ -71,7 +72,7 @@ pub struct WorkedRun {
 }
 
 /// `host:pid`, the default worker name.
-fn default_name() -> String {
+pub fn default_worker_name() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .or_else(|| std::env::var("HOSTNAME").ok())
@@ -136,7 +137,13 @@ fn work_thread(
             std::thread::sleep(options.poll);
             continue;
         };
-        let outcome = drive_claimed(&mut runner, home, db, name, options.lease, &claim, events);
+        let holder = Holder {
+            home,
+            db,
+            worker: name,
+            lease: options.lease,
+        };
+        let outcome = drive_claimed(&mut runner, &holder, &claim, events);
         worked.push(WorkedRun {
             run: claim.run,
             worker: name.to_owned(),
@@ -146,46 +153,100 @@ fn work_thread(
     }
 }
 
-/// Drives a claimed run with a heartbeat renewing the lease, then lets the run go.
+/// Who holds a run while it is driven: the worker's name, its lease, and the store.
+#[derive(Debug, Clone, Copy)]
+pub struct Holder<'a> {
+    /// Where the store is.
+    pub home: &'a Home,
+    /// The store `--db` names, if any.
+    pub db: Option<&'a Path>,
+    /// The worker's name in the store.
+    pub worker: &'a str,
+    /// How long a claim holds without a heartbeat.
+    pub lease: Duration,
+}
+
+/// Drives a run the holder has claimed: fences the runner's commits with the lease, renews it
+/// from a heartbeat thread, stores the run's stream (`on_stored` after each event), and lets
+/// the run go once `drive` returns. `drive` is what is done with the run (driven as queued, or
+/// resumed after a gate).
+///
+/// # Errors
+/// What `drive` returned; [`litrev_store::Error::LeaseLost`] when another worker took the
+/// run over meanwhile (this worker's last step is then not stored).
+pub fn drive_held(
+    runner: &mut Runner,
+    holder: &Holder<'_>,
+    run: &RunId,
+    on_stored: &(dyn Fn() + Sync),
+    events: &dyn Fn(&Event),
+    drive: impl FnOnce(&mut Runner, &dyn Fn(&Event)) -> Result<Outcome>,
+) -> Result<Outcome> {
+    runner.hold(holder.worker);
+    let stop = Arc::new(AtomicBool::new(false));
+    let heartbeat = {
+        let location = holder.home.store_location(holder.db);
+        let (stop, run, name, lease) = (
+            stop.clone(),
+            run.clone(),
+            holder.worker.to_owned(),
+            holder.lease,
+        );
+        std::thread::spawn(move || heartbeat(&location, &run, &name, lease, &stop))
+    };
+    // The run's stream is stored wherever it is driven: `litrev serve` on any machine shows
+    // the run's live log.
+    let recorder = StreamRecorder::new(holder.home, holder.db, run, on_stored);
+    let result = drive(runner, &|event| {
+        recorder.event(event);
+        events(event);
+    });
+    stop.store(true, Ordering::Relaxed);
+    // The heartbeat only renews; how it ended changes nothing here.
+    let _ = heartbeat.join();
+    if !matches!(
+        result,
+        Err(Error::Store(litrev_store::Error::LeaseLost { .. }))
+    ) {
+        // Should this fail, the lease runs out by itself; the run is at a gate or finished.
+        let _ = runner.store().release(run, holder.worker);
+    }
+    // The stream's last event comes last: a client that sees it finds the run let go.
+    recorder.outcome(&result);
+    result
+}
+
+/// Drives a run claimed from the queue (or taken over) as its options say; how it ended, in
+/// a word or two.
 fn drive_claimed(
     runner: &mut Runner,
-    home: &Home,
-    db: Option<&Path>,
-    name: &str,
-    lease: Duration,
+    holder: &Holder<'_>,
     claim: &Claim,
     events: &(dyn Fn(&RunId, &Event) + Sync),
 ) -> String {
     let run = &claim.run;
-    runner.hold(name);
-    let stop = Arc::new(AtomicBool::new(false));
-    let heartbeat = {
-        let location = home.store_location(db);
-        let (stop, run, name) = (stop.clone(), run.clone(), name.to_owned());
-        std::thread::spawn(move || heartbeat(&location, &run, &name, lease, &stop))
-    };
-    let result = runner
-        .options(run)
-        .and_then(|options| runner.drive(run, options.approve, &|event| events(run, event)));
-    stop.store(true, Ordering::Relaxed);
-    // The heartbeat only renews; how it ended changes nothing here.
-    let _ = heartbeat.join();
-    let outcome = match result {
+    let result = drive_held(
+        runner,
+        holder,
+        run,
+        &|| {},
+        &|event| events(run, event),
+        |runner, events| {
+            let approve = runner.options(run)?.approve;
+            runner.drive(run, approve, events)
+        },
+    );
+    match result {
         Ok(Outcome::Done(_)) => "done".to_owned(),
         Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
             "awaiting_approval".to_owned()
         }
         Ok(Outcome::NeedsClarification { .. }) => "needs_clarification".to_owned(),
         Err(Error::Store(error @ litrev_store::Error::LeaseLost { .. })) => {
-            return format!("lost: {error}");
+            format!("lost: {error}")
         }
         Err(error) => format!("failed: {error}"),
-    };
-    if let Err(error) = runner.store().release(run, name) {
-        // The lease then runs out by itself; the run is at a gate or finished either way.
-        return format!("{outcome} (the lease was not released: {error})");
     }
-    outcome
 }
 
 /// Renews the lease every third of its length until `stop`, on a connection of its own.
@@ -216,6 +277,21 @@ fn heartbeat(
 }
 
 impl Runner {
+    /// Claims one run for `worker` (see [`Store::claim_run`]); `false` when another worker
+    /// holds it.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn claim_run(&self, run: &RunId, worker: &str, lease: Duration) -> Result<bool> {
+        Ok(self.store().claim_run(run, worker, lease)?)
+    }
+
+    /// Names who gives the labels this runner adds (kept with each label; `undo` takes back
+    /// only theirs).
+    pub fn label_as(&mut self, who: &str) {
+        self.store_mut().label_as(who);
+    }
+
     /// Fences this runner's commits with `worker`'s lease on the runs it drives.
     pub(crate) fn hold(&mut self, worker: &str) {
         self.store_mut().hold(worker);
