@@ -20,11 +20,43 @@ pub(crate) const FILE_NAME: &str = "http-cache.sqlite";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A response as the cache stores it.
-#[derive(Debug)]
-pub(crate) struct CachedResponse {
-    pub(crate) status: u16,
-    pub(crate) content_type: Option<String>,
-    pub(crate) body: Vec<u8>,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// `Content-Type`, when the server sent one.
+    pub content_type: Option<String>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+/// Where successful responses are kept: the client's own SQLite file ([`HttpConfig::cache_dir`]),
+/// or a store several machines share (a team's database), so a response is paid for once
+/// whichever worker asked.
+///
+/// [`HttpConfig::cache_dir`]: crate::HttpConfig::cache_dir
+pub trait ResponseStore: Send + Sync + std::fmt::Debug {
+    /// The stored response for `key`, if it is still fresh.
+    ///
+    /// # Errors
+    /// [`Error::Cache`] when the store cannot be read.
+    fn get(&self, key: &str) -> Result<Option<CachedResponse>>;
+
+    /// Keeps a response under `key` (`url` for people reading the store).
+    ///
+    /// # Errors
+    /// [`Error::Cache`] when the store cannot be written.
+    fn put(&self, key: &str, url: &str, response: &CachedResponse) -> Result<()>;
+}
+
+impl ResponseStore for DiskCache {
+    fn get(&self, key: &str) -> Result<Option<CachedResponse>> {
+        DiskCache::get(self, key)
+    }
+
+    fn put(&self, key: &str, url: &str, response: &CachedResponse) -> Result<()> {
+        DiskCache::put(self, key, url, response)
+    }
 }
 
 /// The SQLite cache of one client.

@@ -14,7 +14,7 @@ use retry_policies::policies::ExponentialBackoff;
 use retry_policies::{Jitter, RetryDecision, RetryPolicy};
 
 use crate::breaker::Breaker;
-use crate::cache::{CachedResponse, DiskCache, cache_key};
+use crate::cache::{CachedResponse, DiskCache, ResponseStore, cache_key};
 use crate::request::snippet;
 use crate::{
     CallRecord, Error, HttpConfig, Method, Request, Response, Result, SourcePolicy, SourceSummary,
@@ -42,7 +42,7 @@ pub struct Endpoint {
 struct Shared {
     http: reqwest::blocking::Client,
     config: HttpConfig,
-    cache: Option<DiskCache>,
+    cache: Option<Arc<dyn ResponseStore>>,
     calls: Mutex<Vec<CallRecord>>,
     /// One state per source name, so two endpoints of a source share limiter and breaker.
     sources: Mutex<BTreeMap<&'static str, Arc<SourceState>>>,
@@ -95,13 +95,15 @@ impl Client {
                 source: "client",
                 message: describe(&error),
             })?;
-        let cache = match &config.cache_dir {
-            Some(dir) => Some(DiskCache::open(
+        let cache: Option<Arc<dyn ResponseStore>> = match (&config.shared_cache, &config.cache_dir)
+        {
+            (Some(shared), _) => Some(shared.clone()),
+            (None, Some(dir)) => Some(Arc::new(DiskCache::open(
                 dir,
                 config.cache_ttl,
                 config.cache_max_bytes,
-            )?),
-            None => None,
+            )?)),
+            (None, None) => None,
         };
         Ok(Self {
             shared: Arc::new(Shared {

@@ -9,6 +9,9 @@ use std::time::Duration;
 pub struct HttpConfig {
     /// Folder of the disk cache (`http-cache.sqlite` inside); `None` disables caching.
     pub cache_dir: Option<PathBuf>,
+    /// A shared store for the responses instead of the folder (a team's database); it keeps
+    /// its own freshness.
+    pub shared_cache: Option<std::sync::Arc<dyn crate::ResponseStore>>,
     /// How long a cached response stays fresh; older entries are fetched again.
     pub cache_ttl: Duration,
     /// Size cap of the cache's bodies; the oldest entries are evicted beyond it.
@@ -30,6 +33,7 @@ impl Default for HttpConfig {
     fn default() -> Self {
         Self {
             cache_dir: None,
+            shared_cache: None,
             cache_ttl: Duration::from_secs(30 * 24 * 60 * 60),
             cache_max_bytes: 2 * 1024 * 1024 * 1024,
             timeout: Duration::from_secs(30),

@@ -53,6 +53,7 @@ mod error;
 mod request;
 mod telemetry;
 
+pub use cache::{CachedResponse, ResponseStore};
 pub use client::{Client, Endpoint};
 pub use config::{HttpConfig, SourcePolicy};
 pub use download::{DownloadError, DownloadLimits, Downloaded, Downloader, is_public};

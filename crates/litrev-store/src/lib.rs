@@ -13,4 +13,6 @@ mod store;
 
 pub use backend::Location;
 pub use error::{Error, Result};
-pub use store::{Claim, NewRun, Revision, RunRecord, StepWrites, Store, StoredEvent, StoredText};
+pub use store::{
+    CachedBody, Claim, NewRun, Revision, RunRecord, StepWrites, Store, StoredEvent, StoredText,
+};

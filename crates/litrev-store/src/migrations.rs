@@ -135,10 +135,22 @@ CREATE TABLE outputs (
     PRIMARY KEY (run_id, path)
 );
 "#,
+    r#"
+CREATE TABLE http_cache (
+    key TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    content_type TEXT,
+    body BLOB NOT NULL,
+    fetched_ms INTEGER NOT NULL
+);
+"#,
 ];
 
-/// Each entry upgrades a PostgreSQL store by one version; the first is SQLite's first eight.
-const POSTGRES: &[&str] = &[r#"
+/// Each entry upgrades a PostgreSQL store by one version; the first is SQLite's first eight,
+/// and each later one one of SQLite's.
+const POSTGRES: &[&str] = &[
+    r#"
 CREATE TABLE runs (
     id TEXT PRIMARY KEY,
     question TEXT NOT NULL,
@@ -249,7 +261,18 @@ CREATE TABLE outputs (
     sha256 TEXT NOT NULL REFERENCES blobs(sha256),
     PRIMARY KEY (run_id, path)
 );
-"#];
+"#,
+    r#"
+CREATE TABLE http_cache (
+    key TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    status BIGINT NOT NULL,
+    content_type TEXT,
+    body BYTEA NOT NULL,
+    fetched_ms BIGINT NOT NULL
+);
+"#,
+];
 
 /// Any number: the key of the lock that lets one process at a time migrate a PostgreSQL store.
 const MIGRATION_LOCK: i64 = 0x6c69_7472_6576;

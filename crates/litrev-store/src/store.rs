@@ -768,6 +768,50 @@ impl Store {
             .collect()
     }
 
+    /// The HTTP response kept under `key` when it was fetched at or after `fresh_since_ms`
+    /// (milliseconds since the Unix epoch): the cache a team's workers share.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn cached_response(&self, key: &str, fresh_since_ms: i64) -> Result<Option<CachedBody>> {
+        self.db
+            .borrow_mut()
+            .query_opt(
+                "SELECT status, content_type, body FROM http_cache WHERE key = ?1 AND fetched_ms >= ?2",
+                &[key.into(), fresh_since_ms.into()],
+            )?
+            .map(|row| {
+                Ok(CachedBody {
+                    status: u16::try_from(row.int(0)?).unwrap_or(0),
+                    content_type: row.opt_text(1)?,
+                    body: row.bytes(2)?,
+                })
+            })
+            .transpose()
+    }
+
+    /// Keeps an HTTP response under `key`, replacing an older one.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn cache_response(&self, key: &str, url: &str, response: &CachedBody) -> Result<()> {
+        self.db.borrow_mut().execute(
+            "INSERT INTO http_cache (key, url, status, content_type, body, fetched_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (key) DO UPDATE SET url = excluded.url, status = excluded.status,
+                 content_type = excluded.content_type, body = excluded.body, fetched_ms = excluded.fetched_ms",
+            &[
+                key.into(),
+                url.into(),
+                i64::from(response.status).into(),
+                response.content_type.as_deref().into(),
+                response.body.as_slice().into(),
+                now_ms().into(),
+            ],
+        )?;
+        Ok(())
+    }
+
     /// Claims the oldest run waiting for a worker for `worker`, for `lease`: a queued run, or
     /// one whose worker stopped renewing its lease (a takeover). Two workers never claim the
     /// same run.
@@ -901,6 +945,17 @@ impl Store {
             .map(|row| from_json(what, &row.text(0)?))
             .collect()
     }
+}
+
+/// An HTTP response as the shared cache keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedBody {
+    /// HTTP status.
+    pub status: u16,
+    /// `Content-Type`, when the server sent one.
+    pub content_type: Option<String>,
+    /// The body.
+    pub body: Vec<u8>,
 }
 
 /// What [`Store::claim`] gave a worker.
@@ -1391,6 +1446,49 @@ mod tests {
             assert_eq!(
                 second.claim("w3", Duration::from_secs(60)).expect("claim"),
                 None
+            );
+        }
+    }
+
+    #[test]
+    fn a_response_is_cached_for_every_handle_while_fresh() {
+        let (_folder, locations) = backends("http_cache");
+        for location in &locations {
+            let one = Store::open_at(location).expect("open");
+            let other = Store::open_at(location).expect("another machine");
+            let response = CachedBody {
+                status: 200,
+                content_type: Some("application/json".into()),
+                body: b"{\"results\":[]}".to_vec(),
+            };
+            assert_eq!(one.cached_response("k", 0).expect("read"), None);
+            one.cache_response("k", "https://api.openalex.org/works", &response)
+                .expect("write");
+            assert_eq!(
+                other.cached_response("k", 0).expect("read"),
+                Some(response.clone()),
+                "{location:?}"
+            );
+            assert_eq!(
+                other.cached_response("k", now_ms() + 60_000).expect("read"),
+                None,
+                "a response older than the freshness asked for is not served"
+            );
+            one.cache_response(
+                "k",
+                "u",
+                &CachedBody {
+                    status: 404,
+                    ..response
+                },
+            )
+            .expect("replace");
+            assert_eq!(
+                other
+                    .cached_response("k", 0)
+                    .expect("read")
+                    .map(|hit| hit.status),
+                Some(404)
             );
         }
     }

@@ -8,7 +8,9 @@
 //!
 //! Timeouts, retries and the cache's freshness are under `[http]` (or `LITREV_HTTP_TIMEOUT_MS`,
 //! `LITREV_HTTP_RETRIES`, `LITREV_HTTP_BACKOFF_MS`, `LITREV_HTTP_BACKOFF_MAX_MS`,
-//! `LITREV_HTTP_CACHE_DAYS`).
+//! `LITREV_HTTP_CACHE_DAYS`); where responses are cached under `[cache] store = "files"` (the
+//! default, a file under `LITREV_HOME`) or `"db"` (the run's store, so a team's workers share
+//! it; `LITREV_CACHE_STORE`).
 //!
 //! ```toml
 //! email = "me@example.org"
@@ -80,6 +82,26 @@ impl HttpSettings {
     }
 }
 
+/// Where the responses of the live APIs are cached.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheStore {
+    /// A SQLite file under `LITREV_HOME` (`http-cache/`), this machine's own.
+    #[default]
+    Files,
+    /// The store the run is in (`--db`): a team's workers pay once for a response.
+    Db,
+}
+
+/// The `[cache]` table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheSettings {
+    /// Where responses are kept.
+    #[serde(default)]
+    pub store: CacheStore,
+}
+
 /// Everything the live sources need to identify themselves.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,6 +130,9 @@ pub struct SourcesConfig {
     /// Timeouts, retries and the cache.
     #[serde(default)]
     pub http: HttpSettings,
+    /// Where responses are cached.
+    #[serde(default)]
+    pub cache: CacheSettings,
 }
 
 impl SourcesConfig {
@@ -165,6 +190,11 @@ impl SourcesConfig {
         http.backoff_ms = number("LITREV_HTTP_BACKOFF_MS").or(http.backoff_ms);
         http.backoff_max_ms = number("LITREV_HTTP_BACKOFF_MAX_MS").or(http.backoff_max_ms);
         http.cache_days = number("LITREV_HTTP_CACHE_DAYS").or(http.cache_days);
+        match var("LITREV_CACHE_STORE").as_deref().map(str::trim) {
+            Some("db") => self.cache.store = CacheStore::Db,
+            Some("files") => self.cache.store = CacheStore::Files,
+            _ => {}
+        }
     }
 }
 
@@ -178,18 +208,28 @@ mod tests {
             "email = \"file@example.org\"\n[openalex]\napi_key = \"from-file\"\n[pubmed]\nbase_url = \"http://mirror\"\n",
         )
         .expect("config parses");
+        assert_eq!(config.cache.store, CacheStore::Files);
         config.apply_env(|name| match name {
+            "LITREV_CACHE_STORE" => Some("db".into()),
             "OPENALEX_API_KEY" => Some("from-env".into()),
             "LITREV_S2_URL" => Some("http://127.0.0.1:9".into()),
             _ => None,
         });
         assert_eq!(config.email.as_deref(), Some("file@example.org"));
+        assert_eq!(config.cache.store, CacheStore::Db);
         assert_eq!(config.openalex.api_key.as_deref(), Some("from-env"));
         assert_eq!(config.pubmed.base_url.as_deref(), Some("http://mirror"));
         assert_eq!(
             config.semantic_scholar.base_url.as_deref(),
             Some("http://127.0.0.1:9")
         );
+    }
+
+    #[test]
+    fn the_cache_can_live_in_the_store() {
+        let config: SourcesConfig = toml::from_str("[cache]\nstore = \"db\"\n").expect("parses");
+        assert_eq!(config.cache.store, CacheStore::Db);
+        assert!(toml::from_str::<SourcesConfig>("[cache]\nstore = \"redis\"\n").is_err());
     }
 
     #[test]

@@ -59,7 +59,7 @@ mod telemetry;
 mod worker;
 
 pub use clarify::{clarifications_json, plan_json};
-pub use config::{ApiConfig, HttpSettings, SourcesConfig};
+pub use config::{ApiConfig, CacheSettings, CacheStore, HttpSettings, SourcesConfig};
 pub use continuation::FollowUp;
 pub use edit::{EditProblem, ReviewText, Revised};
 pub use error::{Error, ErrorCode, Result};

@@ -275,8 +275,9 @@ impl Runner {
     /// # Errors
     /// When the store cannot be opened.
     pub fn open(home: Home, db: Option<&Path>) -> Result<Runner> {
-        let store = Store::open_at(&home.store_location(db))?;
-        let sources = SourceOpener::new(home.clone());
+        let location = home.store_location(db);
+        let store = Store::open_at(&location)?;
+        let sources = SourceOpener::new(home.clone(), location);
         Ok(Runner {
             store,
             sources,

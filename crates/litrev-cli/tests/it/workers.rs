@@ -218,3 +218,58 @@ fn runs_queued_on_sqlite_survive_a_worker_killed_mid_run_byte_for_byte() {
     let db = home.path().join("team.sqlite").display().to_string();
     queue_kill_and_finish(home.path(), &data, &db, &reference);
 }
+
+/// `[cache] store = "db"`: two machines (two homes, each with its own file cache) on one
+/// PostgreSQL store; the second review of the same question asks the API nothing.
+#[test]
+fn a_team_pays_once_for_a_response_whichever_machine_asked() {
+    let Some(data) = testdata() else { return };
+    let Some(db) = litrev_testkit::postgres::fresh_database("shared_cache") else {
+        return;
+    };
+    let dataset = "Nelson_2002";
+    let works = litrev_testkit::openalex::OpenAlexWorks::load(&[works_file(&data, dataset)])
+        .expect("snapshot loads");
+    let openalex = litrev_testkit::http::Server::start(
+        move |request| {
+            let (status, body) = works.answer(request);
+            litrev_testkit::http::Reply::json(status, &body)
+        },
+        litrev_testkit::http::FaultPlan::none(),
+    );
+    let openalex_url = openalex.url();
+    let env = [
+        ("LITREV_OPENALEX_URL", openalex_url.as_str()),
+        ("LITREV_CACHE_STORE", "db"),
+    ];
+    let review_on = |home: &Path| {
+        let out = home.join("review").display().to_string();
+        let question = question(&data, dataset);
+        let output = litrev(
+            home,
+            &[
+                "review", &question, "--source", "openalex", "--tier", "quick", "--yes", "--out",
+                &out, "--db", &db,
+            ],
+            &env,
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+    };
+    let first = tempfile::tempdir().expect("first machine");
+    review_on(first.path());
+    let asked = openalex.requests();
+    assert!(asked > 0, "the first machine asks the API");
+    let second = tempfile::tempdir().expect("second machine");
+    review_on(second.path());
+    assert_eq!(
+        openalex.requests(),
+        asked,
+        "the second machine finds every response in the shared store"
+    );
+    let files = |home: &Path| files_of(&home.join("review"));
+    assert_eq!(
+        files(first.path())["review.md"],
+        files(second.path())["review.md"],
+        "the same review from the same responses"
+    );
+}
