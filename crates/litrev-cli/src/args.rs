@@ -125,6 +125,11 @@ pub enum BenchCommand {
     /// hostile copies of them (text that breaks naive code, emptied fields, markup); print one
     /// line per run, ok or the failure. Exit code 2 when any run failed.
     Sweep(SweepBenchArgs),
+    /// Queue runs on a store and drive them with one `litrev worker`, then with N workers one
+    /// of which is killed (SIGKILL) at a random point and replaced; print runs finished,
+    /// takeovers, steps committed twice (must be 0) and the wall time against one worker's.
+    /// Exit code 2 when a run did not finish or a step was committed twice.
+    Workers(WorkersBenchArgs),
     /// Review each dataset against a local OpenAlex serving its works file and put the
     /// requests each review made beside the plan's estimate, with the request model's
     /// constants chosen leaving that dataset out; print each run's ratio and how many fall
@@ -179,6 +184,31 @@ pub struct SweepBenchArgs {
     #[arg(long, value_parser = ["plain", "hostile"])]
     pub only: Option<String>,
     /// Seed of the hostile mutations.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// `litrev bench workers`.
+#[derive(Debug, Args)]
+pub struct WorkersBenchArgs {
+    /// The store the workers share: a PostgreSQL URL (`scripts/postgres.sh start DIR` prints
+    /// one), or a SQLite file.
+    #[arg(long, env = "LITREV_DB")]
+    pub db: PathBuf,
+    /// OpenAlex works files reviewed in turn (default: Donners_2021, Sep_2021 and Nelson_2002
+    /// under synergy/works in LITREV_TESTDATA).
+    #[arg(long, num_args = 1..)]
+    pub works: Vec<PathBuf>,
+    /// Runs queued in each round.
+    #[arg(long, default_value_t = 6)]
+    pub runs: usize,
+    /// Workers of the team round (one of them is killed).
+    #[arg(long, default_value_t = 3)]
+    pub workers: usize,
+    /// Seconds a claim holds without a heartbeat.
+    #[arg(long, default_value_t = 2.0)]
+    pub lease: f64,
+    /// Seed of the moment the worker is killed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
 }

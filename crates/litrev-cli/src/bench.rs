@@ -27,6 +27,15 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
         BenchCommand::Sweep(args) => sweep(home, &args),
         BenchCommand::Estimate(args) => estimate(&args),
         BenchCommand::Pipeline(args) => pipeline(home, &args),
+        BenchCommand::Workers(args) => {
+            let synergy = shared_data().join("synergy/works");
+            let default_works = ["Donners_2021", "Sep_2021", "Nelson_2002"]
+                .iter()
+                .map(|dataset| synergy.join(format!("{dataset}.jsonl.gz")))
+                .filter(|file| file.is_file())
+                .collect();
+            crate::bench_workers::workers(home, &args, default_works)
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod args;
 mod bench;
+mod bench_workers;
 mod progress;
 mod screen;
 

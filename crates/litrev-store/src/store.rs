@@ -824,7 +824,8 @@ impl Store {
         let mut transaction = db.transaction()?;
         let sql = format!(
             "SELECT id, lease_owner FROM runs
-             WHERE status = 'queued' OR (status = 'running' AND lease_owner IS NOT NULL AND lease_until_ms < ?1)
+             WHERE (status = 'queued' AND lease_owner IS NULL)
+                OR (status IN ('queued', 'running') AND lease_owner IS NOT NULL AND lease_until_ms < ?1)
              ORDER BY created_at, id LIMIT 1{}",
             transaction.dialect().claim_suffix()
         );

@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use litrev_http::{CachedResponse, Client, ResponseStore, SourceSummary};
-use litrev_store::{CachedBody, Location, Store};
 use litrev_sources::{Federation, SnapshotSource, Source};
+use litrev_store::{CachedBody, Location, Store};
 
 use crate::config::{CacheStore, SourcesConfig};
 use crate::error::{Error, Result};

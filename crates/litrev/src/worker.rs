@@ -286,6 +286,15 @@ impl Runner {
         Ok(self.store().claim_run(run, worker, lease)?)
     }
 
+    /// Every commit of a run's steps with the worker that made it, oldest first: a step
+    /// listed twice was done twice.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn step_commits(&self, run: &RunId) -> Result<Vec<(String, String)>> {
+        Ok(self.store().step_commits(run)?)
+    }
+
     /// Names who gives the labels this runner adds (kept with each label; `undo` takes back
     /// only theirs).
     pub fn label_as(&mut self, who: &str) {

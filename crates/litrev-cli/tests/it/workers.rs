@@ -114,13 +114,20 @@ fn queue_kill_and_finish(home: &Path, data: &Path, db: &str, reference: &Path) {
     let third = Worker::start(home, db, "third", true);
     let mut worked = second.finish();
     worked.extend(third.finish());
-    let finished: Vec<&serde_json::Value> = worked
-        .iter()
-        .filter(|run| run["outcome"] == "done")
-        .collect();
     assert!(
-        finished.len() >= 2,
-        "the two other workers drove the runs to the end: {worked:?}"
+        worked.iter().all(|run| run["outcome"] == "done"),
+        "every run a live worker claimed it drove to the end, none lost to another: {worked:?}"
+    );
+    let mut driven: Vec<&str> = worked
+        .iter()
+        .filter_map(|run| run["run"].as_str())
+        .collect();
+    driven.sort_unstable();
+    driven.dedup();
+    assert_eq!(
+        driven.len(),
+        worked.len(),
+        "no run claimed twice: {worked:?}"
     );
     assert!(
         worked
