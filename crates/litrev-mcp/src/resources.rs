@@ -44,8 +44,7 @@ pub(crate) fn read(runner: &Runner, uri: &str) -> Result<ResourceContents, Strin
     let rest = uri.strip_prefix(PREFIX).ok_or_else(unknown)?;
     let (run, name) = rest.split_once('/').ok_or_else(unknown)?;
     let run: RunId = run.parse().map_err(|_| unknown())?;
-    let path = runner.output_file(&run, name).map_err(|_| unknown())?;
-    let bytes = std::fs::read(&path).map_err(|error| format!("cannot read `{uri}`: {error}"))?;
+    let bytes = runner.output_bytes(&run, name).map_err(|_| unknown())?;
     let mime = litrev::media_type(name);
     Ok(match String::from_utf8(bytes) {
         Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),

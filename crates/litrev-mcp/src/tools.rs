@@ -847,14 +847,11 @@ impl Litrev {
                     status.status.name()
                 ));
             }
-            let path = runner.output_file(&run, name).map_err(|error| {
+            let bytes = runner.output_bytes(&run, name).map_err(|error| {
                 format!("{error}; `litrev resume {run}` publishes the run again")
             })?;
-            let text = std::fs::read_to_string(&path).map_err(|error| {
-                format!(
-                    "cannot read {} ({error}): `litrev resume {run}` publishes the run again",
-                    path.display()
-                )
+            let text = String::from_utf8(bytes).map_err(|error| {
+                format!("{name} of run {run} is not text ({error}): `litrev resume {run}` publishes the run again")
             })?;
             Ok((run.to_string(), text))
         })

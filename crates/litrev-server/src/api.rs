@@ -483,13 +483,7 @@ async fn file(
 ) -> Result<Response, ApiError> {
     let run = run_id(&id)?;
     let media = content_type(&name);
-    let bytes = with_runner(&state, move |runner| {
-        let path = runner.output_file(&run, &name)?;
-        std::fs::read(&path).map_err(|error| {
-            ApiError::not_found(format!("cannot read {}: {error}", path.display()))
-        })
-    })
-    .await?;
+    let bytes = with_runner(&state, move |runner| Ok(runner.output_bytes(&run, &name)?)).await?;
     Ok((
         [
             (header::CONTENT_TYPE, media.as_str()),

@@ -768,6 +768,22 @@ impl Store {
             .collect()
     }
 
+    /// One file of a run's output folder as kept by its last step that wrote them.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn output(&self, id: &RunId, path: &str) -> Result<Option<Vec<u8>>> {
+        self.db
+            .borrow_mut()
+            .query_opt(
+                "SELECT b.bytes FROM outputs o JOIN blobs b ON b.sha256 = o.sha256
+                 WHERE o.run_id = ?1 AND o.path = ?2",
+                &[id.as_str().into(), path.into()],
+            )?
+            .map(|row| row.bytes(0))
+            .transpose()
+    }
+
     /// The HTTP response kept under `key` when it was fetched at or after `fresh_since_ms`
     /// (milliseconds since the Unix epoch): the cache a team's workers share.
     ///

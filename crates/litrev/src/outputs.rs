@@ -9,6 +9,23 @@ use crate::error::{Error, Result};
 use crate::runner::Runner;
 
 impl Runner {
+    /// The bytes of the output file `name` of a run: as the store keeps the published folder
+    /// (so any machine on a shared store serves a run another machine published), else from
+    /// the run's folder here (the gate's tables before publishing).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchOutput`] when neither has it.
+    pub fn output_bytes(&self, run: &RunId, name: &str) -> Result<Vec<u8>> {
+        if let Some(bytes) = self.store().output(run, name)? {
+            return Ok(bytes);
+        }
+        let path = self.output_file(run, name)?;
+        std::fs::read(&path).map_err(|_| Error::NoSuchOutput {
+            run: run.to_string(),
+            name: name.to_owned(),
+        })
+    }
+
     /// The path of the output file `name` (relative, `/`-separated: `charts/years.svg`) of a
     /// run. Anything outside the run's folder (`..`, absolute paths, symlinks out of it) or not
     /// a file is [`Error::NoSuchOutput`].

@@ -6,7 +6,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{describe, files_of, litrev, question, review_of, testdata, works_file};
+use crate::support::{
+    Server, describe, files_of, litrev, question, review_of, testdata, works_file,
+};
 
 const DATASETS: [&str; 3] = ["Donners_2021", "Sep_2021", "Nelson_2002"];
 
@@ -65,7 +67,12 @@ fn runs(home: &Path, db: &str) -> Vec<serde_json::Value> {
 
 /// Queues the three reviews on `db`, kills the first worker after a run committed a step,
 /// lets two more finish, and checks every run against `reference` (the SQLite runs).
-fn queue_kill_and_finish(home: &Path, data: &Path, db: &str, reference: &Path) {
+fn queue_kill_and_finish(
+    home: &Path,
+    data: &Path,
+    db: &str,
+    reference: &Path,
+) -> Vec<(&'static str, String)> {
     let mut queued = Vec::new();
     for dataset in DATASETS {
         let out = home.join("worked").join(dataset);
@@ -168,6 +175,7 @@ fn queue_kill_and_finish(home: &Path, data: &Path, db: &str, reference: &Path) {
             );
         }
     }
+    queued
 }
 
 /// The same reviews made with the SQLite default on one machine, one after another.
@@ -209,12 +217,28 @@ fn runs_queued_on_postgresql_survive_a_worker_killed_mid_run_byte_for_byte() {
     };
     let home = tempfile::tempdir().expect("home");
     let reference = reference_runs(home.path(), &data);
-    queue_kill_and_finish(home.path(), &data, &url, &reference);
+    let queued = queue_kill_and_finish(home.path(), &data, &url, &reference);
     assert_eq!(
         duplicate_commits(&url),
         vec![],
         "no step is committed twice"
     );
+
+    // Another machine (another home, no output folders) serves the runs from the store.
+    let elsewhere = tempfile::tempdir().expect("another machine");
+    let server = Server::start(elsewhere.path(), &["--db", &url]);
+    for (dataset, run) in &queued {
+        let served =
+            reqwest::blocking::get(format!("{}/api/runs/{run}/files/review.md", server.url))
+                .and_then(|response| response.error_for_status())
+                .and_then(|response| response.bytes())
+                .expect("review.md served");
+        let expected = files_of(&reference.join(dataset));
+        assert!(
+            served.as_ref() == expected["review.md"].as_slice(),
+            "{dataset}: the served review.md is the SQLite run's"
+        );
+    }
 }
 
 #[test]
@@ -223,7 +247,8 @@ fn runs_queued_on_sqlite_survive_a_worker_killed_mid_run_byte_for_byte() {
     let home = tempfile::tempdir().expect("home");
     let reference = reference_runs(home.path(), &data);
     let db = home.path().join("team.sqlite").display().to_string();
-    queue_kill_and_finish(home.path(), &data, &db, &reference);
+    let queued = queue_kill_and_finish(home.path(), &data, &db, &reference);
+    assert_eq!(queued.len(), DATASETS.len());
 }
 
 /// `[cache] store = "db"`: two machines (two homes, each with its own file cache) on one
