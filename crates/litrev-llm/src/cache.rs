@@ -1,20 +1,35 @@
-//! The response cache: one JSON file per answer under `LITREV_HOME/llm-cache`, keyed by
-//! provider, model, prompt version and the SHA-256 of everything else the request says.
+//! The response cache: one JSON entry per answer, keyed by provider, model, prompt version
+//! and the SHA-256 of everything else the request says; by default a file per answer under
+//! `LITREV_HOME/llm-cache`, or a shared [`AnswerStore`] (a team's database).
 //!
-//! Files rather than a table: answers are written from several threads at once, each file is
-//! written whole and renamed into place, and a damaged file is just a miss.
+//! Files rather than a table by default: answers are written from several threads at once,
+//! each file is written whole and renamed into place, and a damaged file is just a miss.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::{Error, LlmRequest, LlmResponse, Result};
 
-/// Answers already paid for, on disk.
+/// Answers already paid for, on disk or in a shared store.
 #[derive(Debug, Clone)]
 pub struct ResponseCache {
     dir: PathBuf,
+    shared: Option<Arc<dyn AnswerStore>>,
+}
+
+/// A store of cache entries several machines share, so a team pays once for an answer.
+pub trait AnswerStore: Send + Sync + std::fmt::Debug {
+    /// The entry kept under `key`, if any (a failure to read is a miss).
+    fn read(&self, key: &str) -> Option<String>;
+
+    /// Keeps `entry` under `key`.
+    ///
+    /// # Errors
+    /// `Cache` when the store cannot be written.
+    fn write(&self, key: &str, entry: &str) -> Result<()>;
 }
 
 /// What a cache file holds: the key's parts, for people reading the folder, and the answer.
@@ -30,18 +45,32 @@ struct Entry {
 impl ResponseCache {
     /// A cache in `dir` (created on the first write).
     pub fn new(dir: impl Into<PathBuf>) -> ResponseCache {
-        ResponseCache { dir: dir.into() }
+        ResponseCache {
+            dir: dir.into(),
+            shared: None,
+        }
     }
 
-    /// The folder.
+    /// A cache kept in a shared store instead of a folder.
+    pub fn shared(store: Arc<dyn AnswerStore>) -> ResponseCache {
+        ResponseCache {
+            dir: PathBuf::new(),
+            shared: Some(store),
+        }
+    }
+
+    /// The folder (empty for a shared cache).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// The stored answer to `request` sent to `provider`, if any.
     pub fn get(&self, provider: &str, request: &LlmRequest) -> Option<LlmResponse> {
-        let path = self.path(&cache_key(provider, request));
-        let text = std::fs::read_to_string(path).ok()?;
+        let key = cache_key(provider, request);
+        let text = match &self.shared {
+            Some(shared) => shared.read(&key)?,
+            None => std::fs::read_to_string(self.path(&key)).ok()?,
+        };
         let entry: Entry = serde_json::from_str(&text).ok()?;
         Some(LlmResponse {
             cached: true,
@@ -60,9 +89,6 @@ impl ResponseCache {
             path: path.display().to_string(),
             message: error.to_string(),
         };
-        if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder).map_err(failure)?;
-        }
         let entry = Entry {
             provider: provider.to_owned(),
             model: request.model.clone(),
@@ -77,6 +103,12 @@ impl ResponseCache {
             path: path.display().to_string(),
             message: error.to_string(),
         })?;
+        if let Some(shared) = &self.shared {
+            return shared.write(&key, &text);
+        }
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder).map_err(failure)?;
+        }
         let temporary = path.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&temporary, text).map_err(failure)?;
         std::fs::rename(&temporary, &path).map_err(failure)

@@ -52,7 +52,7 @@ mod provider;
 mod request;
 
 pub use anthropic::{ANTHROPIC_URL, ANTHROPIC_VERSION, Anthropic, BatchSettings};
-pub use cache::{ResponseCache, cache_key};
+pub use cache::{AnswerStore, ResponseCache, cache_key};
 pub use error::{Error, Result};
 pub use json::parse_json;
 pub use ledger::{Ledger, PhaseUsage, Price, PriceTable};

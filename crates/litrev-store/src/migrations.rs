@@ -144,6 +144,11 @@ CREATE TABLE http_cache (
     body BLOB NOT NULL,
     fetched_ms INTEGER NOT NULL
 );
+CREATE TABLE llm_cache (
+    key TEXT PRIMARY KEY,
+    entry TEXT NOT NULL,
+    stored_at TEXT NOT NULL
+);
 "#,
 ];
 
@@ -270,6 +275,11 @@ CREATE TABLE http_cache (
     content_type TEXT,
     body BYTEA NOT NULL,
     fetched_ms BIGINT NOT NULL
+);
+CREATE TABLE llm_cache (
+    key TEXT PRIMARY KEY,
+    entry TEXT NOT NULL,
+    stored_at TEXT NOT NULL
 );
 "#,
 ];

@@ -828,6 +828,31 @@ impl Store {
         Ok(())
     }
 
+    /// The language model's answer kept under `key` (an entry opaque to the store).
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn cached_answer(&self, key: &str) -> Result<Option<String>> {
+        self.db
+            .borrow_mut()
+            .query_opt("SELECT entry FROM llm_cache WHERE key = ?1", &[key.into()])?
+            .map(|row| row.text(0))
+            .transpose()
+    }
+
+    /// Keeps a language model's answer under `key`, replacing an older one.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn cache_answer(&self, key: &str, entry: &str) -> Result<()> {
+        self.db.borrow_mut().execute(
+            "INSERT INTO llm_cache (key, entry, stored_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (key) DO UPDATE SET entry = excluded.entry, stored_at = excluded.stored_at",
+            &[key.into(), entry.into(), now_text().as_str().into()],
+        )?;
+        Ok(())
+    }
+
     /// Claims the oldest run waiting for a worker for `worker`, for `lease`: a queued run, or
     /// one whose worker stopped renewing its lease (a takeover). Two workers never claim the
     /// same run.

@@ -212,7 +212,7 @@ impl Runner {
         let (cards, llm) = match &options.llm {
             Some(llm) if !papers.is_empty() => {
                 let (cards, llm) =
-                    crate::llm::read_cards(self.home(), llm, spent_usd, &papers, events)?;
+                    crate::llm::read_cards(&self.llm_cache()?, llm, spent_usd, &papers, events)?;
                 (cards, Some(llm))
             }
             _ => (

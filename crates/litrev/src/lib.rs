@@ -54,6 +54,7 @@ mod request;
 mod runner;
 mod search;
 mod session;
+mod shared_cache;
 mod sources;
 mod telemetry;
 mod worker;

@@ -23,7 +23,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::events::Event;
-use crate::home::Home;
 
 /// Which API drafts the review.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -298,7 +297,11 @@ fn llm_error(error: litrev_llm::Error) -> Error {
 ///
 /// # Errors
 /// `Llm` when the key is missing; `Http` when the HTTP client cannot be built.
-fn open_metered(home: &Home, options: &LlmOptions, budget: Option<f64>) -> Result<(Metered, bool)> {
+fn open_metered(
+    cache: &ResponseCache,
+    options: &LlmOptions,
+    budget: Option<f64>,
+) -> Result<(Metered, bool)> {
     check_ready(options)?;
     let url = base_url(options);
     let key = api_key(options)?;
@@ -328,12 +331,7 @@ fn open_metered(home: &Home, options: &LlmOptions, budget: Option<f64>) -> Resul
         prices = prices.with(&options.model, price);
     }
     let priced = prices.price(&options.model).is_some();
-    let llm = Metered::new(
-        provider,
-        Some(ResponseCache::new(home.llm_cache())),
-        prices,
-        budget,
-    );
+    let llm = Metered::new(provider, Some(cache.clone()), prices, budget);
     Ok((llm, priced))
 }
 
@@ -352,13 +350,13 @@ fn left_of_budget(options: &LlmOptions, spent_usd: f64) -> Option<f64> {
 /// `Llm` when the key is missing or the prompt cannot be filled; `Http` when the HTTP client
 /// cannot be built.
 pub(crate) fn plan_queries(
-    home: &Home,
+    cache: &ResponseCache,
     options: &LlmOptions,
     plan: &mut Plan,
     events: &dyn Fn(&Event),
 ) -> Result<PlanLlmRecord> {
     // The plan is the first step to ask the model: the whole budget is left.
-    let (llm, priced) = open_metered(home, options, left_of_budget(options, 0.0))?;
+    let (llm, priced) = open_metered(cache, options, left_of_budget(options, 0.0))?;
     let planner = QueryPlanner {
         llm: &llm,
         model: &options.model,
@@ -385,7 +383,7 @@ pub(crate) fn plan_queries(
 /// # Errors
 /// `Llm` when the key is missing; whatever `expand` returns.
 pub(crate) fn snowball_stage(
-    home: &Home,
+    cache: &ResponseCache,
     options: Option<&LlmOptions>,
     spent_usd: f64,
     events: &dyn Fn(&Event),
@@ -394,7 +392,7 @@ pub(crate) fn snowball_stage(
     let Some(options) = options else {
         return Ok((expand(None)?, None));
     };
-    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
+    let (llm, priced) = open_metered(cache, options, left_of_budget(options, spent_usd))?;
     let outcome = expand(Some(LlmScorer {
         llm: &llm,
         model: &options.model,
@@ -458,7 +456,7 @@ pub struct JudgeRecord {
 /// # Errors
 /// `Llm` when the key is missing or the budget would be exceeded.
 pub(crate) fn judge_screening(
-    home: &Home,
+    cache: &ResponseCache,
     options: &LlmOptions,
     spent_usd: f64,
     plan: &Plan,
@@ -469,7 +467,7 @@ pub(crate) fn judge_screening(
     let Some(criteria) = options.criteria.as_deref() else {
         return Ok((decisions, None));
     };
-    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
+    let (llm, priced) = open_metered(cache, options, left_of_budget(options, spent_usd))?;
     let config = litrev_screen::JudgeConfig::for_model(&options.model, plan.limits.max_works);
     let judged = litrev_screen::judge(&llm, &config, &plan.question, criteria, works, decisions);
     report_usage(&llm, options, priced, events);
@@ -509,13 +507,13 @@ pub(crate) fn judge_screening(
 /// # Errors
 /// `Llm` when the key is missing, a call fails after retries, or the budget would be exceeded.
 pub(crate) fn write_review(
-    home: &Home,
+    cache: &ResponseCache,
     options: &LlmOptions,
     input: &WriteInput<'_>,
     earlier: EarlierCalls,
     events: &dyn Fn(&Event),
 ) -> Result<(Review, LlmRecord)> {
-    let (llm, priced) = open_metered(home, options, left_of_budget(options, earlier.spent()))?;
+    let (llm, priced) = open_metered(cache, options, left_of_budget(options, earlier.spent()))?;
     let (mut prompts, mut phases): (Vec<String>, Vec<PhaseUsage>) = earlier
         .steps()
         .into_iter()
@@ -597,13 +595,13 @@ pub struct CardsLlmRecord {
 /// # Errors
 /// `Llm` when the key is missing or the budget would be exceeded.
 pub(crate) fn read_cards(
-    home: &Home,
+    cache: &ResponseCache,
     options: &LlmOptions,
     spent_usd: f64,
     papers: &[litrev_extract::Paper<'_>],
     events: &dyn Fn(&Event),
 ) -> Result<(Vec<litrev_model::StudyCard>, CardsLlmRecord)> {
-    let (llm, priced) = open_metered(home, options, left_of_budget(options, spent_usd))?;
+    let (llm, priced) = open_metered(cache, options, left_of_budget(options, spent_usd))?;
     let config = litrev_extract::CardLlmConfig::for_model(&options.model);
     let read = litrev_extract::llm_cards(&llm, &config, papers);
     report_usage(&llm, options, priced, events);

@@ -482,7 +482,10 @@ impl Runner {
                     let mut plan = generated;
                     let llm = match &options.llm {
                         Some(llm) => Some(crate::llm::plan_queries(
-                            &self.home, llm, &mut plan, events,
+                            &self.sources.llm_cache()?,
+                            llm,
+                            &mut plan,
+                            events,
                         )?),
                         None => None,
                     };
@@ -645,7 +648,7 @@ impl Runner {
                 };
                 let failed_before = opened.failures().len();
                 let (outcome, llm) = crate::llm::snowball_stage(
-                    &self.home,
+                    &self.sources.llm_cache()?,
                     options.llm.as_ref(),
                     EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages)).spent(),
                     events,
@@ -726,7 +729,7 @@ impl Runner {
             let decisions = litrev_screen::screen(&config, &plan, &entries, &works, &citations);
             let (decisions, judge) = match &options.llm {
                 Some(llm) => crate::llm::judge_screening(
-                    &self.home,
+                    &self.sources.llm_cache()?,
                     llm,
                     EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages)).spent(),
                     &plan,
@@ -910,8 +913,13 @@ impl Runner {
                         fulltext: fulltext.llm.clone(),
                         ..EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages))
                     };
-                    let (review, record) =
-                        crate::llm::write_review(&self.home, llm, &input, earlier, events)?;
+                    let (review, record) = crate::llm::write_review(
+                        &self.sources.llm_cache()?,
+                        llm,
+                        &input,
+                        earlier,
+                        events,
+                    )?;
                     (review, Some(record))
                 }
             };
@@ -1252,11 +1260,6 @@ impl Runner {
         Ok(self.store.works(&ids)?)
     }
 
-    /// Where the runner keeps its caches and models.
-    pub(crate) fn home(&self) -> &Home {
-        &self.home
-    }
-
     /// The store.
     pub(crate) fn store(&self) -> &Store {
         &self.store
@@ -1268,6 +1271,11 @@ impl Runner {
     }
 
     /// The store, for writes.
+    /// Where the run's language-model answers are cached (`[cache] store`).
+    pub(crate) fn llm_cache(&self) -> Result<litrev_llm::ResponseCache> {
+        self.sources.llm_cache()
+    }
+
     pub(crate) fn store_mut(&mut self) -> &mut Store {
         &mut self.store
     }

@@ -1,18 +1,18 @@
 //! Opening the sources a run names: snapshots from disk, live APIs through one HTTP client
 //! (one rate limiter, breaker and cache per API, one call log for the whole process).
 
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
 
-use litrev_http::{CachedResponse, Client, ResponseStore, SourceSummary};
+use litrev_http::{Client, SourceSummary};
 use litrev_sources::{Federation, SnapshotSource, Source};
-use litrev_store::{CachedBody, Location, Store};
+use litrev_store::Location;
 
 use crate::config::{CacheStore, SourcesConfig};
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::home::Home;
 use crate::options::SourceSpec;
+use crate::shared_cache::StoreCache;
 
 /// Builds sources on demand and keeps the HTTP client they share.
 #[derive(Debug)]
@@ -21,60 +21,6 @@ pub(crate) struct SourceOpener {
     /// The run's store: the response cache lives there with `[cache] store = "db"`.
     store: Location,
     http: OnceLock<Client>,
-}
-
-/// The response cache in the run's store, shared by every machine that uses the store.
-struct StoreCache {
-    store: Mutex<Store>,
-    location: Location,
-    ttl: Duration,
-}
-
-impl std::fmt::Debug for StoreCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "StoreCache({})", self.location.display())
-    }
-}
-
-impl StoreCache {
-    fn error(&self, error: &litrev_store::Error) -> litrev_http::Error {
-        litrev_http::Error::Cache {
-            path: self.location.display(),
-            message: error.to_string(),
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
-        // A panic mid-query leaves nothing half done: the store's transactions roll back.
-        self.store.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-impl ResponseStore for StoreCache {
-    fn get(&self, key: &str) -> litrev_http::Result<Option<CachedResponse>> {
-        let oldest = chrono::Utc::now().timestamp_millis()
-            - i64::try_from(self.ttl.as_millis()).unwrap_or(i64::MAX / 2);
-        let hit = self
-            .lock()
-            .cached_response(key, oldest)
-            .map_err(|error| self.error(&error))?;
-        Ok(hit.map(|hit| CachedResponse {
-            status: hit.status,
-            content_type: hit.content_type,
-            body: hit.body,
-        }))
-    }
-
-    fn put(&self, key: &str, url: &str, response: &CachedResponse) -> litrev_http::Result<()> {
-        let body = CachedBody {
-            status: response.status,
-            content_type: response.content_type.clone(),
-            body: response.body.clone(),
-        };
-        self.lock()
-            .cache_response(key, url, &body)
-            .map_err(|error| self.error(&error))
-    }
 }
 
 impl SourceOpener {
@@ -90,14 +36,22 @@ impl SourceOpener {
     fn http_config(&self, config: &SourcesConfig) -> Result<litrev_http::HttpConfig> {
         let mut http = config.http.to_config(self.home.http_cache());
         if config.cache.store == CacheStore::Db {
-            let store = Store::open_at(&self.store)?;
-            http.shared_cache = Some(Arc::new(StoreCache {
-                store: Mutex::new(store),
-                location: self.store.clone(),
-                ttl: http.cache_ttl,
-            }));
+            http.shared_cache = Some(Arc::new(StoreCache::open(&self.store, http.cache_ttl)?));
         }
         Ok(http)
+    }
+
+    /// Where language-model answers are cached: `LITREV_HOME/llm-cache`, or the run's store
+    /// with `[cache] store = "db"`.
+    pub(crate) fn llm_cache(&self) -> Result<litrev_llm::ResponseCache> {
+        let config = SourcesConfig::load(&self.home)?;
+        Ok(match config.cache.store {
+            CacheStore::Files => litrev_llm::ResponseCache::new(self.home.llm_cache()),
+            CacheStore::Db => litrev_llm::ResponseCache::shared(Arc::new(StoreCache::open(
+                &self.store,
+                config.http.to_config(self.home.http_cache()).cache_ttl,
+            )?)),
+        })
     }
 
     /// Per-API totals of every call made so far (empty when no live source was used).

@@ -95,7 +95,7 @@ fn llm_review(home: &Path, data: &Path, out: &Path, llm: &ScriptedLlm, extra: &[
 }
 
 /// [`llm_review`] with more environment variables.
-fn llm_review_with(
+pub(crate) fn llm_review_with(
     home: &Path,
     data: &Path,
     out: &Path,

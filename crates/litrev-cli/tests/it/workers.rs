@@ -305,3 +305,40 @@ fn a_team_pays_once_for_a_response_whichever_machine_asked() {
         "the same review from the same responses"
     );
 }
+
+/// `[cache] store = "db"` keeps the language model's answers in the store too: the same LLM
+/// review from a second machine sends the model nothing.
+#[test]
+fn a_team_pays_once_for_the_models_answers() {
+    let Some(data) = testdata() else { return };
+    let Some(db) = litrev_testkit::postgres::fresh_database("shared_answers") else {
+        return;
+    };
+    let llm = litrev_testkit::llm::ScriptedLlm::start(crate::llm::script);
+    let review_on = |home: &Path| {
+        let output = crate::llm::llm_review_with(
+            home,
+            &data,
+            &home.join("review"),
+            &llm,
+            &["--db", &db],
+            &[("LITREV_CACHE_STORE", "db")],
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+    };
+    let first = tempfile::tempdir().expect("first machine");
+    review_on(first.path());
+    let asked = llm.requests();
+    assert!(asked > 0, "the first machine asks the model");
+    assert!(
+        !first.path().join("llm-cache").exists(),
+        "the answers are kept in the store, not in the home"
+    );
+    let second = tempfile::tempdir().expect("second machine");
+    review_on(second.path());
+    assert_eq!(
+        llm.requests(),
+        asked,
+        "the second machine finds every answer in the shared store"
+    );
+}

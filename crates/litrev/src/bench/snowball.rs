@@ -203,7 +203,12 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
     plan_config.seeds = seeds.clone();
     let mut plan = litrev_plan::plan(&question, &plan_config);
     let planning = match &options.llm {
-        Some(llm) => Some(crate::llm::plan_queries(home, llm, &mut plan, &|_| {})?),
+        Some(llm) => Some(crate::llm::plan_queries(
+            &litrev_llm::ResponseCache::new(home.llm_cache()),
+            llm,
+            &mut plan,
+            &|_| {},
+        )?),
         None => None,
     };
     // The pool behind a local OpenAlex, reached through the live client.
@@ -280,12 +285,17 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
             verdicts: &verdicts,
         };
         let spent = EarlierCalls::before_screening(planning.as_ref(), &judged).spent();
-        let (outcome, llm) =
-            crate::llm::snowball_stage(home, options.llm.as_ref(), spent, &|_| {}, |scorer| {
+        let (outcome, llm) = crate::llm::snowball_stage(
+            &litrev_llm::ResponseCache::new(home.llm_cache()),
+            options.llm.as_ref(),
+            spent,
+            &|_| {},
+            |scorer| {
                 Ok(litrev_snowball::expand_stage(
                     &source, &config, &state, stage, scorer,
                 )?)
-            })?;
+            },
+        )?;
         judged.extend(llm);
         stages.push(StageNumbers {
             coverage_delta: outcome
