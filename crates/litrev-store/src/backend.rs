@@ -101,13 +101,24 @@ impl<'a> From<&'a [u8]> for Param<'a> {
     }
 }
 
-/// One value of a result row.
-#[derive(Debug, Clone, PartialEq)]
+/// One value of a result row (or of a row to insert).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Cell {
     Null,
     Int(i64),
     Text(String),
     Bytes(Vec<u8>),
+}
+
+impl<'a> From<&'a Cell> for Param<'a> {
+    fn from(cell: &'a Cell) -> Self {
+        match cell {
+            Cell::Null => Param::NullText,
+            Cell::Int(value) => Param::Int(*value),
+            Cell::Text(text) => Param::Text(text),
+            Cell::Bytes(bytes) => Param::Bytes(bytes),
+        }
+    }
 }
 
 /// One result row.

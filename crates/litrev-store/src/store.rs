@@ -12,7 +12,7 @@ use litrev_model::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::backend::{Connection, Location, Postgres, Sql, Transaction};
+use crate::backend::{Cell, Connection, Location, Param, Postgres, Sql, Transaction};
 use crate::error::{Error, Result};
 use crate::migrations::migrate;
 
@@ -465,56 +465,25 @@ impl Store {
         let mut transaction = db.transaction()?;
         self.check_lease(&mut transaction, id)?;
         put_works(&mut transaction, writes.works)?;
-        let mut next_position = transaction
-            .query_one(
-                "SELECT COALESCE(MAX(position) + 1, 0) FROM corpus WHERE run_id = ?1",
-                &[run.into()],
-            )?
-            .int(0)?;
-        for entry in writes.corpus {
-            let work = entry.work.to_string();
-            let json = to_json(entry)?;
-            let inserted = transaction.execute(
-                "INSERT INTO corpus (run_id, work_id, position, entry) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (run_id, work_id) DO NOTHING",
-                &[
-                    run.into(),
-                    work.as_str().into(),
-                    next_position.into(),
-                    json.as_str().into(),
-                ],
-            )?;
-            next_position += inserted as i64;
-        }
-        for citation in writes.citations {
-            transaction.execute(
-                "INSERT INTO citations (run_id, citing, cited) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (run_id, citing, cited) DO NOTHING",
-                &[
-                    run.into(),
-                    citation.citing.to_string().as_str().into(),
-                    citation.cited.to_string().as_str().into(),
-                ],
-            )?;
-        }
-        let first_position = transaction
-            .query_one(
-                "SELECT COALESCE(MAX(position) + 1, 0) FROM decisions WHERE run_id = ?1",
-                &[run.into()],
-            )?
-            .int(0)?;
-        for (offset, decision) in writes.decisions.iter().enumerate() {
-            transaction.execute(
-                "INSERT INTO decisions (run_id, work_id, position, decision) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (run_id, work_id) DO UPDATE SET decision = excluded.decision",
-                &[
-                    run.into(),
-                    decision.work.to_string().as_str().into(),
-                    (first_position + offset as i64).into(),
-                    to_json(decision)?.as_str().into(),
-                ],
-            )?;
-        }
+        put_corpus(&mut transaction, run, writes.corpus)?;
+        let citations: Vec<Vec<Cell>> = writes
+            .citations
+            .iter()
+            .map(|citation| {
+                vec![
+                    Cell::Text(run.to_owned()),
+                    Cell::Text(citation.citing.to_string()),
+                    Cell::Text(citation.cited.to_string()),
+                ]
+            })
+            .collect();
+        insert_many(
+            &mut transaction,
+            "citations (run_id, citing, cited)",
+            "ON CONFLICT (run_id, citing, cited) DO NOTHING",
+            &citations,
+        )?;
+        put_decisions(&mut transaction, run, writes.decisions)?;
         for stored in writes.full_texts {
             let format = match stored.format {
                 TextFormat::Jats => "jats",
@@ -1076,22 +1045,164 @@ fn label_of(work: &str, included: bool) -> Result<Label> {
 
 fn put_works(transaction: &mut Transaction<'_>, works: &[Work]) -> Result<()> {
     // Upserts, not REPLACE: a REPLACE deletes first, which makes SQLite check every alias row.
+    let mut records = Vec::with_capacity(works.len());
+    let mut aliases = Vec::new();
     for work in works {
         let id = work.id().to_string();
-        transaction.execute(
-            "INSERT INTO works (id, record) VALUES (?1, ?2)
-             ON CONFLICT (id) DO UPDATE SET record = excluded.record",
-            &[id.as_str().into(), to_json(work)?.as_str().into()],
-        )?;
         for other in work.ids.all() {
-            transaction.execute(
-                "INSERT INTO work_aliases (alias, work_id) VALUES (?1, ?2)
-                 ON CONFLICT (alias) DO UPDATE SET work_id = excluded.work_id",
-                &[other.to_string().as_str().into(), id.as_str().into()],
-            )?;
+            aliases.push(vec![Cell::Text(other.to_string()), Cell::Text(id.clone())]);
+        }
+        records.push(vec![Cell::Text(id), Cell::Text(to_json(work)?)]);
+    }
+    insert_many(
+        transaction,
+        "works (id, record)",
+        "ON CONFLICT (id) DO UPDATE SET record = excluded.record",
+        &last_per_key(records),
+    )?;
+    insert_many(
+        transaction,
+        "work_aliases (alias, work_id)",
+        "ON CONFLICT (alias) DO UPDATE SET work_id = excluded.work_id",
+        &last_per_key(aliases),
+    )
+}
+
+/// Rows inserted by one statement: a statement per row would be a round trip each on
+/// PostgreSQL; this many rows of two or three columns stay far below both databases'
+/// limits on parameters.
+const ROWS_PER_STATEMENT: usize = 400;
+
+/// Adds a run's corpus entries, each work once: one already in the corpus, or twice in
+/// `entries`, keeps its first entry and place.
+fn put_corpus(transaction: &mut Transaction<'_>, run: &str, entries: &[CorpusEntry]) -> Result<()> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let mut next_position = transaction
+        .query_one(
+            "SELECT COALESCE(MAX(position) + 1, 0) FROM corpus WHERE run_id = ?1",
+            &[run.into()],
+        )?
+        .int(0)?;
+    let mut known: std::collections::HashSet<String> = transaction
+        .query(
+            "SELECT work_id FROM corpus WHERE run_id = ?1",
+            &[run.into()],
+        )?
+        .iter()
+        .map(|row| row.text(0))
+        .collect::<Result<_>>()?;
+    let mut rows = Vec::new();
+    for entry in entries {
+        let work = entry.work.to_string();
+        if known.insert(work.clone()) {
+            rows.push(vec![
+                Cell::Text(run.to_owned()),
+                Cell::Text(work),
+                Cell::Int(next_position),
+                Cell::Text(to_json(entry)?),
+            ]);
+            next_position += 1;
         }
     }
+    insert_many(
+        transaction,
+        "corpus (run_id, work_id, position, entry)",
+        "ON CONFLICT (run_id, work_id) DO NOTHING",
+        &rows,
+    )
+}
+
+/// Sets a run's decisions: a work decided before keeps its place and takes the new decision;
+/// a new one takes the next place; a work decided twice in `decisions` keeps the last.
+fn put_decisions(
+    transaction: &mut Transaction<'_>,
+    run: &str,
+    decisions: &[ScreeningDecision],
+) -> Result<()> {
+    if decisions.is_empty() {
+        return Ok(());
+    }
+    let first_position = transaction
+        .query_one(
+            "SELECT COALESCE(MAX(position) + 1, 0) FROM decisions WHERE run_id = ?1",
+            &[run.into()],
+        )?
+        .int(0)?;
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut rows: Vec<Vec<Cell>> = Vec::new();
+    for (offset, decision) in decisions.iter().enumerate() {
+        let work = decision.work.to_string();
+        let json = Cell::Text(to_json(decision)?);
+        match at.get(&work) {
+            Some(&index) => rows[index][3] = json,
+            None => {
+                at.insert(work.clone(), rows.len());
+                rows.push(vec![
+                    Cell::Text(run.to_owned()),
+                    Cell::Text(work),
+                    Cell::Int(first_position + offset as i64),
+                    json,
+                ]);
+            }
+        }
+    }
+    insert_many(
+        transaction,
+        "decisions (run_id, work_id, position, decision)",
+        "ON CONFLICT (run_id, work_id) DO UPDATE SET decision = excluded.decision",
+        &rows,
+    )
+}
+
+/// Inserts rows (all of one width) into `into` (`table (columns)`), many per statement, each
+/// statement ending with `conflict`.
+fn insert_many(
+    transaction: &mut Transaction<'_>,
+    into: &str,
+    conflict: &str,
+    rows: &[Vec<Cell>],
+) -> Result<()> {
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let width = chunk.first().map_or(0, Vec::len);
+        let mut sql = format!("INSERT INTO {into} VALUES ");
+        for row in 0..chunk.len() {
+            if row > 0 {
+                sql.push_str(", ");
+            }
+            let placeholders: Vec<String> = (1..=width)
+                .map(|column| format!("?{}", row * width + column))
+                .collect();
+            sql.push('(');
+            sql.push_str(&placeholders.join(", "));
+            sql.push(')');
+        }
+        sql.push(' ');
+        sql.push_str(conflict);
+        let params: Vec<Param<'_>> = chunk.iter().flatten().map(Param::from).collect();
+        transaction.execute(&sql, &params)?;
+    }
     Ok(())
+}
+
+/// The rows with one row per key (the first column), the last given: what upserting them one
+/// by one would leave, and what one `INSERT … ON CONFLICT DO UPDATE` accepts (PostgreSQL
+/// refuses a statement that would update one row twice).
+fn last_per_key(rows: Vec<Vec<Cell>>) -> Vec<Vec<Cell>> {
+    let mut index: std::collections::HashMap<Cell, usize> = std::collections::HashMap::new();
+    let mut kept: Vec<Vec<Cell>> = Vec::with_capacity(rows.len());
+    for row in rows {
+        let key = row.first().cloned().unwrap_or(Cell::Null);
+        match index.get(&key) {
+            Some(&at) => kept[at] = row,
+            None => {
+                index.insert(key, kept.len());
+                kept.push(row);
+            }
+        }
+    }
+    kept
 }
 
 /// Keeps a run's output files, each by the sha256 of its bytes, replacing the earlier ones.
@@ -1532,6 +1643,57 @@ mod tests {
                     .map(|hit| hit.status),
                 Some(404)
             );
+        }
+    }
+
+    #[test]
+    fn works_sharing_an_id_in_one_commit_leave_the_last() {
+        let (_folder, locations) = backends("shared_ids");
+        for location in &locations {
+            let run: RunId = "run-1".parse().expect("run id");
+            let mut store = store_with_run(location, &run);
+            let mut later = work("W1", "10.1/a");
+            later.title = Some("Later".into());
+            // W2 claims W1's DOI after it: the alias points to the last work that named it.
+            let works = [work("W1", "10.1/a"), work("W2", "10.1/a"), later];
+            let citations = [
+                Citation {
+                    citing: works[1].id(),
+                    cited: works[0].id(),
+                },
+                Citation {
+                    citing: works[1].id(),
+                    cited: works[0].id(),
+                },
+            ];
+            store
+                .commit_step(
+                    &run,
+                    "discover",
+                    &"d",
+                    &StepWrites {
+                        works: &works,
+                        citations: &citations,
+                        ..StepWrites::default()
+                    },
+                )
+                .expect("commit");
+            let ids: Vec<WorkId> = ["W1", "10.1/a"]
+                .iter()
+                .map(|id| id.parse().expect("id"))
+                .collect();
+            let found = store.works(&ids).expect("works");
+            assert_eq!(
+                found[&ids[0]].title.as_deref(),
+                Some("Later"),
+                "{location:?}"
+            );
+            assert_eq!(
+                found[&ids[1]].id().to_string(),
+                "W1",
+                "the last work naming the DOI was W1"
+            );
+            assert_eq!(store.citations(&run).expect("citations").len(), 1);
         }
     }
 
