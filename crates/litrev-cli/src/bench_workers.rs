@@ -108,23 +108,14 @@ fn round(
     let mut runs = Vec::new();
     for index in 0..args.runs {
         let file = &works[index % works.len()];
-        runs.push(runner.create(&RunOptions {
-            question: question_of(file),
-            sources: vec![SourceSpec::Snapshot {
+        runs.push(runner.create(&RunOptions::approved(
+            &question_of(file),
+            vec![SourceSpec::Snapshot {
                 paths: vec![file.clone()],
             }],
-            seeds: Vec::new(),
-            tier: Tier::Quick,
-            out_dir: folder.join(format!("run-{index}")),
-            approve: true,
-            filters: Default::default(),
-            llm: None,
-            style: Default::default(),
-            fulltext_dirs: Vec::new(),
-            max_fulltext: None,
-            plan: None,
-            clarify: false,
-        })?);
+            Tier::Quick,
+            folder.join(format!("run-{index}")),
+        ))?);
     }
     let started = Instant::now();
     let mut children: Vec<Child> = (0..workers)

@@ -52,6 +52,33 @@ pub struct RunOptions {
     pub clarify: bool,
 }
 
+impl RunOptions {
+    /// A run of `question` on `sources` at `tier` into `out_dir`, approved in advance, every
+    /// other option at its default: what the benchmarks run.
+    pub fn approved(
+        question: &str,
+        sources: Vec<SourceSpec>,
+        tier: Tier,
+        out_dir: PathBuf,
+    ) -> RunOptions {
+        RunOptions {
+            question: question.to_owned(),
+            sources,
+            seeds: Vec::new(),
+            tier,
+            out_dir,
+            approve: true,
+            filters: Filters::default(),
+            llm: None,
+            style: litrev_publish::StyleName::default(),
+            fulltext_dirs: Vec::new(),
+            max_fulltext: None,
+            plan: None,
+            clarify: false,
+        }
+    }
+}
+
 /// One source, as named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]

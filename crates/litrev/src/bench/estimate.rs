@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use litrev_bench_server::http::{FaultPlan, Reply, Server};
 use litrev_bench_server::openalex::OpenAlexWorks;
-use litrev_model::{Filters, Tier};
+use litrev_model::Tier;
 
 use crate::error::{Error, Result};
 use crate::estimate::{RequestModel, SearchShape};
@@ -118,19 +118,8 @@ fn review(url: &str, dataset: &str, question: &str, tier: Tier) -> Result<Measur
     let home = Home::at(scratch.path().to_owned());
     let out_dir = scratch.path().join("review");
     let options = RunOptions {
-        question: question.to_owned(),
-        sources: vec![SourceSpec::OpenAlex],
-        seeds: Vec::new(),
-        tier,
-        out_dir: out_dir.clone(),
-        approve: true,
-        filters: Filters::default(),
-        llm: None,
-        style: Default::default(),
-        fulltext_dirs: Vec::new(),
         max_fulltext: Some(0),
-        plan: None,
-        clarify: false,
+        ..RunOptions::approved(question, vec![SourceSpec::OpenAlex], tier, out_dir.clone())
     };
     let plan = crate::generated_plan(&options);
     let mut runner = Runner::open(home, None)?;

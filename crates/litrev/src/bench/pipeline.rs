@@ -14,14 +14,14 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use litrev_model::{Filters, Tier};
+use litrev_model::Tier;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::options::{RunOptions, SourceSpec};
 use crate::runner::{Outcome, Runner, Summary};
 use crate::telemetry::Telemetry;
-use crate::{Home, StyleName};
+use crate::Home;
 
 /// OpenAlex ids of copy `k` are the original's plus `k` times this: above every id OpenAlex
 /// has given (about 4.4·10⁹ in 2026).
@@ -141,24 +141,15 @@ fn review(
     })?;
     let mut runner = Runner::open(home.clone(), Some(&folder.join("bench.sqlite")))?;
     let outcome = runner.start(
-        &RunOptions {
-            question: question.to_owned(),
-            sources: paths
+        &RunOptions::approved(
+            question,
+            paths
                 .into_iter()
                 .map(|path| SourceSpec::Snapshot { paths: vec![path] })
                 .collect(),
-            seeds: Vec::new(),
             tier,
-            out_dir: folder.join("review"),
-            approve: true,
-            filters: Filters::default(),
-            llm: None,
-            style: StyleName::default(),
-            fulltext_dirs: Vec::new(),
-            max_fulltext: None,
-            plan: None,
-            clarify: false,
-        },
+            folder.join("review"),
+        ),
         &|_| {},
     )?;
     match outcome {

@@ -10,7 +10,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use litrev_bench_server::hostile::{inverted_index, make_hostile};
 use litrev_bench_server::random::SplitMix64;
-use litrev_model::{Filters, Tier};
+use litrev_model::Tier;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
@@ -149,23 +149,14 @@ fn review(
     let outcome =
         Runner::open(home.clone(), Some(&folder.join("sweep.sqlite"))).and_then(|mut runner| {
             runner.start(
-                &RunOptions {
-                    question: question.to_owned(),
-                    sources: vec![SourceSpec::Snapshot {
+                &RunOptions::approved(
+                    question,
+                    vec![SourceSpec::Snapshot {
                         paths: vec![snapshot.to_owned()],
                     }],
-                    seeds: Vec::new(),
                     tier,
                     out_dir,
-                    approve: true,
-                    filters: Filters::default(),
-                    llm: None,
-                    style: Default::default(),
-                    fulltext_dirs: Vec::new(),
-                    max_fulltext: None,
-                    plan: None,
-                    clarify: false,
-                },
+                ),
                 &|_| {},
             )
         });
