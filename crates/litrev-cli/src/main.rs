@@ -477,18 +477,10 @@ fn run_worker(home: &Home, args: &args::WorkerArgs) -> anyhow::Result<u8> {
         options.concurrency,
         args.lease
     );
-    let worked = litrev::work(
-        home,
-        args.db.as_deref(),
-        &options,
-        &|run, event| match event {
-            litrev::Event::StepFinished { step, summary } => eprintln!("{run} {step}: {summary}"),
-            litrev::Event::Notice { message } => eprintln!("{run} {message}"),
-            _ => {}
-        },
-    )?;
-    for run in &worked {
-        if args.json {
+    let json = args.json;
+    // Each run is printed as it ends: a worker without --once runs until it is stopped.
+    let print = move |run: &litrev::WorkedRun| {
+        if json {
             let value = serde_json::json!({
                 "run": run.run.to_string(),
                 "worker": run.worker,
@@ -504,7 +496,18 @@ fn run_worker(home: &Home, args: &args::WorkerArgs) -> anyhow::Result<u8> {
                 .unwrap_or_default();
             println!("{}  {}{takeover}", run.run, run.outcome);
         }
-    }
+    };
+    let worked = litrev::work(
+        home,
+        args.db.as_deref(),
+        &options,
+        &|run, event| match event {
+            litrev::Event::StepFinished { step, summary } => eprintln!("{run} {step}: {summary}"),
+            litrev::Event::Notice { message } => eprintln!("{run} {message}"),
+            _ => {}
+        },
+        &print,
+    )?;
     let failed = worked
         .iter()
         .filter(|run| run.outcome.starts_with("failed"))

@@ -83,7 +83,8 @@ pub fn default_worker_name() -> String {
 }
 
 /// Runs `options.concurrency` worker threads against the store of `home` (or `db`) until no
-/// run waits (`once`) or for ever; each run's events go to `events` with the run's id.
+/// run waits (`once`) or for ever; each run's events go to `events` with the run's id, and
+/// each run worked to `finished` as it ends.
 ///
 /// # Errors
 /// When the store cannot be opened; a run that fails is reported in its [`WorkedRun`] and the
@@ -93,6 +94,7 @@ pub fn work(
     db: Option<&Path>,
     options: &WorkerOptions,
     events: &(dyn Fn(&RunId, &Event) + Sync),
+    finished: &(dyn Fn(&WorkedRun) + Sync),
 ) -> Result<Vec<WorkedRun>> {
     // Opening once first migrates the store and reports a bad URL before any thread starts.
     Runner::open(home.clone(), db)?;
@@ -105,7 +107,7 @@ pub fn work(
                 } else {
                     format!("{}#{index}", options.name)
                 };
-                scope.spawn(move || work_thread(home, db, &name, options, events))
+                scope.spawn(move || work_thread(home, db, &name, options, events, finished))
             })
             .collect();
         let mut worked = Vec::new();
@@ -125,6 +127,7 @@ fn work_thread(
     name: &str,
     options: &WorkerOptions,
     events: &(dyn Fn(&RunId, &Event) + Sync),
+    finished: &(dyn Fn(&WorkedRun) + Sync),
 ) -> Result<Vec<WorkedRun>> {
     let mut worked = Vec::new();
     let mut runner = Runner::open(home.clone(), db)?;
@@ -144,12 +147,14 @@ fn work_thread(
             lease: options.lease,
         };
         let outcome = drive_claimed(&mut runner, &holder, &claim, events);
-        worked.push(WorkedRun {
+        let run = WorkedRun {
             run: claim.run,
             worker: name.to_owned(),
             taken_over_from: claim.taken_over_from,
             outcome,
-        });
+        };
+        finished(&run);
+        worked.push(run);
     }
 }
 

@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use litrev_model::Tier;
 use serde_json::Value;
 
+use crate::Home;
 use crate::error::{Error, Result};
 use crate::options::{RunOptions, SourceSpec};
 use crate::runner::{Outcome, Runner, Summary};
 use crate::telemetry::Telemetry;
-use crate::Home;
 
 /// OpenAlex ids of copy `k` are the original's plus `k` times this: above every id OpenAlex
 /// has given (about 4.4·10⁹ in 2026).
