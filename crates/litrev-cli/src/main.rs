@@ -477,6 +477,27 @@ fn run_worker(home: &Home, args: &args::WorkerArgs) -> anyhow::Result<u8> {
         options.concurrency,
         args.lease
     );
+    // Told to stop, the worker gives its runs back to the queue before it goes: another
+    // worker takes them over at once instead of after the lease.
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+    ])
+    .map_err(|error| anyhow::anyhow!("cannot listen for SIGINT and SIGTERM: {error}"))?;
+    {
+        let (home, db, options) = (home.clone(), args.db.clone(), options.clone());
+        std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                match litrev::give_back(&home, db.as_deref(), &options) {
+                    Ok(given) => eprintln!("stopping: {given} run(s) given back to the queue"),
+                    Err(error) => eprintln!(
+                        "stopping: the runs could not be given back ({error}); other workers take them when the lease runs out"
+                    ),
+                }
+                std::process::exit(130);
+            }
+        });
+    }
     let json = args.json;
     // Each run is printed as it ends: a worker without --once runs until it is stopped.
     let print = move |run: &litrev::WorkedRun| {

@@ -926,6 +926,20 @@ impl Store {
         Ok(())
     }
 
+    /// Gives the runs `worker` is driving back to the queue (a worker told to stop): another
+    /// worker claims them at once rather than after the lease; `worker`'s later commits on
+    /// them fail. The number given back.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub fn give_back(&self, worker: &str) -> Result<u64> {
+        self.db.borrow_mut().execute(
+            "UPDATE runs SET status = 'queued', lease_owner = NULL, lease_until_ms = NULL
+             WHERE lease_owner = ?1 AND status = 'running'",
+            &[worker.into()],
+        )
+    }
+
     /// Fails with [`Error::LeaseLost`] when this handle works for a worker that no longer holds
     /// the run; in a write transaction, so a takeover cannot slip in before the commit.
     fn check_lease(&self, transaction: &mut Transaction<'_>, id: &RunId) -> Result<()> {

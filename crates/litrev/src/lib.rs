@@ -86,4 +86,6 @@ pub use runner::{Outcome, RunSummary, Runner, Summary, style_csl};
 pub use search::{SearchReport, SourceRow};
 pub use session::{Candidate, ImportReport, ScreeningSession};
 pub use telemetry::{StepTelemetry, Telemetry};
-pub use worker::{Holder, WorkedRun, WorkerOptions, default_worker_name, drive_held, work};
+pub use worker::{
+    Holder, WorkedRun, WorkerOptions, default_worker_name, drive_held, give_back, work,
+};

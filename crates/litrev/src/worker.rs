@@ -98,15 +98,10 @@ pub fn work(
 ) -> Result<Vec<WorkedRun>> {
     // Opening once first migrates the store and reports a bad URL before any thread starts.
     Runner::open(home.clone(), db)?;
-    let threads = options.concurrency.max(1);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|index| {
-                let name = if threads == 1 {
-                    options.name.clone()
-                } else {
-                    format!("{}#{index}", options.name)
-                };
+        let handles: Vec<_> = thread_names(options)
+            .into_iter()
+            .map(|name| {
                 scope.spawn(move || work_thread(home, db, &name, options, events, finished))
             })
             .collect();
@@ -119,6 +114,32 @@ pub fn work(
         }
         Ok(worked)
     })
+}
+
+/// The name each of a worker's threads holds runs under.
+fn thread_names(options: &WorkerOptions) -> Vec<String> {
+    let threads = options.concurrency.max(1);
+    if threads == 1 {
+        return vec![options.name.clone()];
+    }
+    (0..threads)
+        .map(|index| format!("{}#{index}", options.name))
+        .collect()
+}
+
+/// Gives the runs a worker's threads are driving back to the queue, for a worker told to
+/// stop: other workers take them at once, from their last committed step. The number given
+/// back.
+///
+/// # Errors
+/// When the store cannot be reached.
+pub fn give_back(home: &Home, db: Option<&Path>, options: &WorkerOptions) -> Result<u64> {
+    let store = Store::open_at(&home.store_location(db))?;
+    let mut given = 0;
+    for name in thread_names(options) {
+        given += store.give_back(&name)?;
+    }
+    Ok(given)
 }
 
 fn work_thread(

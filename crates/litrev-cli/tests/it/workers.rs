@@ -342,3 +342,70 @@ fn a_team_pays_once_for_the_models_answers() {
         "the second machine finds every answer in the shared store"
     );
 }
+
+/// A worker told to stop (SIGTERM) gives its run back to the queue, and the next worker
+/// takes it at once rather than after the lease.
+#[test]
+fn a_worker_told_to_stop_gives_its_run_back() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let db = home.path().join("team.sqlite").display().to_string();
+    let dataset = DATASETS[0];
+    let output = review_of(
+        home.path(),
+        &question(&data, dataset),
+        &works_file(&data, dataset),
+        &home.path().join("review"),
+        &["--tier", "quick", "--yes", "--queue", "--db", &db],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let mut stopping = Command::new(env!("CARGO_BIN_EXE_litrev"))
+        .args(["worker", "--db", &db, "--name", "stopping"])
+        .env("LITREV_HOME", home.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("litrev worker starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !runs(home.path(), &db)
+        .iter()
+        .any(|run| run["status"] == "running" && !run["last_step"].is_null())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the worker never committed a step"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let terminated = Command::new("kill")
+        .args(["-TERM", &stopping.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(terminated.success());
+    let output = stopping.wait_with_output().expect("the worker exits");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let statuses: Vec<serde_json::Value> = runs(home.path(), &db);
+    if output.status.code() == Some(130) {
+        assert!(stderr.contains("given back to the queue"), "{stderr}");
+        assert_eq!(statuses[0]["status"], "queued", "{statuses:?}");
+    } else {
+        // The run ended between the step seen and the signal: nothing was left to give back.
+        assert_eq!(statuses[0]["status"], "done", "{stderr}");
+        return;
+    }
+    // The stopped worker's lease (60 s) has not run out: only a run given back is claimed now.
+    let started = Instant::now();
+    let next = Worker::start(home.path(), &db, "next", true);
+    let worked = next.finish();
+    assert_eq!(worked.len(), 1, "{worked:?}");
+    assert_eq!(worked[0]["outcome"], "done", "{worked:?}");
+    assert!(
+        worked[0]["taken_over_from"].is_null(),
+        "given back, not taken over"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "no lease was waited for"
+    );
+}
