@@ -360,7 +360,7 @@ fn a_worker_told_to_stop_gives_its_run_back() {
         &[],
     );
     assert!(output.status.success(), "{}", describe(&output));
-    let mut stopping = Command::new(env!("CARGO_BIN_EXE_litrev"))
+    let stopping = Command::new(env!("CARGO_BIN_EXE_litrev"))
         .args(["worker", "--db", &db, "--name", "stopping"])
         .env("LITREV_HOME", home.path())
         .stdout(Stdio::null())
