@@ -19,10 +19,18 @@ pub(crate) fn list(runner: &Runner) -> Result<Vec<Resource>, String> {
         if summary.status != RunStatus::Done {
             continue;
         }
-        let Some(folder) = summary.out_dir else {
-            continue;
-        };
-        for (name, bytes) in files_in(&folder) {
+        // The store keeps what the run published, whichever machine ran it; a run from
+        // before it did is listed from its folder.
+        let mut files = runner
+            .output_names(&summary.id)
+            .map_err(|error| error.to_string())?;
+        if files.is_empty() {
+            let Some(folder) = &summary.out_dir else {
+                continue;
+            };
+            files = files_in(folder);
+        }
+        for (name, bytes) in files {
             let uri = format!("{PREFIX}{}/{name}", summary.id);
             resources.push(
                 Resource::new(uri, name.clone())

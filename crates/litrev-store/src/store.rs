@@ -737,6 +737,22 @@ impl Store {
             .collect()
     }
 
+    /// The names and sizes of the files of a run's output folder as the store keeps them, by
+    /// name.
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn output_sizes(&self, id: &RunId) -> Result<Vec<(String, u64)>> {
+        let rows = self.db.borrow_mut().query(
+            "SELECT o.path, LENGTH(b.bytes) FROM outputs o JOIN blobs b ON b.sha256 = o.sha256
+             WHERE o.run_id = ?1 ORDER BY o.path",
+            &[id.as_str().into()],
+        )?;
+        rows.iter()
+            .map(|row| Ok((row.text(0)?, u64::try_from(row.int(1)?).unwrap_or(0))))
+            .collect()
+    }
+
     /// One file of a run's output folder as kept by its last step that wrote them.
     ///
     /// # Errors

@@ -26,6 +26,15 @@ impl Runner {
         })
     }
 
+    /// The names and sizes of a run's published files as the store keeps them (empty for a
+    /// run published before the store kept them, or not published yet).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub fn output_names(&self, run: &RunId) -> Result<Vec<(String, u64)>> {
+        Ok(self.store().output_sizes(run)?)
+    }
+
     /// The path of the output file `name` (relative, `/`-separated: `charts/years.svg`) of a
     /// run. Anything outside the run's folder (`..`, absolute paths, symlinks out of it) or not
     /// a file is [`Error::NoSuchOutput`].

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::support::{
-    describe, files_of, litrev, newest_run, question, review_of, testdata, works_file,
+    describe, files_of, litrev, newest_run, newest_run_in, question, review_of, testdata,
+    works_file,
 };
 
 const DATASET: &str = "Donners_2021";
@@ -30,12 +31,21 @@ fn comparable(files: &BTreeMap<String, Vec<u8>>) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
-fn run_to(home: &Path, data: &Path, out: &Path, fail_after: Option<&str>) -> std::process::Output {
+/// Reviews the dataset into `out` on the store `store` names (`LITREV_DB`; none: the home's
+/// SQLite file), killed after `fail_after` when given.
+fn run_to(
+    home: &Path,
+    data: &Path,
+    out: &Path,
+    fail_after: Option<&str>,
+    store: &[(&str, &str)],
+) -> std::process::Output {
     let question = question(data, DATASET);
-    let env: Vec<(&str, &str)> = fail_after
+    let mut env: Vec<(&str, &str)> = fail_after
         .map(|step| ("LITREV_FAIL_AFTER", step))
         .into_iter()
         .collect();
+    env.extend_from_slice(store);
     review_of(
         home,
         &question,
@@ -49,9 +59,23 @@ fn run_to(home: &Path, data: &Path, out: &Path, fail_after: Option<&str>) -> std
 #[test]
 fn a_run_killed_at_each_step_resumes_to_identical_outputs() {
     let Some(data) = testdata() else { return };
+    killed_at_each_step_resumes_to_identical_outputs(&data, &[]);
+}
+
+/// The same on a PostgreSQL store: a step's transaction there is all or nothing too.
+#[test]
+fn a_run_killed_at_each_step_resumes_to_identical_outputs_on_postgresql() {
+    let Some(data) = testdata() else { return };
+    let Some(url) = litrev_testkit::postgres::fresh_database("resume") else {
+        return;
+    };
+    killed_at_each_step_resumes_to_identical_outputs(&data, &[("LITREV_DB", &url)]);
+}
+
+fn killed_at_each_step_resumes_to_identical_outputs(data: &Path, store: &[(&str, &str)]) {
     let home = tempfile::tempdir().expect("home");
     let reference_out = home.path().join("uninterrupted");
-    let output = run_to(home.path(), &data, &reference_out, None);
+    let output = run_to(home.path(), data, &reference_out, None, store);
     assert!(output.status.success(), "{}", describe(&output));
     let reference = comparable(&files_of(&reference_out));
 
@@ -67,14 +91,14 @@ fn a_run_killed_at_each_step_resumes_to_identical_outputs() {
         "audit",
     ] {
         let out = home.path().join(format!("killed-after-{step}"));
-        let killed = run_to(home.path(), &data, &out, Some(step));
+        let killed = run_to(home.path(), data, &out, Some(step), store);
         assert!(!killed.status.success(), "the run should die after {step}");
         assert!(
             !out.join("review.md").exists(),
             "nothing is published before the last step"
         );
-        let run = newest_run(home.path());
-        let resumed = litrev(home.path(), &["resume", &run], &[]);
+        let run = newest_run_in(home.path(), store);
+        let resumed = litrev(home.path(), &["resume", &run], store);
         assert!(
             resumed.status.success(),
             "resume after {step}: {}",

@@ -113,7 +113,12 @@ pub fn is_snowballing(call: &ChatCall) -> bool {
 
 /// The id of the newest run in `home`.
 pub fn newest_run(home: &Path) -> String {
-    let listed = litrev(home, &["runs", "--json"], &[]);
+    newest_run_in(home, &[])
+}
+
+/// The id of the newest run in the store `env` names (`LITREV_DB`), else in `home`'s.
+pub fn newest_run_in(home: &Path, env: &[(&str, &str)]) -> String {
+    let listed = litrev(home, &["runs", "--json"], env);
     assert!(listed.status.success(), "{}", describe(&listed));
     let runs: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("runs JSON");
     runs[0]["id"].as_str().expect("run id").to_owned()
