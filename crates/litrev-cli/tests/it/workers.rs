@@ -409,3 +409,97 @@ fn a_worker_told_to_stop_gives_its_run_back() {
         "no lease was waited for"
     );
 }
+
+/// Two people screen one run on a shared PostgreSQL store at the same moment, each importing
+/// the half of the screening table they checked: both sets of labels are kept and in force
+/// after the gate.
+#[test]
+fn two_screening_sessions_at_once_keep_every_label() {
+    let Some(data) = testdata() else { return };
+    let Some(db) = litrev_testkit::postgres::fresh_database("two_screeners") else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let dataset = DATASETS[0];
+    let paused = review_of(
+        home.path(),
+        &question(&data, dataset),
+        &works_file(&data, dataset),
+        &out,
+        &["--tier", "quick", "--json", "--db", &db],
+        &[],
+    );
+    assert_eq!(paused.status.code(), Some(3), "{}", describe(&paused));
+    let summary: serde_json::Value = serde_json::from_slice(&paused.stdout).expect("JSON");
+    let run = summary["run"].as_str().expect("run").to_owned();
+
+    // The two split the records (even and odd rows), each excluding the first included work
+    // of their half, and import their halves at the same moment.
+    let mut reader = csv::Reader::from_path(out.join("screening.csv")).expect("screening.csv");
+    let headers = reader.headers().expect("headers").clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|header| header == name)
+            .unwrap_or_else(|| panic!("{name} column"))
+    };
+    let (label, id) = (column("label_included"), column("openalex_id"));
+    let rows: Vec<csv::StringRecord> = reader.records().map(|row| row.expect("row")).collect();
+    let mut flipped = Vec::new();
+    let mut sessions = Vec::new();
+    for person in 0..2 {
+        let half: Vec<&csv::StringRecord> = rows.iter().skip(person).step_by(2).collect();
+        let row = half
+            .iter()
+            .position(|row| &row[label] == "1")
+            .expect("an included work in each half");
+        let edited = home.path().join(format!("person-{person}.csv"));
+        let mut writer = csv::Writer::from_path(&edited).expect("edited half");
+        writer.write_record(&headers).expect("headers");
+        for (at, record) in half.iter().enumerate() {
+            let mut fields: Vec<&str> = record.iter().collect();
+            if at == row {
+                fields[label] = "0";
+            }
+            writer.write_record(&fields).expect("row");
+        }
+        writer.flush().expect("flush");
+        flipped.push(half[row][id].rsplit('/').next().expect("id").to_owned());
+        sessions.push(
+            Command::new(env!("CARGO_BIN_EXE_litrev"))
+                .args([
+                    "screen",
+                    &run,
+                    "--import",
+                    &edited.display().to_string(),
+                    "--db",
+                    &db,
+                ])
+                .env("LITREV_HOME", home.path())
+                .env("USER", format!("person-{person}"))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("litrev screen starts"),
+        );
+    }
+    for session in sessions {
+        let output = session.wait_with_output().expect("the session ends");
+        assert!(output.status.success(), "{}", describe(&output));
+    }
+    let resumed = litrev(home.path(), &["resume", &run, "--db", &db], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let table = crate::support::table(&out.join("screening.csv"));
+    for work in &flipped {
+        let row = table
+            .iter()
+            .find(|row| row["openalex_id"].ends_with(work.as_str()))
+            .unwrap_or_else(|| panic!("{work} in screening.csv"));
+        assert_eq!(
+            (row["decision"].as_str(), row["reason"].as_str()),
+            ("exclude", "person_decision"),
+            "{work}: each person's label is in force"
+        );
+    }
+}
