@@ -58,11 +58,7 @@ pub fn workers(
         alone.wall.as_secs_f64()
     );
     // The kill falls somewhere in the first half of the time the team should need.
-    let mut state = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    let fraction = 0.1 + (state % 1000) as f64 / 1000.0 * 0.4;
+    let fraction = 0.1 + litrev::bench::SplitMix64::new(args.seed).next_f64() * 0.4;
     let kill_after = alone.wall.mul_f64(fraction / args.workers as f64);
     let team = round(
         home,
@@ -206,9 +202,5 @@ fn spawn_worker(home: &Home, args: &WorkersBenchArgs, name: &str) -> anyhow::Res
 /// beside it, else the file's name.
 fn question_of(file: &Path) -> String {
     let stem = litrev::bench::file_stem(file);
-    file.parent()
-        .and_then(Path::parent)
-        .map(|synergy| synergy.join(format!("review_papers/{stem}.json")))
-        .and_then(|path| litrev::bench::read_review_title(&path).ok())
-        .unwrap_or(stem)
+    litrev::bench::review_title(file, &stem).unwrap_or(stem)
 }

@@ -29,6 +29,7 @@ pub use estimate::{
     EstimateBenchOptions, EstimatedRun, MeasuredRun, fit as fit_request_model,
     leave_one_dataset_out, measure_runs,
 };
+pub use litrev_bench_server::random::SplitMix64;
 pub use litrev_snowball::SnowballConfig;
 pub use litrev_text::TrainConfig;
 pub use pipeline::{
@@ -42,7 +43,7 @@ pub use snowball::{
     BaselineNumbers, EngineNumbers, SnowballBench, SnowballBenchOptions, StageNumbers,
     plan_config_for, read_review_title, recall_at, size_for_recall, snowball_bench,
 };
-pub use sweep::{SweepOptions, SweepRun, Variant, sweep};
+pub use sweep::{SweepOptions, SweepRun, Variant, review_title, sweep};
 
 /// Labelled records: what a reviewer reads, and the decision the human reviewers made.
 #[derive(Debug, Clone, Default, PartialEq)]

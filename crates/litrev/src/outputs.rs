@@ -35,6 +35,25 @@ impl Runner {
         Ok(self.store().output_sizes(run)?)
     }
 
+    /// Writes the output folder a run kept in the store into `out` (any machine can: the
+    /// folder need not be where the run published); the number of files written.
+    ///
+    /// # Errors
+    /// When the run is unknown, has not published yet, or a file cannot be written.
+    pub fn export(&self, run: &RunId, out: &Path) -> Result<usize> {
+        let files = self.store().outputs(run)?;
+        if files.is_empty() {
+            return Err(Error::NotDone {
+                run: run.to_string(),
+                why: "it has not published its outputs yet; `litrev runs` shows where it stands, `litrev resume` (or a worker) carries it on".to_owned(),
+            });
+        }
+        for (name, bytes) in &files {
+            crate::runner::write_file(out, name, bytes)?;
+        }
+        Ok(files.len())
+    }
+
     /// The path of the output file `name` (relative, `/`-separated: `charts/years.svg`) of a
     /// run. Anything outside the run's folder (`..`, absolute paths, symlinks out of it) or not
     /// a file is [`Error::NoSuchOutput`].

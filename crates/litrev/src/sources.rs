@@ -21,6 +21,9 @@ pub(crate) struct SourceOpener {
     /// The run's store: the response cache lives there with `[cache] store = "db"`.
     store: Location,
     http: OnceLock<Client>,
+    /// Where the model's answers are cached, chosen once per runner (a run asks it at every
+    /// step that may call the model).
+    llm_cache: OnceLock<litrev_llm::ResponseCache>,
 }
 
 impl SourceOpener {
@@ -29,6 +32,7 @@ impl SourceOpener {
             home,
             store,
             http: OnceLock::new(),
+            llm_cache: OnceLock::new(),
         }
     }
 
@@ -44,14 +48,18 @@ impl SourceOpener {
     /// Where language-model answers are cached: `LITREV_HOME/llm-cache`, or the run's store
     /// with `[cache] store = "db"`.
     pub(crate) fn llm_cache(&self) -> Result<litrev_llm::ResponseCache> {
+        if let Some(cache) = self.llm_cache.get() {
+            return Ok(cache.clone());
+        }
         let config = SourcesConfig::load(&self.home)?;
-        Ok(match config.cache.store {
+        let cache = match config.cache.store {
             CacheStore::Files => litrev_llm::ResponseCache::new(self.home.llm_cache()),
             CacheStore::Db => litrev_llm::ResponseCache::shared(Arc::new(StoreCache::open(
                 &self.store,
                 config.http.to_config(self.home.http_cache()).cache_ttl,
             )?)),
-        })
+        };
+        Ok(self.llm_cache.get_or_init(|| cache).clone())
     }
 
     /// Per-API totals of every call made so far (empty when no live source was used).

@@ -331,23 +331,4 @@ impl Runner {
     pub(crate) fn hold(&mut self, worker: &str) {
         self.store_mut().hold(worker);
     }
-
-    /// Writes the output folder a run kept in the store into `out` (any machine can: the
-    /// folder need not be where the run published); the number of files written.
-    ///
-    /// # Errors
-    /// When the run is unknown, has not published yet, or a file cannot be written.
-    pub fn export(&self, run: &RunId, out: &Path) -> Result<usize> {
-        let files = self.store().outputs(run)?;
-        if files.is_empty() {
-            return Err(Error::NotDone {
-                run: run.to_string(),
-                why: "it has not published its outputs yet; `litrev runs` shows where it stands, `litrev resume` (or a worker) carries it on".to_owned(),
-            });
-        }
-        for (name, bytes) in &files {
-            crate::runner::write_file(out, name, bytes)?;
-        }
-        Ok(files.len())
-    }
 }

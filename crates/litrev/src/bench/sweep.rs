@@ -228,7 +228,7 @@ fn csv_records(path: &Path) -> Result<(Vec<Value>, Option<String>)> {
 
 /// The title of the review a dataset was made for, from SYNERGY's `review_papers/` beside
 /// the dataset's folder.
-pub(crate) fn review_title(path: &Path, dataset: &str) -> Option<String> {
+pub fn review_title(path: &Path, dataset: &str) -> Option<String> {
     let folder = path.parent()?.parent()?;
     bench::read_review_title(&folder.join(format!("review_papers/{dataset}.json"))).ok()
 }
