@@ -168,10 +168,100 @@ impl OpenAlexWorks {
         if let Some(id) = path.strip_prefix("/works/") {
             return self.single(id, query);
         }
+        if path == "/authors" {
+            return self.authors(query);
+        }
         if path != "/works" {
             return error(404, "Not found", &format!("no route {path}"));
         }
         self.list(query)
+    }
+
+    /// `/authors?filter=topics.id:T1|T2` (or `x_concepts.id:C1|C2`)`&sort=cited_by_count:desc`:
+    /// the authors of the served works filed under those subjects, each described by the served
+    /// works alone (works, citations, h-index, works per year, and per subject the count of
+    /// works, or for concepts the share of them in per cent, as the 2023 schema gave it).
+    fn authors(&self, query: &[(String, String)]) -> Answer {
+        let Some((key, values)) = param(query, "filter").and_then(|filter| filter.split_once(':'))
+        else {
+            return error(
+                400,
+                "Invalid query parameters error.",
+                "filter is required here",
+            );
+        };
+        let field = match key {
+            "topics.id" => "topics",
+            "x_concepts.id" => "concepts",
+            other => {
+                return error(
+                    400,
+                    "Invalid query parameters error.",
+                    &format!("{other} is not a valid field"),
+                );
+            }
+        };
+        if let Some(other) = param(query, "sort").filter(|sort| *sort != "cited_by_count:desc") {
+            return error(
+                400,
+                "Invalid query parameters error.",
+                &format!("sort {other} is not served here: only cited_by_count:desc"),
+            );
+        }
+        let per_page = param(query, "per_page")
+            .and_then(|text| text.parse::<usize>().ok())
+            .unwrap_or(25)
+            .clamp(1, MAX_PER_PAGE);
+        let wanted: BTreeSet<String> = values.split('|').map(short_id).collect();
+        let authors_of = |record: &Value| -> Vec<(String, Value)> {
+            record
+                .get("authorships")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|authorship| {
+                    let author = authorship.get("author")?;
+                    Some((short_id(author.get("id")?.as_str()?), author.clone()))
+                })
+                .collect()
+        };
+        let mut chosen: BTreeMap<String, Value> = BTreeMap::new();
+        let mut works_of: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
+        for record in &self.records {
+            let authors = authors_of(record);
+            for (id, _) in &authors {
+                works_of.entry(id.clone()).or_default().push(record);
+            }
+            if subjects(record, field)
+                .iter()
+                .any(|(id, _)| wanted.contains(id))
+            {
+                chosen.extend(authors);
+            }
+        }
+        let mut results: Vec<Value> = chosen
+            .into_iter()
+            .map(|(id, author)| {
+                let works = works_of.get(&id).map_or(&[][..], Vec::as_slice);
+                author_record(&author, works, field)
+            })
+            .collect();
+        let cited = |author: &Value| author.get("cited_by_count").and_then(Value::as_u64);
+        results.sort_by(|a, b| {
+            cited(b)
+                .cmp(&cited(a))
+                .then_with(|| a["id"].as_str().cmp(&b["id"].as_str()))
+        });
+        let count = results.len();
+        results.truncate(per_page);
+        (
+            200,
+            json!({
+                "meta": {"count": count, "db_response_time_ms": 1, "page": 1, "per_page": per_page, "groups_count": null},
+                "results": results,
+                "group_by": [],
+            }),
+        )
     }
 
     fn single(&self, id: &str, query: &[(String, String)]) -> Answer {
@@ -396,6 +486,28 @@ impl OpenAlexWorks {
                             })
                         }));
                     }
+                    "authorships.author.id" | "topics.id" | "concepts.id" => {
+                        let wanted = short_id(value);
+                        matches.extend((0..self.records.len()).filter(|&index| {
+                            let record = &self.records[index];
+                            match key {
+                                "topics.id" => subjects(record, "topics"),
+                                "concepts.id" => subjects(record, "concepts"),
+                                _ => record
+                                    .get("authorships")
+                                    .and_then(Value::as_array)
+                                    .into_iter()
+                                    .flatten()
+                                    .filter_map(|authorship| {
+                                        let id = authorship.get("author")?.get("id")?.as_str()?;
+                                        Some((short_id(id), String::new()))
+                                    })
+                                    .collect(),
+                            }
+                            .iter()
+                            .any(|(id, _)| *id == wanted)
+                        }));
+                    }
                     "from_publication_date" => {
                         let from = value.get(..4).and_then(|year| year.parse::<i64>().ok());
                         let Some(from) = from else {
@@ -463,6 +575,81 @@ impl OpenAlexWorks {
             })
             .sum()
     }
+}
+
+/// The subjects (`topics` or `concepts`) a record is filed under: short id and name.
+fn subjects(record: &Value, field: &str) -> Vec<(String, String)> {
+    record
+        .get(field)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|subject| {
+            let id = short_id(subject.get("id")?.as_str()?);
+            let name = subject.get("display_name")?.as_str()?.to_owned();
+            Some((id, name))
+        })
+        .collect()
+}
+
+/// An Author object for `author` (a work's `authorship.author`) from their served `works`.
+fn author_record(author: &Value, works: &[&Value], field: &str) -> Value {
+    let mut citations: Vec<u64> = works
+        .iter()
+        .map(|work| {
+            work.get("cited_by_count")
+                .and_then(Value::as_u64)
+                .unwrap_or(0)
+        })
+        .collect();
+    citations.sort_unstable_by(|a, b| b.cmp(a));
+    let h_index = citations
+        .iter()
+        .enumerate()
+        .take_while(|(rank, cited)| **cited > *rank as u64)
+        .count();
+    let mut per_year: BTreeMap<i64, u64> = BTreeMap::new();
+    let mut per_subject: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for work in works {
+        if let Some(year) = work.get("publication_year").and_then(Value::as_i64) {
+            *per_year.entry(year).or_default() += 1;
+        }
+        for subject in subjects(work, field) {
+            *per_subject.entry(subject).or_default() += 1;
+        }
+    }
+    let total = works.len().max(1) as f64;
+    let subjects: Vec<Value> = per_subject
+        .into_iter()
+        .map(|((id, name), count)| {
+            let id = format!("https://openalex.org/{id}");
+            if field == "topics" {
+                json!({"id": id, "display_name": name, "count": count})
+            } else {
+                json!({"id": id, "display_name": name, "score": (count as f64 / total * 1000.0).round() / 10.0})
+            }
+        })
+        .collect();
+    let years: Vec<Value> = per_year
+        .into_iter()
+        .rev()
+        .map(|(year, count)| json!({"year": year, "works_count": count, "cited_by_count": 0}))
+        .collect();
+    let key = if field == "topics" {
+        "topics"
+    } else {
+        "x_concepts"
+    };
+    json!({
+        "id": author.get("id"),
+        "display_name": author.get("display_name"),
+        "orcid": author.get("orcid"),
+        "works_count": works.len(),
+        "cited_by_count": citations.iter().sum::<u64>(),
+        "summary_stats": {"h_index": h_index},
+        "counts_by_year": years,
+        key: subjects,
+    })
 }
 
 fn param<'a>(query: &'a [(String, String)], key: &str) -> Option<&'a str> {

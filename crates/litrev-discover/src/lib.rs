@@ -6,7 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{Channel, CorpusEntry, Origin, Plan, Query, Work, WorkId, merge_duplicates};
+use litrev_model::{
+    Channel, CorpusEntry, Expert, Origin, Plan, Query, Topic, Work, WorkId, merge_duplicates,
+    rank_experts,
+};
 use litrev_sources::Source;
 use serde::{Deserialize, Serialize};
 
@@ -80,6 +83,10 @@ pub struct Discovery {
     pub hits: Vec<QueryHits>,
     /// Total hits before merging.
     pub raw_hits: usize,
+    /// The field's experts the expert channel chose, best first, with their works that
+    /// joined the pool.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub experts: Vec<Expert>,
 }
 
 /// Runs the plan's queries and looks up its seeds.
@@ -118,9 +125,27 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
     // Per raw record: (origin, query label, normalised score).
     let mut provenance: Vec<(Origin, Option<String>, f32)> =
         seeds.iter().map(|_| (Origin::Seed, None, 1.0)).collect();
-    let mut per_query: Vec<(&Query, Vec<WorkId>)> = Vec::new();
-    for query in &plan.queries {
-        let hits = litrev_sources::directed(query, source.search(query, plan.hits_per_query)?);
+    let mut per_query: Vec<(usize, &Query, Vec<WorkId>)> = Vec::new();
+    let mut experts: Vec<Expert> = Vec::new();
+    // The expert channel reads the topics of what the other searches found, so it runs last.
+    let (expert_queries, searches): (Vec<_>, Vec<_>) = plan
+        .queries
+        .iter()
+        .enumerate()
+        .partition(|(_, query)| query.channel == Channel::Expert);
+    for (at, query) in searches.into_iter().chain(expert_queries) {
+        let hits = if query.channel == Channel::Expert {
+            let core = core_works(&records, &provenance);
+            let (found, hits) = expert_channel(source, plan, &core)?;
+            for expert in found {
+                if !experts.iter().any(|known| known.id == expert.id) {
+                    experts.push(expert);
+                }
+            }
+            hits
+        } else {
+            litrev_sources::directed(query, source.search(query, plan.hits_per_query)?)
+        };
         let top = hits
             .first()
             .map_or(1.0, |hit| hit.score.max(f32::MIN_POSITIVE));
@@ -137,8 +162,9 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
             provenance.push((Origin::Search, Some(query.label.clone()), score));
             records.push(hit.work);
         }
-        per_query.push((query, ids));
+        per_query.push((at, query, ids));
     }
+    per_query.sort_by_key(|(at, _, _)| *at);
     let raw_hits = records.len() - seeds.len();
     let record_ids: Vec<WorkId> = records.iter().map(Work::id).collect();
     let merged = merge_duplicates(records);
@@ -178,9 +204,18 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
         .iter()
         .map(|work| entries[&work.id()].clone())
         .collect();
+    for expert in &mut experts {
+        let mut seen = std::collections::BTreeSet::new();
+        expert.works = expert
+            .works
+            .iter()
+            .map(|id| merged.canonical[id].clone())
+            .filter(|id| seen.insert(id.clone()))
+            .collect();
+    }
     let hits = per_query
         .into_iter()
-        .map(|(query, ids)| QueryHits {
+        .map(|(_, query, ids)| QueryHits {
             label: query.label.clone(),
             text: query.text.clone(),
             works: ids.iter().map(|id| merged.canonical[id].clone()).collect(),
@@ -192,8 +227,130 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
         entries: ordered_entries,
         hits,
         raw_hits,
+        experts,
     })
 }
+
+/// How many of the keyword searches' best hits define the field's topics for the expert
+/// channel: a page of results, the works a reader of the searches would see first.
+const CORE_WORKS: usize = 20;
+/// How many of the core works' topics the experts are sought under.
+const EXPERT_TOPICS: usize = 3;
+/// A topic names the field only when at least this many core works are filed under it.
+const TOPIC_SUPPORT: usize = 2;
+/// How many of a topic's most cited authors the source is asked for, before ranking.
+const EXPERT_CANDIDATES: usize = 25;
+/// How many experts a review names.
+const EXPERTS: usize = 5;
+/// How many of an expert's most cited works on the topics join the pool.
+const WORKS_PER_EXPERT: usize = 5;
+
+/// The keyword searches' best hits (highest normalised score first, ties by id): the works
+/// the expert channel reads the field's topics from.
+fn core_works<'a>(
+    records: &'a [Work],
+    provenance: &[(Origin, Option<String>, f32)],
+) -> Vec<&'a Work> {
+    let mut scored: Vec<(&Work, f32)> = records
+        .iter()
+        .zip(provenance)
+        .filter(|(_, (origin, _, score))| *origin == Origin::Search && *score > 0.0)
+        .map(|(work, (_, _, score))| (work, *score))
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.id().cmp(&b.0.id())));
+    let mut seen = std::collections::BTreeSet::new();
+    scored
+        .into_iter()
+        .filter(|(work, _)| seen.insert(work.id()))
+        .map(|(work, _)| work)
+        .take(CORE_WORKS)
+        .collect()
+}
+
+/// The expert channel (seed S0 §3.1.3): the topics most of the core works are filed under,
+/// the authors the source files most works under them ranked by works on the topic, impact
+/// and recent activity, and each chosen expert's most cited works on the topics, as hits
+/// (most cited first).
+fn expert_channel(
+    source: &dyn Source,
+    plan: &Plan,
+    core: &[&Work],
+) -> Result<(Vec<Expert>, Vec<litrev_sources::Hit>)> {
+    if !source.capabilities().experts {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let mut support: BTreeMap<&Topic, usize> = BTreeMap::new();
+    for work in core {
+        let mut seen = std::collections::BTreeSet::new();
+        for topic in &work.topics {
+            if seen.insert(&topic.id) {
+                *support.entry(topic).or_default() += 1;
+            }
+        }
+    }
+    let mut topics: Vec<(&Topic, usize)> = support
+        .into_iter()
+        .filter(|(_, count)| *count >= TOPIC_SUPPORT)
+        .collect();
+    topics.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.id.cmp(&b.0.id)));
+    let topics: Vec<Topic> = topics
+        .into_iter()
+        .take(EXPERT_TOPICS)
+        .map(|(topic, _)| topic.clone())
+        .collect();
+    if topics.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let since = plan.brief.time_window.value.recent_from.unwrap_or_else(|| {
+        core.iter()
+            .filter_map(|work| work.year)
+            .max()
+            .unwrap_or(0)
+            .saturating_sub(RECENT_YEARS - 1)
+    });
+    // A source may file one person under two author records (OpenAlex's disambiguation
+    // splits some): a name already chosen is not chosen again.
+    let mut names = std::collections::BTreeSet::new();
+    let experts: Vec<Expert> = rank_experts(source.experts(&topics, since, EXPERT_CANDIDATES)?)
+        .into_iter()
+        .filter(|expert| {
+            names.insert(
+                expert
+                    .name
+                    .to_lowercase()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })
+        .take(EXPERTS)
+        .collect();
+    let mut experts = experts;
+    let ids: Vec<String> = experts.iter().map(|expert| expert.id.clone()).collect();
+    let works = source.author_works(&ids, &topics, EXPERTS * WORKS_PER_EXPERT * 4)?;
+    let mut hits = Vec::new();
+    for work in works {
+        let mut joins = false;
+        for expert in &mut experts {
+            let by_them = work
+                .authors
+                .iter()
+                .any(|author| author.id.as_deref() == Some(expert.id.as_str()));
+            if by_them && expert.works.len() < WORKS_PER_EXPERT {
+                expert.works.push(work.id());
+                joins = true;
+            }
+        }
+        if joins {
+            let rank = hits.len();
+            hits.push(litrev_sources::Hit::ranked(work, rank));
+        }
+    }
+    Ok((experts, hits))
+}
+
+/// The years the recent window spans when the plan's brief does not say: the last five.
+const RECENT_YEARS: i32 = 5;
 
 #[cfg(test)]
 mod tests {
@@ -226,6 +383,10 @@ mod tests {
                     channel: Channel::Book,
                     kinds: vec![WorkKind::Book, WorkKind::BookChapter],
                     ..Query::new("q3", "books", text)
+                },
+                Query {
+                    channel: Channel::Expert,
+                    ..Query::new("q4", "experts", text)
                 },
             ],
             key_terms: vec!["emicizumab".to_owned(), "haemophilia".to_owned()],
@@ -280,5 +441,38 @@ mod tests {
             .map(|id| by_id[id].cited_by_count.unwrap_or(0))
             .collect();
         assert!(cited.windows(2).all(|pair| pair[0] >= pair[1]), "{cited:?}");
+
+        // The expert channel: experts of the keyword hits' topics, each work by one of them.
+        let experts_hits = found
+            .hits
+            .iter()
+            .find(|hits| hits.channel() == Channel::Expert)
+            .expect("an expert search");
+        assert_eq!(experts_hits.label, "q4", "the plan's order is kept");
+        assert_eq!(found.experts.len(), EXPERTS, "{:?}", found.experts);
+        let names: std::collections::BTreeSet<&str> =
+            found.experts.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names.len(), EXPERTS, "one expert per name: {names:?}");
+        for expert in &found.experts {
+            assert!(!expert.works.is_empty() && expert.works.len() <= WORKS_PER_EXPERT);
+            assert!(expert.reason().contains(&expert.topic.name));
+            for id in &expert.works {
+                assert!(experts_hits.works.contains(id));
+                assert!(
+                    by_id[id]
+                        .authors
+                        .iter()
+                        .any(|a| a.id.as_ref() == Some(&expert.id))
+                );
+            }
+        }
+        for id in &experts_hits.works {
+            let entry = found
+                .entries
+                .iter()
+                .find(|entry| &entry.work == id)
+                .expect("entry");
+            assert!(entry.queries.contains(&"q4".to_owned()));
+        }
     }
 }

@@ -329,6 +329,9 @@ pub fn merge_pair(a: Work, b: Work) -> Work {
     if rich.keywords.is_empty() {
         rich.keywords = poor.keywords;
     }
+    if rich.topics.is_empty() {
+        rich.topics = poor.topics;
+    }
     for reference in poor.references {
         if !rich.references.contains(&reference) {
             rich.references.push(reference);
@@ -389,6 +392,7 @@ mod tests {
     fn titled(doi: Option<&str>, title: &str, author: &str, year: i32) -> Work {
         let mut record = work(None, doi, Some(title));
         record.authors = vec![crate::work::Author {
+            id: None,
             name: author.into(),
             orcid: None,
         }];

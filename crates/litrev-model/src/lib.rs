@@ -17,6 +17,7 @@ mod corpus;
 mod dedup;
 mod digest;
 mod estimate;
+mod expert;
 mod fulltext;
 mod id;
 mod organisation;
@@ -37,6 +38,7 @@ pub use dedup::{
 };
 pub use digest::sha256_hex;
 pub use estimate::{ESTIMATE_TOLERANCE, Estimate, SourceEstimate};
+pub use expert::{Expert, rank_experts};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
@@ -51,4 +53,4 @@ pub use review::{
 pub use run::{BadRunId, RunId, RunStatus, Step, UnknownStep};
 pub use screening::{Decision, Label, ReasonCode, Reviewer, ScreeningDecision};
 pub use tier::{Tier, TierLimits, UnknownTier};
-pub use work::{Author, Biblio, Work, WorkKind, family_name, given_names};
+pub use work::{Author, Biblio, Topic, Work, WorkKind, family_name, given_names};

@@ -180,10 +180,11 @@ impl Query {
                 .is_none_or(|from| work.year.is_some_and(|year| year >= from))
     }
 
-    /// Whether two queries run the same search: the same text, kinds, years and order (labels,
-    /// purposes and channels aside).
+    /// Whether two queries run the same search: the same text, channel, kinds, years and
+    /// order (labels and purposes aside).
     pub fn same_search(&self, other: &Query) -> bool {
         self.text == other.text
+            && self.channel == other.channel
             && self.kinds == other.kinds
             && self.from_year == other.from_year
             && self.order == other.order
@@ -210,6 +211,9 @@ pub enum Channel {
     Keyword,
     /// The field's books: handbooks, introductions, companions and their chapters.
     Book,
+    /// The field's experts: the most cited authors of the core works' topics, and their most
+    /// cited works there.
+    Expert,
 }
 
 impl Channel {
@@ -218,6 +222,7 @@ impl Channel {
         match self {
             Channel::Keyword => "keyword",
             Channel::Book => "book",
+            Channel::Expert => "expert",
         }
     }
 

@@ -52,6 +52,11 @@ pub struct Work {
     /// level-0 concepts in records from before topics), most relevant first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<String>,
+    /// The source's subjects of the work with their ids (OpenAlex topics, or the specific
+    /// concepts of records from before topics), most relevant first: what the expert channel
+    /// asks a source for the authors of.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topics: Vec<Topic>,
     /// Works this work cites.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<WorkId>,
@@ -71,6 +76,19 @@ pub struct Author {
     /// ORCID iD, if known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orcid: Option<String>,
+    /// The source's id of the author (OpenAlex `A5023888391`), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// A subject a source files works under, with the source's id for it (OpenAlex `T10102`, or
+/// a concept `C71924100`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Topic {
+    /// The source's id, without its URL prefix.
+    pub id: String,
+    /// Its name (`Scientometrics and bibliometrics research`).
+    pub name: String,
 }
 
 /// Volume, issue and page range.

@@ -64,7 +64,7 @@ proptest! {
             .map(|(index, (author, title, year))| {
                 let id = format!("W{}", index + 1).parse().expect("an OpenAlex id");
                 let mut work = Work::stub(id);
-                work.authors = vec![Author { name: author, orcid: None }];
+                work.authors = vec![Author { id: None, name: author, orcid: None }];
                 work.title = Some(title);
                 work.year = year;
                 work

@@ -191,6 +191,14 @@ fn directives(key_terms: &[String], phrases: &[String], this_year: i32) -> Vec<Q
                 pairs,
             )
         },
+        Query {
+            channel: Channel::Expert,
+            ..Query::new(
+                "",
+                "the field's experts: the authors most cited on the topics of the best keyword hits, and their most cited works there",
+                key_terms.join(" "),
+            )
+        },
     ]
 }
 
@@ -287,7 +295,7 @@ mod tests {
         let own = quick.queries.len();
         assert_eq!(standard.queries[..own], quick.queries[..]);
         let directed = &standard.queries[own..];
-        assert_eq!(directed.len(), 3, "{directed:?}");
+        assert_eq!(directed.len(), 4, "{directed:?}");
         let pairs = &quick.queries[own - 1].text;
         assert_eq!(
             (&directed[0].text, directed[0].order),
@@ -297,6 +305,8 @@ mod tests {
         assert_eq!(directed[1].from_year, Some(2022), "the last five years");
         assert_eq!(directed[2].channel, Channel::Book);
         assert_eq!(directed[2].kinds, [WorkKind::Book, WorkKind::BookChapter]);
+        assert_eq!(directed[3].channel, Channel::Expert);
+        assert_eq!(directed[3].text, quick.queries[0].text);
     }
 
     #[test]

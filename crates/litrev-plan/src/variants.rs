@@ -357,7 +357,7 @@ mod tests {
         ]}"#));
         assert_eq!(
             report.to_string(),
-            "2 searches proposed, 1 added (q6), 1 left out (no new topic word, a repeat, or past the first 5)"
+            "2 searches proposed, 1 added (q7), 1 left out (no new topic word, a repeat, or past the first 5)"
         );
         let failed = PlannerReport {
             failure: Some("no JSON".to_owned()),

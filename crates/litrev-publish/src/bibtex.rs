@@ -290,6 +290,7 @@ mod tests {
         work.authors = authors
             .iter()
             .map(|name| Author {
+                id: None,
                 name: (*name).to_owned(),
                 orcid: None,
             })

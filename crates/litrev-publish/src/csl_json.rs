@@ -227,6 +227,7 @@ pub(crate) mod tests {
         work.authors = authors
             .iter()
             .map(|name| Author {
+                id: None,
                 name: (*name).to_owned(),
                 orcid: None,
             })

@@ -186,6 +186,7 @@ mod tests {
         work.kind = litrev_model::WorkKind::Article;
         work.title = Some(title.to_owned());
         work.authors = vec![Author {
+            id: None,
             name: author.to_owned(),
             orcid: None,
         }];

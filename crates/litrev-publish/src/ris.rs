@@ -106,6 +106,7 @@ mod tests {
         work.ids.add("10.1/abc".parse().expect("doi"));
         work.title = Some("A\ntrial".into());
         work.authors = vec![Author {
+            id: None,
             name: "Jane Smith".into(),
             orcid: None,
         }];

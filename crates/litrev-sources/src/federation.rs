@@ -6,7 +6,7 @@
 
 use std::sync::Mutex;
 
-use litrev_model::{Doi, Query, Work, WorkId};
+use litrev_model::{Doi, Expert, Query, Topic, Work, WorkId};
 
 use crate::error::{Error, Result};
 use crate::source::{Capabilities, Held, Hit, OaLink, Source, SourceKind};
@@ -171,7 +171,7 @@ impl Source for Federation {
             all.batch_lookup |= one.batch_lookup;
             all.citing |= one.citing;
             all.references |= one.references;
-            all.author_works |= one.author_works;
+            all.experts |= one.experts;
             all.recommendations |= one.recommendations;
             all.fulltext_links |= one.fulltext_links;
             all.citation_counts |= one.citation_counts;
@@ -265,6 +265,37 @@ impl Source for Federation {
     }
 
     /// The first open location any able source knows, asking them in order.
+    /// Every able source's experts, each author once (the first source's record).
+    fn experts(&self, topics: &[Topic], since: i32, limit: usize) -> Result<Vec<Expert>> {
+        let answers = self.gather(
+            "experts",
+            self.each(
+                |capabilities| capabilities.experts,
+                |source| source.experts(topics, since, limit),
+            ),
+        )?;
+        let mut experts: Vec<Expert> = Vec::new();
+        for expert in answers.into_iter().flat_map(|(_, experts)| experts) {
+            if !experts.iter().any(|known| known.id == expert.id) {
+                experts.push(expert);
+            }
+        }
+        Ok(experts)
+    }
+
+    fn author_works(
+        &self,
+        authors: &[String],
+        topics: &[Topic],
+        limit: usize,
+    ) -> Result<Vec<Work>> {
+        self.flat(
+            "author works",
+            |capabilities| capabilities.experts,
+            |source| source.author_works(authors, topics, limit),
+        )
+    }
+
     fn oa_link(&self, doi: &Doi) -> Result<Option<OaLink>> {
         let able: Vec<&dyn Source> = self
             .sources

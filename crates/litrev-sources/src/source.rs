@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use litrev_model::{Query, Work, WorkId, WorkKind};
+use litrev_model::{Expert, Query, Topic, Work, WorkId, WorkKind};
 
 use crate::error::{Error, Result};
 
@@ -68,8 +68,8 @@ pub struct Capabilities {
     /// About how many of the works the caller holds ([`Held`]) one listing request leaves out
     /// of its answer, so that they cost no pages (0: none).
     pub held_left_out: usize,
-    /// Lists an author's works.
-    pub author_works: bool,
+    /// Finds the authors of a topic (`experts`) and lists their works on it (`author_works`).
+    pub experts: bool,
     /// Recommends works like given ones.
     pub recommendations: bool,
     /// Finds open-access full-text links.
@@ -90,7 +90,7 @@ impl Capabilities {
         references: false,
         reference_lists: false,
         held_left_out: 0,
-        author_works: false,
+        experts: false,
         recommendations: false,
         fulltext_links: false,
         held_kinds: &[],
@@ -102,6 +102,9 @@ impl Capabilities {
     /// federation does not ask a source that cannot (arXiv for books, PubMed for the most
     /// cited).
     pub fn answers(&self, query: &Query) -> bool {
+        if query.channel == litrev_model::Channel::Expert {
+            return self.experts;
+        }
         self.search
             && (query.kinds.is_empty()
                 || self.held_kinds.is_empty()
@@ -213,12 +216,28 @@ pub trait Source: Send + Sync {
         Err(self.unsupported("references"))
     }
 
-    /// Works by an author (a name or the source's author id), most cited first.
+    /// Up to `limit` authors the source files works under any of `topics`, most cited
+    /// first, each with the topic they write most on and their works since `since` counted.
+    ///
+    /// # Errors
+    /// When the source fails or cannot find a topic's authors.
+    fn experts(&self, topics: &[Topic], since: i32, limit: usize) -> Result<Vec<Expert>> {
+        let _ = (topics, since, limit);
+        Err(self.unsupported("experts"))
+    }
+
+    /// The works of `authors` (the source's author ids) filed under any of `topics`, most
+    /// cited first, up to `limit` in all.
     ///
     /// # Errors
     /// When the source fails or cannot list an author's works.
-    fn author_works(&self, author: &str, limit: usize) -> Result<Vec<Work>> {
-        let _ = (author, limit);
+    fn author_works(
+        &self,
+        authors: &[String],
+        topics: &[Topic],
+        limit: usize,
+    ) -> Result<Vec<Work>> {
+        let _ = (authors, topics, limit);
         Err(self.unsupported("author works"))
     }
 

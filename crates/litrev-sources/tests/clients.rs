@@ -373,3 +373,129 @@ fn openalex_listings_go_without_leaving_out_once_the_api_refuses_it() {
     );
     assert_eq!(server.requests() - before, 1, "no request is refused again");
 }
+
+/// The expert channel's two calls, on OpenAlex (the local API serving a SYNERGY pool) and on
+/// the same pool as a snapshot: the same authors in the same order with the same measures, and
+/// the same works, the most cited first, each by one of the authors and on one of the topics.
+#[test]
+fn openalex_and_a_snapshot_find_the_same_experts_and_their_works() {
+    let Some(data) = litrev_testkit::testdata() else {
+        return;
+    };
+    let (server, openalex) = openalex_on(&data, "Donners_2021");
+    let home = tempfile::tempdir().expect("temp dir");
+    let (snapshot, _) = litrev_sources::SnapshotSource::open(
+        &[data.join("synergy/works/Donners_2021.jsonl.gz")],
+        home.path(),
+        &|_| {},
+    )
+    .expect("snapshot");
+    // Two subjects a few of the search's works share: narrow enough that every author of
+    // them fits one page.
+    let works = snapshot
+        .search(&litrev_model::Query::new("q1", "all", "emicizumab"), 50)
+        .expect("search");
+    let mut counts: std::collections::BTreeMap<litrev_model::Topic, usize> = Default::default();
+    for hit in &works {
+        for topic in &hit.work.topics {
+            *counts.entry(topic.clone()).or_default() += 1;
+        }
+    }
+    let mut topics: Vec<(litrev_model::Topic, usize)> = counts.into_iter().collect();
+    topics.retain(|(_, count)| *count >= 3);
+    topics.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    let topics: Vec<litrev_model::Topic> = topics.into_iter().take(2).map(|(t, _)| t).collect();
+    assert!(
+        topics.iter().all(|topic| topic.id.starts_with('C')),
+        "{topics:?}"
+    );
+
+    // The local API counts a work's citations among the works it serves, the snapshot takes
+    // the record's count: the same authors and topics, different citation measures.
+    let remote = openalex
+        .experts(&topics, 2018, 200)
+        .expect("OpenAlex experts");
+    let local = snapshot
+        .experts(&topics, 2018, 200)
+        .expect("snapshot experts");
+    assert!(remote.len() > 10 && remote.len() < 200, "{}", remote.len());
+    let comparable = |experts: &[litrev_model::Expert]| {
+        let mut rows: Vec<_> = experts
+            .iter()
+            .map(|expert| {
+                let litrev_model::Expert {
+                    id,
+                    name,
+                    orcid,
+                    topic,
+                    works_in_topic,
+                    recent_works,
+                    ..
+                } = expert;
+                (
+                    id.clone(),
+                    name.clone(),
+                    orcid.clone(),
+                    topic.clone(),
+                    *works_in_topic,
+                    *recent_works,
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(comparable(&remote), comparable(&local));
+    let cited: Vec<u32> = remote.iter().map(|expert| expert.cited_by_count).collect();
+    assert!(cited.windows(2).all(|pair| pair[0] >= pair[1]), "{cited:?}");
+    assert!(
+        remote
+            .iter()
+            .all(|expert| topics.contains(&expert.topic) && expert.works_in_topic > 0)
+    );
+
+    let authors: Vec<String> = remote
+        .iter()
+        .take(3)
+        .map(|expert| expert.id.clone())
+        .collect();
+    let theirs = openalex
+        .author_works(&authors, &topics, 200)
+        .expect("OpenAlex works");
+    let ids = |works: &[litrev_model::Work]| works.iter().map(|work| work.id()).collect::<Vec<_>>();
+    assert!(!theirs.is_empty());
+    let mut local_works = snapshot
+        .author_works(&authors, &topics, 200)
+        .expect("snapshot works");
+    // Both list every work of the authors on the topics; the orders follow different counts.
+    let mut remote_sorted = ids(&theirs);
+    remote_sorted.sort();
+    local_works.sort_by_key(litrev_model::Work::id);
+    assert_eq!(remote_sorted, ids(&local_works));
+    for work in &theirs {
+        assert!(
+            work.authors
+                .iter()
+                .any(|author| author.id.as_ref().is_some_and(|id| authors.contains(id)))
+        );
+        assert!(work.topics.iter().any(|topic| topics.contains(topic)));
+    }
+    let cited: Vec<u32> = theirs
+        .iter()
+        .map(|work| work.cited_by_count.unwrap_or(0))
+        .collect();
+    assert!(cited.windows(2).all(|pair| pair[0] >= pair[1]), "{cited:?}");
+    let log = server.request_log();
+    assert!(
+        log.iter().any(|line| line.contains("/authors?")
+            && line.contains("x_concepts.id%3A")
+            && line.contains("sort=cited_by_count%3Adesc")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter().any(
+            |line| line.contains("authorships.author.id%3A") && line.contains("concepts.id%3A")
+        ),
+        "{log:?}"
+    );
+}

@@ -9,7 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_model::{
-    Basis, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason, Theme, WorkId,
+    Basis, Expert, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason, Theme,
+    WorkId,
 };
 use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generic};
 
@@ -1513,8 +1514,10 @@ impl<'a> Writer<'a> {
                 ))
                 .structural(),
         );
-        let paragraphs = [searches, stages]
+        let experts = expert_sentences(&facts.experts);
+        let paragraphs = [searches, experts, stages]
             .into_iter()
+            .filter(|sentences| !sentences.is_empty())
             .map(|sentences| Paragraph { sentences })
             .collect();
         section(
@@ -1789,6 +1792,47 @@ impl<'a> Writer<'a> {
 }
 
 /// A section without subsections.
+/// The appendix's sentences on the expert channel: how the experts were chosen, then each
+/// expert with why, and how many of their works joined the pool.
+fn expert_sentences(experts: &[Expert]) -> Vec<Sentence> {
+    if experts.is_empty() {
+        return Vec::new();
+    }
+    let mut sentences = vec![
+        SentenceBuilder::new()
+            .text(format!(
+                "Experts: the source was asked for the most cited authors of the topics the best keyword hits share, ranked by their works on the topic, their h-index and their recent works; the most cited works on those topics of the {} {} below joined the candidate pool.",
+                experts.len(),
+                plural(experts.len(), "expert", "experts"),
+            ))
+            .structural(),
+    ];
+    for (rank, expert) in experts.iter().enumerate() {
+        let orcid = expert
+            .orcid
+            .as_deref()
+            .map(|orcid| {
+                format!(
+                    " (ORCID {})",
+                    orcid.trim_start_matches("https://orcid.org/")
+                )
+            })
+            .unwrap_or_default();
+        sentences.push(
+            SentenceBuilder::new()
+                .text(format!(
+                    "Expert {}: {}{orcid}, {}; {} of their works joined the pool.",
+                    rank + 1,
+                    expert.name,
+                    expert.reason(),
+                    expert.works.len()
+                ))
+                .structural(),
+        );
+    }
+    sentences
+}
+
 fn section(kind: SectionKind, heading: &str, paragraphs: Vec<Paragraph>) -> Section {
     Section {
         kind,

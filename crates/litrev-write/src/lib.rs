@@ -19,7 +19,8 @@ mod prose;
 use std::collections::BTreeMap;
 
 use litrev_model::{
-    Citation, Organisation, Plan, ReasonCode, StageReport, StopReason, StudyCard, Work, WorkId,
+    Citation, Expert, Organisation, Plan, ReasonCode, StageReport, StopReason, StudyCard, Work,
+    WorkId,
 };
 use serde::{Deserialize, Serialize};
 
@@ -72,6 +73,9 @@ pub struct MethodFacts {
     /// What a follow-up review took over from the review it continues.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub continued: Option<ContinuedFact>,
+    /// The field's experts the expert channel chose, best first, for the appendix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub experts: Vec<Expert>,
 }
 
 /// A follow-up review's starting point, for the method section.

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use litrev_discover::QueryHits;
-use litrev_model::{Citation, CorpusEntry, Plan, RunId, RunStatus, Tier, WorkId};
+use litrev_model::{Citation, CorpusEntry, Expert, Plan, RunId, RunStatus, Tier, WorkId};
 use litrev_store::NewRun;
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +53,8 @@ pub(crate) struct Inherited {
     pub(crate) entries: Vec<CorpusEntry>,
     pub(crate) citations: Vec<Citation>,
     hits: Vec<QueryHits>,
+    /// The experts the parent's expert channel chose.
+    pub(crate) experts: Vec<Expert>,
 }
 
 impl Inherited {
@@ -151,6 +153,7 @@ impl Runner {
             citations: self.store().citations(parent)?,
             entries,
             hits: discovery.hits,
+            experts: discovery.experts,
         })
     }
 }

@@ -8,7 +8,7 @@
 //! and how many lists the stages ask for before saturation, are the [`RequestModel`]'s
 //! constants, chosen by `litrev bench estimate` leaving each dataset out.
 
-use litrev_model::{Estimate, Plan, SourceEstimate};
+use litrev_model::{Channel, Estimate, Plan, SourceEstimate};
 use litrev_sources::Capabilities;
 use litrev_sources::openalex::{LIST_COST_USD, MAX_OR_VALUES, MAX_PER_PAGE, SEARCH_COST_USD};
 
@@ -19,6 +19,9 @@ use crate::options::SourceSpec;
 pub struct SearchShape {
     /// Searches with words to search for.
     pub queries: usize,
+    /// Searches of the expert channel: one list of a topic's authors and one of their works
+    /// each, on the sources that find experts.
+    pub experts: usize,
     /// Hits read per search.
     pub hits_per_query: usize,
     /// Seeds looked up.
@@ -39,7 +42,12 @@ impl SearchShape {
             queries: plan
                 .queries
                 .iter()
-                .filter(|query| !query.text.trim().is_empty())
+                .filter(|query| !query.text.trim().is_empty() && query.channel != Channel::Expert)
+                .count(),
+            experts: plan
+                .queries
+                .iter()
+                .filter(|query| query.channel == Channel::Expert)
                 .count(),
             hits_per_query: plan.hits_per_query,
             seeds: plan.seeds.len(),
@@ -100,10 +108,17 @@ impl RequestModel {
     };
 
     /// Requests of the discover step: each search's first page, the further pages as full as
-    /// the model expects, and the seeds' lookups.
+    /// the model expects, the seeds' lookups and the expert channel's two lists.
     pub fn discover(&self, shape: &SearchShape) -> f64 {
         (shape.queries + shape.seeds.div_ceil(MAX_OR_VALUES)) as f64
             + self.search_fill * shape.further_pages(MAX_PER_PAGE) as f64
+            + self.expert_lists(shape)
+    }
+
+    /// Requests of the expert channel: a list of authors and a list of their works per
+    /// expert search.
+    fn expert_lists(&self, shape: &SearchShape) -> f64 {
+        (2 * shape.experts) as f64
     }
 
     /// Requests of the snowball stages.
@@ -148,7 +163,9 @@ pub fn estimate(plan: &Plan, sources: &[SourceSpec]) -> Estimate {
         .map(|&name| {
             if name == "openalex" {
                 let requests = model.requests(&shape);
-                let searches = model.discover(&shape).round().min(requests as f64);
+                let searches = (model.discover(&shape) - model.expert_lists(&shape))
+                    .round()
+                    .min(requests as f64);
                 let spacing = 1.0
                     / f64::from(
                         litrev_sources::openalex::policy()

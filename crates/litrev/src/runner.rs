@@ -8,8 +8,8 @@ use litrev_discover::QueryHits;
 use litrev_graph::{CitationGraph, edges_within};
 use litrev_llm::PhaseUsage;
 use litrev_model::{
-    Citation, CorpusEntry, Decision, Organisation, Plan, ReasonCode, Review, RunId, RunStatus,
-    ScreeningDecision, StageReport, StopReason, Work, WorkId,
+    Citation, CorpusEntry, Decision, Expert, Organisation, Plan, ReasonCode, Review, RunId,
+    RunStatus, ScreeningDecision, StageReport, StopReason, Work, WorkId,
 };
 use litrev_organise::OrganiseConfig;
 use litrev_publish::{Artifact, CitationStyle, StyleName};
@@ -191,6 +191,9 @@ pub(crate) struct DiscoverRecord {
     /// What a follow-up run took over from the run it continues.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) continued: Option<Continued>,
+    /// The field's experts the expert channel chose (and a continued run's parent chose).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) experts: Vec<Expert>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -553,7 +556,13 @@ impl Runner {
             let mut citations = edges_within(&works, &ids);
             let mut discovered = found.works.len();
             hits.append(&mut found.hits);
+            let mut experts = std::mem::take(&mut found.experts);
             if let Some(inherited) = inherited.as_mut() {
+                for expert in std::mem::take(&mut inherited.experts) {
+                    if !experts.iter().any(|known| known.id == expert.id) {
+                        experts.push(expert);
+                    }
+                }
                 let new: BTreeSet<WorkId> = found
                     .entries
                     .iter()
@@ -582,6 +591,7 @@ impl Runner {
                     .collect(),
                 calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
                 continued: inherited.map(|inherited| inherited.continued),
+                experts,
             };
             self.commit(
                 run,
@@ -1393,6 +1403,7 @@ fn method_facts(
                 new_queries: continued.new_queries,
                 reused_queries: continued.reused_queries,
             }),
+        experts: discovery.experts.clone(),
     }
 }
 

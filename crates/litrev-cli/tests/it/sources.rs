@@ -538,4 +538,56 @@ fn directed_searches_reach_openalex_in_its_syntax_and_prisma_counts_each_channel
             && prisma.contains(&format!("keyword searches (n = {keyword_hits})")),
         "{prisma}"
     );
+
+    // The expert channel: the topics' authors from `/authors`, their works by author and topic.
+    let log: Vec<String> = server
+        .request_log()
+        .into_iter()
+        .map(|line| {
+            line.replace("%3A", ":")
+                .replace("%7C", "|")
+                .replace("%2C", ",")
+        })
+        .collect();
+    assert!(
+        log.iter().any(|line| line.starts_with("GET /authors?")
+            && line.contains("filter=x_concepts.id:C")
+            && line.contains("sort=cited_by_count:desc")),
+        "{log:#?}"
+    );
+    assert!(
+        log.iter()
+            .any(|line| line.contains("filter=authorships.author.id:A")
+                && line.contains(",concepts.id:C")),
+        "{log:#?}"
+    );
+    let experts = queries
+        .iter()
+        .find(|query| query["channel"] == "expert")
+        .expect("an expert search");
+    let expert_hits = experts["hits"].as_u64().expect("hits");
+    assert!(expert_hits > 0, "{experts}");
+    assert!(
+        prisma.contains(&format!("expert searches (n = {expert_hits})")),
+        "{prisma}"
+    );
+    let review = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    let appendix = &review[review
+        .find("# Appendix: search documentation")
+        .expect("appendix")..];
+    for rank in 1..=5 {
+        let line = format!("Expert {rank}: ");
+        let at = appendix
+            .find(&line)
+            .unwrap_or_else(|| panic!("{line} in {appendix}"));
+        let end = appendix[at..]
+            .find("joined the pool.")
+            .expect("the sentence's end");
+        let why = &appendix[at..at + end];
+        assert!(
+            why.contains(" works on ") || why.contains(" work on "),
+            "{why}"
+        );
+        assert!(why.contains(" since "), "{why}");
+    }
 }

@@ -155,6 +155,7 @@ fn work(id: &str, author: &str, year: i32, title: &str, abstract_text: &str) -> 
     work.kind = WorkKind::Article;
     work.title = Some(title.to_owned());
     work.authors = vec![Author {
+        id: None,
         name: author.to_owned(),
         orcid: None,
     }];

@@ -519,6 +519,7 @@ fn work_from_item(index: usize, item: &Value) -> Work {
         .into_iter()
         .flatten()
         .map(|name| Author {
+            id: None,
             name: [name["given"].as_str(), name["family"].as_str()]
                 .into_iter()
                 .flatten()

@@ -90,12 +90,14 @@ fn work_from_entry(entry: &WireEntry) -> Option<Work> {
         .iter()
         .find(|link| link.rel.as_deref() == Some("alternate"));
     Some(Work {
+        topics: Vec::new(),
         ids,
         title: entry.title.clone(),
         authors: entry
             .authors
             .iter()
             .map(|name| Author {
+                id: None,
                 name: name.clone(),
                 orcid: None,
             })

@@ -195,6 +195,7 @@ fn work_from_wire(wire: WireWork) -> Option<Work> {
         }
     }
     Some(Work {
+        topics: Vec::new(),
         ids,
         title: wire
             .title
@@ -214,6 +215,7 @@ fn work_from_wire(wire: WireWork) -> Option<Work> {
                     _ => author.name.as_deref()?.trim().to_owned(),
                 };
                 (!name.is_empty()).then(|| Author {
+                    id: None,
                     name,
                     orcid: author.orcid.as_deref().and_then(orcid),
                 })

@@ -137,6 +137,7 @@ fn record(fields: &[(String, String)]) -> Option<LabelledWork> {
         .iter()
         .flat_map(|tag| all(tag))
         .map(|name| Author {
+            id: None,
             name: name.to_owned(),
             orcid: None,
         })

@@ -17,8 +17,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use litrev_http::{Endpoint, Request, SourcePolicy};
-use litrev_model::{HitOrder, Query, Work, WorkId, WorkKind};
+use litrev_model::{Expert, HitOrder, Query, Topic, Work, WorkId, WorkKind};
 
+use super::authors::parse_author_page;
 use super::page::{Page, parse_page};
 use crate::error::{Error, Result};
 use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
@@ -147,6 +148,17 @@ impl OpenAlexSource {
     }
 
     fn request(&self, params: &[(&str, String)], label: &str, cost: f64) -> Request {
+        self.request_to("works", params, label, cost)
+    }
+
+    /// A request to one of the API's entity lists (`works`, `authors`).
+    fn request_to(
+        &self,
+        entity: &str,
+        params: &[(&str, String)],
+        label: &str,
+        cost: f64,
+    ) -> Request {
         let mut pairs: Vec<(String, String)> = params
             .iter()
             .map(|(key, value)| ((*key).to_owned(), value.clone()))
@@ -155,7 +167,7 @@ impl OpenAlexSource {
             pairs.push(("mailto".into(), mailto.clone()));
         }
         let url = format!(
-            "{}/works?{}",
+            "{}/{entity}?{}",
             crate::url::base(&self.config.base_url),
             crate::url::query(
                 pairs
@@ -264,6 +276,25 @@ impl OpenAlexSource {
     }
 }
 
+/// The OR-filters naming `topics`: OpenAlex topics (`T…`) under `topic_key`, concepts
+/// (`C…`, records of the 2023 schema) under `concept_key`, each list when it has members.
+fn topic_filters(topics: &[Topic], topic_key: &str, concept_key: &str) -> Vec<String> {
+    let listed = |letter: char| {
+        topics
+            .iter()
+            .filter(|topic| topic.id.starts_with(letter))
+            .take(MAX_OR_VALUES)
+            .map(|topic| topic.id.as_str())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    [(topic_key, listed('T')), (concept_key, listed('C'))]
+        .into_iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(key, list)| format!("{key}:{list}"))
+        .collect()
+}
+
 /// What `held` says of `ids`, as OpenAlex ids (`W123`), the only ids a negated `openalex:`
 /// list takes.
 fn held_openalex_ids(ids: &[WorkId], held: &Held<'_>) -> BTreeMap<String, BTreeSet<String>> {
@@ -296,12 +327,74 @@ impl Source for OpenAlexSource {
             reference_lists: true,
             held_left_out: self.held_room(),
             citation_counts: true,
+            experts: true,
             ..Capabilities::default()
         }
     }
 
     fn describe(&self) -> String {
         format!("OpenAlex at {}", self.config.base_url)
+    }
+
+    /// `/authors?filter=topics.id:T1|T2&sort=cited_by_count:desc` (concepts of 2023-schema
+    /// records through `x_concepts.id:`), one page.
+    fn experts(&self, topics: &[Topic], since: i32, limit: usize) -> Result<Vec<Expert>> {
+        let mut experts: Vec<Expert> = Vec::new();
+        for filter in topic_filters(topics, "topics.id", "x_concepts.id") {
+            let request = self.request_to(
+                "authors",
+                &[
+                    ("filter", filter),
+                    ("sort", "cited_by_count:desc".to_owned()),
+                    ("per_page", limit.clamp(1, MAX_PER_PAGE).to_string()),
+                ],
+                "experts",
+                LIST_COST_USD,
+            );
+            let response = self.endpoint.send(&request)?;
+            let page = parse_author_page(response.text()?, topics, since)
+                .map_err(|error| Error::parse(SourceKind::OpenAlex, error))?;
+            for expert in page {
+                if !experts.iter().any(|known| known.id == expert.id) {
+                    experts.push(expert);
+                }
+            }
+        }
+        experts.truncate(limit);
+        Ok(experts)
+    }
+
+    /// `/works?filter=authorships.author.id:A1|A2,topics.id:T1|T2&sort=cited_by_count:desc`
+    /// (`concepts.id:` for concepts), one page.
+    fn author_works(
+        &self,
+        authors: &[String],
+        topics: &[Topic],
+        limit: usize,
+    ) -> Result<Vec<Work>> {
+        if authors.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let by = format!(
+            "authorships.author.id:{}",
+            authors[..authors.len().min(MAX_OR_VALUES)].join("|")
+        );
+        let mut works: Vec<Work> = Vec::new();
+        for filter in topic_filters(topics, "topics.id", "concepts.id") {
+            let request = self.request(
+                &[
+                    ("filter", format!("{by},{filter}")),
+                    ("select", SELECT.to_owned()),
+                    ("sort", "cited_by_count:desc".to_owned()),
+                    ("per_page", limit.min(MAX_PER_PAGE).to_string()),
+                ],
+                "author works",
+                LIST_COST_USD,
+            );
+            works.extend(self.page(&request)?.works);
+        }
+        works.truncate(limit);
+        Ok(works)
     }
 
     fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>> {

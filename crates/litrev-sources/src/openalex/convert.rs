@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{Author, Biblio, Work, WorkId, WorkIds, WorkKind};
+use litrev_model::{Author, Biblio, Topic, Work, WorkId, WorkIds, WorkKind};
 
 use super::wire::{WireKeyword, WireWork};
 use crate::markup::inline_to_text;
@@ -58,8 +58,12 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
                 .filter(|name| !name.trim().is_empty())
                 .or(authorship.raw_author_name)
                 .filter(|name| !name.trim().is_empty())?;
+            let id = author
+                .as_ref()
+                .and_then(|author| author.id.as_deref())
+                .and_then(entity_id);
             let orcid = author.and_then(|author| author.orcid);
-            Some(Author { name, orcid })
+            Some(Author { id, name, orcid })
         })
         .collect();
     let primary_source = wire
@@ -136,6 +140,7 @@ pub(crate) fn work_from_wire(wire: WireWork) -> Result<Work, String> {
         language: wire.language,
         cited_by_count: wire.cited_by_count,
         fields: fields(&wire.topics, &wire.concepts),
+        topics: topics(&wire.topics, &wire.concepts),
         keywords: keywords(wire.topics, wire.keywords, wire.concepts, wire.mesh),
         references,
         oa_url,
@@ -172,6 +177,45 @@ pub fn rebuild_abstract(index: &BTreeMap<String, Vec<usize>>) -> Option<String> 
     let text = words.join(" ");
     let text = inline_to_text(&text);
     (!text.is_empty()).then_some(text)
+}
+
+/// The work's subjects with their ids: its topics, or, in records from before topics, its
+/// concepts below the two broadest levels ("Emicizumab", not "Medicine" or "Internal
+/// medicine"), in the record's order.
+fn topics(topics: &[super::wire::WireNamed], concepts: &[super::wire::WireNamed]) -> Vec<Topic> {
+    let named = |entry: &super::wire::WireNamed| {
+        Some(Topic {
+            id: entity_id(entry.id.as_deref()?)?,
+            name: entry.display_name.clone()?,
+        })
+    };
+    let from_topics: Vec<Topic> = topics.iter().filter_map(named).collect();
+    if !from_topics.is_empty() {
+        return from_topics;
+    }
+    concepts
+        .iter()
+        .filter(|concept| {
+            concept
+                .level
+                .is_some_and(|level| level >= SPECIFIC_CONCEPT_LEVEL)
+        })
+        .filter_map(named)
+        .collect()
+}
+
+/// The shallowest concept level that names a topic rather than a discipline: levels 0 and 1
+/// are disciplines and their branches.
+const SPECIFIC_CONCEPT_LEVEL: u32 = 2;
+
+/// An entity's id without the `https://openalex.org/` prefix (`A5023888391`, `T10102`), if it
+/// is one: a letter and digits.
+pub(crate) fn entity_id(text: &str) -> Option<String> {
+    let id = text.trim().rsplit('/').next()?;
+    let mut chars = id.chars();
+    let letter = chars.next()?;
+    (letter.is_ascii_uppercase() && id.len() > 1 && chars.all(|c| c.is_ascii_digit()))
+        .then(|| id.to_owned())
 }
 
 /// The work's disciplines: its topics' fields, or, in records from before topics, its level-0

@@ -230,3 +230,55 @@ fn reads_the_openalexpro_recordings() {
     assert_eq!((page.count, page.works.len()), (2, 2));
     assert!(page.next_cursor.is_some());
 }
+
+/// A real Author entity read as an expert: of a topic it lists (`topics[].count` works), and
+/// of a concept (`x_concepts[].score`, the share of its works), with its h-index, citations
+/// and works since a year; an author without any asked topic is no expert of it.
+#[test]
+fn reads_the_june_2025_author_entity_as_an_expert() {
+    let Some(data) = testdata() else { return };
+    let json = std::fs::read_to_string(data.join("openalex-entities-2025/A5023888391.json"))
+        .expect("file");
+    let record: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let topic = |id: &str, name: &str| litrev_model::Topic {
+        id: id.to_owned(),
+        name: name.to_owned(),
+    };
+    let asked = [
+        topic("T11937", "Research data"),
+        topic("T10102", "Scientometrics"),
+    ];
+    let expert = expert_from_json(record.clone(), &asked, 2024).expect("an expert");
+    assert_eq!(expert.id, "A5023888391");
+    assert_eq!(expert.name, record["display_name"].as_str().expect("name"));
+    assert_eq!(expert.topic, asked[1], "the topic with the most works");
+    assert_eq!(expert.works_in_topic, 23);
+    assert_eq!(expert.h_index, Some(17));
+    assert_eq!(
+        u64::from(expert.cited_by_count),
+        record["cited_by_count"].as_u64().expect("cited")
+    );
+    let since_2024: u64 = record["counts_by_year"]
+        .as_array()
+        .expect("years")
+        .iter()
+        .filter(|year| year["year"].as_i64() >= Some(2024))
+        .map(|year| year["works_count"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(u64::from(expert.recent_works), since_2024);
+
+    let concept = [topic("C41008148", "Computer science")];
+    let by_concept = expert_from_json(record.clone(), &concept, 2024).expect("by concept");
+    let works = record["works_count"].as_f64().expect("works");
+    assert_eq!(
+        f64::from(by_concept.works_in_topic),
+        (works * 0.952).round(),
+        "95.2 % of the author's works"
+    );
+    assert!(expert_from_json(record, &[topic("T1", "Astrology")], 2024).is_none());
+    let page = format!(r#"{{"meta":{{"count":1}},"results":[{json}, {{"id":null}}]}}"#);
+    assert_eq!(
+        parse_author_page(&page, &asked, 2024).expect("page"),
+        vec![expert]
+    );
+}

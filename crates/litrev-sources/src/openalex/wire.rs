@@ -82,6 +82,7 @@ pub(crate) struct WireAuthorship {
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct WireAuthor {
+    pub id: Option<String>,
     pub display_name: Option<String>,
     pub orcid: Option<String>,
 }
@@ -100,6 +101,7 @@ pub(crate) struct WireBiblio {
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct WireNamed {
+    pub id: Option<String>,
     pub display_name: Option<String>,
     pub level: Option<u32>,
     /// A topic's field (`Medicine`, `Psychology`), in records since topics exist.

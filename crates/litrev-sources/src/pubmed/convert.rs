@@ -348,6 +348,7 @@ fn work_from_article(wire: WireArticle) -> Option<Work> {
         kind_of(&wire.publication_types)
     };
     Some(Work {
+        topics: Vec::new(),
         ids,
         title: wire.title,
         authors: wire.authors.into_iter().filter_map(author).collect(),
@@ -407,6 +408,7 @@ fn author(wire: super::wire::WireAuthor) -> Option<Author> {
         (None, None) => return None,
     };
     Some(Author {
+        id: None,
         name,
         orcid: wire.orcid.as_deref().and_then(orcid),
     })
@@ -688,12 +690,14 @@ fn work_from_summary(summary: Node) -> Option<Work> {
         .map(|(_, kind)| kind)
         .collect();
     Some(Work {
+        topics: Vec::new(),
         ids,
         title: item_text("Title"),
         authors: list("AuthorList")
             .into_iter()
             .filter(|(name, _)| name == "Author")
             .map(|(_, name)| Author {
+                id: None,
                 name: summary_author(&name),
                 orcid: None,
             })

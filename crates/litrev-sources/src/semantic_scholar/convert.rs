@@ -336,6 +336,7 @@ fn work_from_wire(paper: &WirePaper) -> Option<Work> {
         }
     }
     Some(Work {
+        topics: Vec::new(),
         kind: kind_of(paper, &ids),
         ids,
         title: clean(paper.title.as_deref()),
@@ -343,7 +344,11 @@ fn work_from_wire(paper: &WirePaper) -> Option<Work> {
             .authors
             .iter()
             .filter_map(|author| clean(author.name.as_deref()))
-            .map(|name| Author { name, orcid: None })
+            .map(|name| Author {
+                id: None,
+                name,
+                orcid: None,
+            })
             .collect(),
         year,
         date,

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use litrev_model::{Work, WorkId};
+use litrev_model::{Topic, Work, WorkId};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::query::{QueryParser, TermSetQuery};
 use tantivy::schema::{
@@ -49,6 +49,8 @@ struct Fields {
     title: Field,
     abstract_text: Field,
     record: Field,
+    topics: Field,
+    authors: Field,
 }
 
 impl Fields {
@@ -66,6 +68,8 @@ impl Fields {
             title: builder.add_text_field("title", text.clone()),
             abstract_text: builder.add_text_field("abstract", text),
             record: builder.add_text_field("record", STORED),
+            topics: builder.add_text_field("topics", STRING),
+            authors: builder.add_text_field("authors", STRING),
         };
         (builder.build(), fields)
     }
@@ -78,6 +82,8 @@ impl Fields {
             title: schema.get_field("title").ok()?,
             abstract_text: schema.get_field("abstract").ok()?,
             record: schema.get_field("record").ok()?,
+            topics: schema.get_field("topics").ok()?,
+            authors: schema.get_field("authors").ok()?,
         })
     }
 }
@@ -223,6 +229,22 @@ impl SnapshotIndex {
         self.matching(TermSetQuery::new(terms))
     }
 
+    /// Every work filed under any of `topics` (by their ids), in key order.
+    pub(crate) fn filed_under(&self, topics: &[Topic]) -> Result<Vec<Work>> {
+        let terms = topics
+            .iter()
+            .map(|topic| Term::from_field_text(self.fields.topics, &topic.id));
+        self.matching(TermSetQuery::new(terms))
+    }
+
+    /// Every work by any of `authors` (their source ids), in key order.
+    pub(crate) fn by_authors(&self, authors: &[String]) -> Result<Vec<Work>> {
+        let terms = authors
+            .iter()
+            .map(|author| Term::from_field_text(self.fields.authors, author));
+        self.matching(TermSetQuery::new(terms))
+    }
+
     /// Every work matching the query, in key order (deterministic whatever the segments).
     fn matching(&self, query: TermSetQuery) -> Result<Vec<Work>> {
         let searcher = self.reader.searcher();
@@ -273,6 +295,12 @@ fn document(fields: &Fields, work: &Work) -> TantivyDocument {
     }
     for reference in &work.references {
         document.add_text(fields.refs, reference.to_string());
+    }
+    for topic in &work.topics {
+        document.add_text(fields.topics, &topic.id);
+    }
+    for author in work.authors.iter().filter_map(|author| author.id.as_ref()) {
+        document.add_text(fields.authors, author);
     }
     document
 }

@@ -8,9 +8,10 @@
 mod index;
 mod read;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use litrev_model::{Query, Work, WorkId};
+use litrev_model::{Expert, Query, Topic, Work, WorkId};
 
 use crate::error::{Issue, Result};
 use crate::source::{Capabilities, Held, Hit, Source, SourceKind};
@@ -93,6 +94,7 @@ impl Source for SnapshotSource {
             references: true,
             reference_lists: true,
             citation_counts: true,
+            experts: true,
             ..Capabilities::default()
         }
     }
@@ -127,6 +129,117 @@ impl Source for SnapshotSource {
 
     fn citing(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
         self.index.citing(ids)
+    }
+
+    /// The authors of the snapshot's works filed under `topics`, each measured on their works
+    /// in the snapshot (the only ones it knows): works on the topic, citations, h-index, works
+    /// since `since`; most cited first, as OpenAlex sorts them.
+    fn experts(&self, topics: &[Topic], since: i32, limit: usize) -> Result<Vec<Expert>> {
+        let on_topics = self.index.filed_under(topics)?;
+        let mut names: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
+        for work in &on_topics {
+            for author in &work.authors {
+                if let Some(id) = &author.id {
+                    names
+                        .entry(id.clone())
+                        .or_insert_with(|| (author.name.clone(), author.orcid.clone()));
+                }
+            }
+        }
+        let ids: Vec<String> = names.keys().cloned().collect();
+        let mut works_of: BTreeMap<&str, Vec<&Work>> = BTreeMap::new();
+        let theirs = self.index.by_authors(&ids)?;
+        for work in &theirs {
+            for author in work
+                .authors
+                .iter()
+                .filter_map(|author| author.id.as_deref())
+            {
+                if names.contains_key(author)
+                    && !works_of
+                        .entry(author)
+                        .or_default()
+                        .iter()
+                        .any(|known| known.id() == work.id())
+                {
+                    works_of.entry(author).or_default().push(work);
+                }
+            }
+        }
+        let mut experts: Vec<Expert> = names
+            .iter()
+            .filter_map(|(id, (name, orcid))| {
+                let works = works_of.get(id.as_str())?;
+                let (works_in_topic, topic) = topics
+                    .iter()
+                    .map(|topic| {
+                        let count = works
+                            .iter()
+                            .filter(|work| work.topics.iter().any(|filed| filed.id == topic.id))
+                            .count();
+                        (u32::try_from(count).unwrap_or(u32::MAX), topic)
+                    })
+                    .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.id.cmp(&a.1.id)))?;
+                let mut citations: Vec<u32> = works
+                    .iter()
+                    .map(|work| work.cited_by_count.unwrap_or(0))
+                    .collect();
+                citations.sort_unstable_by(|a, b| b.cmp(a));
+                let h_index = citations
+                    .iter()
+                    .enumerate()
+                    .take_while(|(rank, cited)| **cited as usize > *rank)
+                    .count();
+                let recent = works
+                    .iter()
+                    .filter(|work| work.year.is_some_and(|year| year >= since))
+                    .count();
+                Some(Expert {
+                    id: id.clone(),
+                    name: name.clone(),
+                    orcid: orcid.clone(),
+                    topic: topic.clone(),
+                    works_in_topic,
+                    cited_by_count: citations.iter().copied().fold(0u32, u32::saturating_add),
+                    h_index: u32::try_from(h_index).ok(),
+                    recent_works: u32::try_from(recent).unwrap_or(u32::MAX),
+                    recent_since: since,
+                    works: Vec::new(),
+                })
+            })
+            .collect();
+        experts.sort_by(|a, b| {
+            b.cited_by_count
+                .cmp(&a.cited_by_count)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        experts.truncate(limit);
+        Ok(experts)
+    }
+
+    fn author_works(
+        &self,
+        authors: &[String],
+        topics: &[Topic],
+        limit: usize,
+    ) -> Result<Vec<Work>> {
+        let mut works: Vec<Work> = self
+            .index
+            .by_authors(authors)?
+            .into_iter()
+            .filter(|work| {
+                work.topics
+                    .iter()
+                    .any(|filed| topics.iter().any(|topic| topic.id == filed.id))
+            })
+            .collect();
+        works.sort_by(|a, b| {
+            b.cited_by_count
+                .cmp(&a.cited_by_count)
+                .then_with(|| a.id().cmp(&b.id()))
+        });
+        works.truncate(limit);
+        Ok(works)
     }
 
     fn references(&self, ids: &[WorkId], _held: &Held<'_>) -> Result<Vec<Work>> {
