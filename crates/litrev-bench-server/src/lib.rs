@@ -6,7 +6,8 @@
 //! it gets and can inject the faults real APIs show. `litrev bench snowball` runs the OpenAlex
 //! client against the pair and divides the requests it sent by the fewest its expansion needed;
 //! the integration tests use the same pair (through `litrev-testkit`), so what is measured and
-//! what is tested is one implementation.
+//! what is tested is one implementation. [`zotero::ZoteroServer`] is a Zotero library behind
+//! the Web API v3, for exports to Zotero.
 //!
 //! ```no_run
 //! use litrev_bench_server::http::{FaultPlan, Reply, Server};
@@ -27,3 +28,4 @@ pub mod hostile;
 pub mod http;
 pub mod openalex;
 pub mod random;
+pub mod zotero;

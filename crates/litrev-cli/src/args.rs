@@ -90,8 +90,20 @@ pub struct ExportArgs {
     /// The run's id (`litrev runs` lists them).
     pub run: litrev::model::RunId,
     /// The folder to write the files into (created when missing).
+    #[arg(long, required_unless_present = "zotero")]
+    pub out: Option<PathBuf>,
+    /// Write the review's references into a Zotero library as items of a collection, tagged
+    /// `litrev`; references the collection holds already are not written again. The library
+    /// comes from LITREV_ZOTERO_LIBRARY (`users/ID` or `groups/ID`) and LITREV_ZOTERO_KEY, or
+    /// `[zotero]` in config.toml.
     #[arg(long)]
-    pub out: PathBuf,
+    pub zotero: bool,
+    /// The Zotero collection (default: the run's question); created when missing.
+    #[arg(long, requires = "zotero")]
+    pub collection: Option<String>,
+    /// With --zotero: print what was written as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
     /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
     /// team (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long, env = "LITREV_DB")]

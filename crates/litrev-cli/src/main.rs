@@ -287,12 +287,41 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Worker(worker) => run_worker(&home, &worker),
         Command::Export(export) => {
             let runner = Runner::open(home, export.db.as_deref())?;
-            let files = runner.export(&export.run, &export.out)?;
-            eprintln!(
-                "wrote {files} files of run {} to {}",
-                export.run,
-                export.out.display()
-            );
+            if let Some(out) = &export.out {
+                let files = runner.export(&export.run, out)?;
+                eprintln!(
+                    "wrote {files} files of run {} to {}",
+                    export.run,
+                    out.display()
+                );
+            }
+            if export.zotero {
+                let written = runner.export_to_zotero(&export.run, export.collection.as_deref())?;
+                if export.json {
+                    println!(
+                        "{}",
+                        serde_json::json!({
+                            "collection": written.collection,
+                            "collection_name": written.collection_name,
+                            "created": written.created,
+                            "already": written.already,
+                            "skipped": written.skipped,
+                        })
+                    );
+                }
+                eprintln!(
+                    "Zotero: {} items created, {} already in the collection \"{}\" ({}){}",
+                    written.created,
+                    written.already,
+                    written.collection_name,
+                    written.collection,
+                    if written.skipped > 0 {
+                        format!(", {} references without a title left out", written.skipped)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
             Ok(0)
         }
         Command::Search(search) => {

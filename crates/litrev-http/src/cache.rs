@@ -28,6 +28,9 @@ pub struct CachedResponse {
     pub content_type: Option<String>,
     /// The body.
     pub body: Vec<u8>,
+    /// The response's headers, names in lower case, as the server sent them; not stored, so
+    /// a cached response has none.
+    pub headers: Vec<(String, String)>,
 }
 
 /// Where successful responses are kept: the client's own SQLite file ([`HttpConfig::cache_dir`]),
@@ -122,6 +125,7 @@ impl DiskCache {
                         status: row.get(0)?,
                         content_type: row.get(1)?,
                         body: row.get(2)?,
+                        headers: Vec::new(),
                     })
                 },
             )
@@ -258,6 +262,7 @@ mod tests {
             status: 200,
             content_type: Some("application/json".to_owned()),
             body: body.to_vec(),
+            headers: Vec::new(),
         }
     }
 

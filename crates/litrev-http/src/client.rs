@@ -212,6 +212,7 @@ impl Endpoint {
                         from_cache: false,
                         source: self.source(),
                         url: request.url.clone(),
+                        headers: fetched.headers,
                     });
                 }
                 Verdict::Retry { error, retry_after } => {
@@ -282,6 +283,16 @@ impl Endpoint {
                 .map(str::to_owned)
         };
         let content_type = header(CONTENT_TYPE);
+        let headers: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .filter_map(|(name, value)| {
+                Some((
+                    name.as_str().to_ascii_lowercase(),
+                    value.to_str().ok()?.to_owned(),
+                ))
+            })
+            .collect();
         let retry_after =
             header(RETRY_AFTER).and_then(|value| parse_retry_after(&value, SystemTime::now()));
         let expected_bytes = response.content_length();
@@ -310,6 +321,10 @@ impl Endpoint {
         } else {
             self.classify(request, status, content_type, body, retry_after)
         };
+        let verdict = match verdict {
+            Verdict::Success(fetched) => Verdict::Success(CachedResponse { headers, ..fetched }),
+            other => other,
+        };
         Attempt {
             status: Some(status),
             bytes,
@@ -330,6 +345,7 @@ impl Endpoint {
                 status,
                 content_type,
                 body,
+                headers: Vec::new(),
             });
         }
         if let Some(message) = (self.state.policy.quota)(status, &body) {
@@ -439,6 +455,7 @@ impl Endpoint {
             from_cache: true,
             source: self.source(),
             url: request.url.clone(),
+            headers: Vec::new(),
         }
     }
 

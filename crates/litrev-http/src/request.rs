@@ -137,9 +137,19 @@ pub struct Response {
     pub source: &'static str,
     /// The request's URL, without secrets, for error messages.
     pub url: String,
+    /// The response's headers, names in lower case (none when the cache answered).
+    pub headers: Vec<(String, String)>,
 }
 
 impl Response {
+    /// The value of the header `name` (any case), when the server sent it.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(header, _)| header.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
     /// The body as UTF-8 text.
     ///
     /// # Errors
@@ -214,7 +224,10 @@ mod tests {
             from_cache: false,
             source: "openalex",
             url: "https://api.openalex.org/works".to_owned(),
+            headers: vec![("last-modified-version".to_owned(), "7".to_owned())],
         };
+        assert_eq!(response.header("Last-Modified-Version"), Some("7"));
+        assert_eq!(response.header("link"), None);
         let error = response.json::<serde_json::Value>().unwrap_err();
         let message = error.to_string();
         assert!(

@@ -51,6 +51,12 @@ pub enum Error {
     /// A live source failed (after retries, or for good).
     #[error(transparent)]
     Http(#[from] litrev_http::Error),
+    /// A Zotero library refused what was asked, with what to do.
+    #[error("Zotero: {message}")]
+    Zotero {
+        /// What went wrong and what to do.
+        message: String,
+    },
     /// A source cannot be asked without a setting the user has not given.
     #[error("{source_name} needs {setting}: {how}")]
     MissingSetting {

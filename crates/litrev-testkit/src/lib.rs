@@ -15,9 +15,9 @@ pub mod openalex;
 pub mod postgres;
 
 /// The seeded generator the bench server draws faults and hostile text from.
-pub use litrev_bench_server::{fulltext, random};
+pub use litrev_bench_server::{fulltext, random, zotero};
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The shared data folder, or `None` (after saying so) when it is missing outside CI.
@@ -142,14 +142,24 @@ pub fn tool_available(tool: &str) -> bool {
 /// # Panics
 /// Under `CI=true` when a module is missing: the test script installs them.
 pub fn python_modules_available(modules: &[&str]) -> bool {
-    let found = Command::new("python3")
+    python_modules_available_in(Path::new("python3"), modules)
+}
+
+/// Whether the Python interpreter `python` (a venv's, say) can import every module; when it
+/// cannot, says so (and fails under CI).
+///
+/// # Panics
+/// Under `CI=true` when a module is missing: the test script installs them.
+pub fn python_modules_available_in(python: &Path, modules: &[&str]) -> bool {
+    let found = Command::new(python)
         .args(["-c", &format!("import {}", modules.join(", "))])
         .output()
         .is_ok_and(|output| output.status.success());
     if !found {
         missing(&format!(
-            "PYTHON MODULES MISSING ({}): scripts/install-test-deps.sh installs them; the checks that need them were skipped",
-            modules.join(", ")
+            "PYTHON MODULES MISSING ({}, for {}): scripts/install-test-deps.sh installs them; the checks that need them were skipped",
+            modules.join(", "),
+            python.display()
         ));
     }
     found

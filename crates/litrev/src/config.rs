@@ -4,7 +4,9 @@
 //! environment: `OPENALEX_API_KEY`, `S2_API_KEY`, `NCBI_API_KEY`, `LITREV_EMAIL` (the contact
 //! address the polite pools of OpenAlex, Crossref, NCBI and Unpaywall ask for), and one base-URL
 //! override per API (`LITREV_OPENALEX_URL`, `LITREV_S2_URL`, `LITREV_ARXIV_URL`,
-//! `LITREV_PUBMED_URL`, `LITREV_CROSSREF_URL`, `LITREV_UNPAYWALL_URL`).
+//! `LITREV_PUBMED_URL`, `LITREV_CROSSREF_URL`, `LITREV_UNPAYWALL_URL`), and the Zotero library
+//! reviews are exported to (`[zotero]`: `LITREV_ZOTERO_URL`, `LITREV_ZOTERO_LIBRARY`,
+//! `LITREV_ZOTERO_KEY`).
 //!
 //! Timeouts, retries and the cache's freshness are under `[http]` (or `LITREV_HTTP_TIMEOUT_MS`,
 //! `LITREV_HTTP_RETRIES`, `LITREV_HTTP_BACKOFF_MS`, `LITREV_HTTP_BACKOFF_MAX_MS`,
@@ -82,6 +84,21 @@ impl HttpSettings {
     }
 }
 
+/// The `[zotero]` table: the library `litrev export --zotero` writes to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoteroSettings {
+    /// A base URL replacing `https://api.zotero.org` (`LITREV_ZOTERO_URL`).
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// `users/ID` or `groups/ID` (`LITREV_ZOTERO_LIBRARY`).
+    #[serde(default)]
+    pub library: Option<String>,
+    /// A key with write access to the library (`LITREV_ZOTERO_KEY`).
+    #[serde(default)]
+    pub api_key: Option<String>,
+}
+
 /// Where the responses of the live APIs are cached.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -127,6 +144,9 @@ pub struct SourcesConfig {
     /// Unpaywall.
     #[serde(default)]
     pub unpaywall: ApiConfig,
+    /// The Zotero library reviews are exported to.
+    #[serde(default)]
+    pub zotero: ZoteroSettings,
     /// Timeouts, retries and the cache.
     #[serde(default)]
     pub http: HttpSettings,
@@ -181,6 +201,9 @@ impl SourcesConfig {
         set(&mut self.pubmed.base_url, "LITREV_PUBMED_URL");
         set(&mut self.crossref.base_url, "LITREV_CROSSREF_URL");
         set(&mut self.unpaywall.base_url, "LITREV_UNPAYWALL_URL");
+        set(&mut self.zotero.base_url, "LITREV_ZOTERO_URL");
+        set(&mut self.zotero.library, "LITREV_ZOTERO_LIBRARY");
+        set(&mut self.zotero.api_key, "LITREV_ZOTERO_KEY");
         let number = |name: &str| var(name).and_then(|value| value.trim().parse::<u64>().ok());
         let http = &mut self.http;
         http.timeout_ms = number("LITREV_HTTP_TIMEOUT_MS").or(http.timeout_ms);

@@ -269,14 +269,16 @@ mod tests {
         let queries = SearchShape::of(&plan(Tier::Quick, 0), &openalex).queries as u64;
         assert_eq!(pubmed.requests, 2 * queries);
         assert_eq!(both.requests, by_tier[0] + pubmed.requests);
-        // Past the quick tier arXiv is not asked for books or the most cited works.
+        // Past the quick tier arXiv is not asked for books, the most cited works or experts.
         let standard = plan(Tier::Standard, 0);
         let arxiv = estimate(&standard, &[SourceSpec::Arxiv]);
         let answered = standard
             .queries
             .iter()
             .filter(|query| {
-                query.kinds.is_empty() && query.order == litrev_model::HitOrder::Relevance
+                query.kinds.is_empty()
+                    && query.order == litrev_model::HitOrder::Relevance
+                    && query.channel != Channel::Expert
             })
             .count() as u64;
         assert!(answered < standard.queries.len() as u64);

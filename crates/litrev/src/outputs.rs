@@ -54,6 +54,32 @@ impl Runner {
         Ok(files.len())
     }
 
+    /// Writes a done run's references into the configured Zotero library, as items of the
+    /// collection `collection` (default: the run's question): one item per reference the
+    /// collection does not hold yet, so exporting again creates nothing.
+    ///
+    /// # Errors
+    /// When the run has not published, no library is configured, or Zotero refuses.
+    pub fn export_to_zotero(
+        &self,
+        run: &RunId,
+        collection: Option<&str>,
+    ) -> Result<litrev_sources::zotero::ZoteroWrite> {
+        let bytes = self.output_bytes(run, "references.json").map_err(|_| Error::NotDone {
+            run: run.to_string(),
+            why: "it has no references.json yet; `litrev runs` shows where it stands, `litrev resume` carries it on".to_owned(),
+        })?;
+        let references: Vec<serde_json::Value> =
+            serde_json::from_slice(&bytes).map_err(|error| Error::NoSuchOutput {
+                run: run.to_string(),
+                name: format!("references.json (it does not parse: {error})"),
+            })?;
+        let question = self.store().run(run)?.question;
+        let name = collection.map_or_else(|| collection_name(&question), str::to_owned);
+        let mut library = self.sources().zotero()?;
+        Ok(library.export(&references, &name)?)
+    }
+
     /// The path of the output file `name` (relative, `/`-separated: `charts/years.svg`) of a
     /// run. Anything outside the run's folder (`..`, absolute paths, symlinks out of it) or not
     /// a file is [`Error::NoSuchOutput`].
@@ -106,3 +132,17 @@ pub fn media_type(name: &str) -> &'static str {
         _ => "application/octet-stream",
     }
 }
+
+/// A collection's name from a question: its first 100 characters, cut at a word.
+fn collection_name(question: &str) -> String {
+    let question = question.trim();
+    if question.chars().count() <= COLLECTION_NAME_CHARS {
+        return question.to_owned();
+    }
+    let cut: String = question.chars().take(COLLECTION_NAME_CHARS).collect();
+    let words = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{}…", words.trim_end())
+}
+
+/// The longest collection name made from a question.
+const COLLECTION_NAME_CHARS: usize = 100;

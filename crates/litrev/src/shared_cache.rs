@@ -59,6 +59,7 @@ impl ResponseStore for StoreCache {
             status: hit.status,
             content_type: hit.content_type,
             body: hit.body,
+            headers: Vec::new(),
         }))
     }
 

@@ -118,6 +118,37 @@ impl SourceOpener {
             .map_err(|error| Error::FullTextDownload(error.to_string()))
     }
 
+    /// The Zotero library the configuration names (`[zotero]`, `LITREV_ZOTERO_*`), reached
+    /// through the runner's HTTP client.
+    ///
+    /// # Errors
+    /// When no library is configured, the config file is broken, or HTTP cannot be set up.
+    pub(crate) fn zotero(&self) -> Result<litrev_sources::zotero::ZoteroLibrary> {
+        use litrev_sources::zotero::{self, ZoteroConfig, ZoteroLibrary};
+        let config = SourcesConfig::load(&self.home)?;
+        let Some(library) = config.zotero.library.clone() else {
+            return Err(litrev_sources::Error::MissingSetting {
+                source_name: "zotero",
+                setting: "a library",
+                how: "set LITREV_ZOTERO_LIBRARY to users/ID (your user ID is on https://www.zotero.org/settings/keys) or groups/ID, and LITREV_ZOTERO_KEY to a key with write access, or put them under [zotero] in config.toml",
+            }
+            .into());
+        };
+        let zotero_config = ZoteroConfig {
+            base_url: config
+                .zotero
+                .base_url
+                .clone()
+                .unwrap_or_else(|| zotero::DEFAULT_BASE_URL.to_owned()),
+            library,
+            key: config.zotero.api_key.clone(),
+        };
+        Ok(ZoteroLibrary::new(
+            self.http(&config)?.endpoint(zotero::policy()),
+            zotero_config,
+        )?)
+    }
+
     /// The sources of `specs`, asked together.
     ///
     /// # Errors

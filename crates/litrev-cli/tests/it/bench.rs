@@ -431,7 +431,7 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
     assert_eq!(planning.len(), 1, "the plan's variants are asked for once");
     assert!(
         stdout.contains(
-            "LLM (plan_queries.v1): 1 searches proposed, 1 added (q6), 0 left out; 1 calls"
+            "LLM (plan_queries.v1): 1 searches proposed, 1 added (q7), 0 left out; 1 calls"
         ),
         "{stdout}"
     );

@@ -15,3 +15,4 @@ mod sources;
 mod speed;
 mod support;
 mod workers;
+mod zotero;

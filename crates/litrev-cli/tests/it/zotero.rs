@@ -1,0 +1,185 @@
+//! `litrev export RUN --zotero`: a done review's references written to a Zotero library (a
+//! local stand-in following the Web API v3, `litrev_testkit::zotero`) and read back by
+//! pyzotero, an independent client.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use litrev_testkit::http::{FaultPlan, Server};
+use litrev_testkit::zotero::{ZoteroFaults, ZoteroServer};
+use serde_json::Value;
+
+use crate::support::{describe, litrev, newest_run, review, testdata};
+
+const LIBRARY: &str = "users/475425";
+const KEY: &str = "k3yWithWriteAccess";
+
+/// The Python of the venv the test script puts pyzotero in, if it can import it; else says so
+/// (and fails under CI).
+fn pyzotero_python() -> Option<PathBuf> {
+    let python = std::env::var_os("LITREV_PYZOTERO_PYTHON").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/pyzotero-venv/bin/python"),
+        PathBuf::from,
+    );
+    litrev_testkit::python_modules_available_in(&python, &["pyzotero"]).then_some(python)
+}
+
+fn export(home: &Path, run: &str, url: &str, key: &str) -> std::process::Output {
+    litrev(
+        home,
+        &[
+            "export",
+            run,
+            "--zotero",
+            "--collection",
+            "Emicizumab review",
+            "--json",
+        ],
+        &[
+            ("LITREV_ZOTERO_URL", url),
+            ("LITREV_ZOTERO_LIBRARY", LIBRARY),
+            ("LITREV_ZOTERO_KEY", key),
+            ("LITREV_HTTP_BACKOFF_MS", "10"),
+        ],
+    )
+}
+
+/// One item per reference, each marked, typed and filed in the collection; a second export
+/// creates nothing; a 429 and a change by someone else in between cost nothing; pyzotero reads
+/// back title, authors, year, DOI and type of every reference; a key that may not write gets
+/// a message saying what to do.
+#[test]
+fn a_review_exported_to_zotero_makes_one_item_per_reference_once() {
+    let Some(data) = testdata() else { return };
+    let Some(python) = pyzotero_python() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let output = review(home.path(), &data, "Donners_2021", &out, &["--yes"]);
+    assert!(output.status.success(), "{}", describe(&output));
+    let run = newest_run(home.path());
+    let references: Vec<Value> = serde_json::from_slice(
+        &std::fs::read(out.join("references.json")).expect("references.json"),
+    )
+    .expect("CSL-JSON");
+    assert!(references.len() > 10);
+
+    let library = Arc::new(ZoteroServer::new(
+        LIBRARY,
+        KEY,
+        ZoteroFaults {
+            rate_limit_first_write: true,
+            concurrent_change: true,
+        },
+    ));
+    let answering = Arc::clone(&library);
+    let server = Server::start(move |request| answering.answer(request), FaultPlan::none());
+
+    let first = export(home.path(), &run, &server.url(), KEY);
+    assert!(first.status.success(), "{}", describe(&first));
+    let written: Value = serde_json::from_slice(&first.stdout).expect("JSON");
+    assert_eq!(
+        written["created"].as_u64(),
+        Some(references.len() as u64),
+        "{written}"
+    );
+    assert_eq!(written["already"].as_u64(), Some(0), "{written}");
+    assert_eq!(library.items().len(), references.len());
+    let log = server.request_log();
+    let writes = log.iter().filter(|line| line.starts_with("POST ")).count();
+    // The collection, the 429 sent again, then the items in batches of 50, one refused for
+    // the library's change and sent again.
+    assert_eq!(writes, 2 + references.len().div_ceil(50) + 1, "{log:#?}");
+
+    let again = export(home.path(), &run, &server.url(), KEY);
+    assert!(again.status.success(), "{}", describe(&again));
+    let written: Value = serde_json::from_slice(&again.stdout).expect("JSON");
+    assert_eq!(written["created"].as_u64(), Some(0), "{written}");
+    assert_eq!(written["already"].as_u64(), Some(references.len() as u64));
+    assert_eq!(
+        library.items().len(),
+        references.len(),
+        "nothing created twice"
+    );
+
+    let read = std::process::Command::new(&python)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/zotero_read_back.py"))
+        .args([&server.url(), "user", "475425", KEY, "Emicizumab review"])
+        .output()
+        .expect("python runs");
+    assert!(
+        read.status.success(),
+        "pyzotero: {}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let read: Value = serde_json::from_slice(&read.stdout).expect("pyzotero's JSON");
+    let items = read["items"].as_array().expect("items");
+    assert_eq!(items.len(), references.len());
+    for reference in &references {
+        let key = reference["id"].as_str().expect("id");
+        let item = items
+            .iter()
+            .find(|item| {
+                item["extra"]
+                    .as_str()
+                    .is_some_and(|extra| extra.contains(&format!("Citation Key: {key}")))
+            })
+            .unwrap_or_else(|| panic!("no item for {key}"));
+        assert_eq!(item["title"], reference["title"], "{key}");
+        let families: Vec<&str> = reference["author"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|name| name["family"].as_str().or(name["literal"].as_str()))
+            .collect();
+        let read_families: Vec<&str> = item["creators"]
+            .as_array()
+            .expect("creators")
+            .iter()
+            .filter_map(|creator| creator["lastName"].as_str().or(creator["name"].as_str()))
+            .collect();
+        assert_eq!(read_families, families, "{key}");
+        let year = reference["issued"]["date-parts"][0][0].as_i64();
+        assert_eq!(
+            item["date"]
+                .as_str()
+                .and_then(|date| date.get(..4)?.parse::<i64>().ok()),
+            year,
+            "{key}"
+        );
+        let doi = reference["DOI"].as_str();
+        let read_doi = item["DOI"].as_str().or_else(|| {
+            item["extra"]
+                .as_str()?
+                .lines()
+                .find_map(|line| line.strip_prefix("DOI: "))
+        });
+        assert_eq!(read_doi, doi, "{key}");
+        let expected_type = match reference["type"].as_str() {
+            Some("article-journal") => "journalArticle",
+            Some("book") => "book",
+            Some("chapter") => "bookSection",
+            Some("paper-conference") => "conferencePaper",
+            Some("report") => "report",
+            other => panic!("{key}: a CSL type the test does not map: {other:?}"),
+        };
+        assert_eq!(item["itemType"], expected_type, "{key}");
+        assert!(
+            item["tags"]
+                .as_array()
+                .is_some_and(|tags| tags.contains(&Value::from("litrev")))
+        );
+    }
+
+    let refused = export(home.path(), &run, &server.url(), "a-read-only-key");
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("LITREV_ZOTERO_KEY") && stderr.contains("write access"),
+        "{stderr}"
+    );
+    let unset = litrev(home.path(), &["export", &run, "--zotero"], &[]);
+    assert!(!unset.status.success());
+    assert!(String::from_utf8_lossy(&unset.stderr).contains("LITREV_ZOTERO_LIBRARY"));
+}

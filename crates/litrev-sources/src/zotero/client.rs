@@ -1,0 +1,336 @@
+//! A Zotero library over the Web API v3: its collections, the marks of the items a collection
+//! holds, and new items created in batches of 50.
+//!
+//! Every write carries a `Zotero-Write-Token` (derived from the batch and the library version,
+//! so a request sent again after a lost answer is refused rather than applied twice) and
+//! `If-Unmodified-Since-Version`, the library version last read: when someone else changed the
+//! library in between (412), the collection's marks are read again and only what is still
+//! missing is sent. 429 and 5xx answers are retried by `litrev-http`, honouring `Retry-After`.
+
+use std::collections::BTreeSet;
+
+use litrev_http::{Endpoint, Request, SourcePolicy};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::item::{item_from_csl, mark_of, marks_in_extra};
+use crate::error::{Error, Result};
+
+/// The public API.
+pub const DEFAULT_BASE_URL: &str = "https://api.zotero.org";
+/// The most objects one write may carry.
+const WRITE_BATCH: usize = 50;
+/// The largest page of a listing.
+const PAGE: usize = 100;
+
+/// How to reach a Zotero library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoteroConfig {
+    /// Base URL (`LITREV_ZOTERO_URL` overrides the public API).
+    pub base_url: String,
+    /// `users/ID` or `groups/ID` (`LITREV_ZOTERO_LIBRARY`).
+    pub library: String,
+    /// A key with write access to the library (`LITREV_ZOTERO_KEY`), never logged.
+    pub key: Option<String>,
+}
+
+/// Zotero asks clients to keep to a few requests a second.
+pub fn policy() -> SourcePolicy {
+    SourcePolicy::new("zotero", 4)
+}
+
+/// What an export to Zotero did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoteroWrite {
+    /// The collection's name.
+    pub collection_name: String,
+    /// The collection's key.
+    pub collection: String,
+    /// Items created now.
+    pub created: usize,
+    /// References the collection held already (from an earlier export).
+    pub already: usize,
+    /// References without a title, which make no item.
+    pub skipped: usize,
+}
+
+/// One Zotero library.
+#[derive(Debug)]
+pub struct ZoteroLibrary {
+    endpoint: Endpoint,
+    config: ZoteroConfig,
+    /// The library version last read (`Last-Modified-Version`).
+    version: Option<u64>,
+}
+
+impl ZoteroLibrary {
+    /// A library reached through `endpoint` (built with [`policy`]).
+    ///
+    /// # Errors
+    /// When the library is not `users/ID` or `groups/ID`.
+    pub fn new(endpoint: Endpoint, config: ZoteroConfig) -> Result<ZoteroLibrary> {
+        let valid = config.library.split_once('/').is_some_and(|(kind, id)| {
+            matches!(kind, "users" | "groups")
+                && !id.is_empty()
+                && id.chars().all(|c| c.is_ascii_digit())
+        });
+        if !valid {
+            return Err(Error::Zotero {
+                message: format!(
+                    "the library `{}` is not users/ID or groups/ID: set LITREV_ZOTERO_LIBRARY to your user ID (https://www.zotero.org/settings/keys) as users/ID, or a group's as groups/ID",
+                    config.library
+                ),
+            });
+        }
+        Ok(ZoteroLibrary {
+            endpoint,
+            config,
+            version: None,
+        })
+    }
+
+    /// Writes `references` (CSL-JSON items) into the collection named `name` (created when
+    /// missing): each reference the collection does not hold yet becomes an item.
+    ///
+    /// # Errors
+    /// When the library refuses a request (a key without write access, an unknown library),
+    /// or an item is refused.
+    pub fn export(&mut self, references: &[Value], name: &str) -> Result<ZoteroWrite> {
+        let collection = self.collection(name)?;
+        let mut held = self.marks(&collection)?;
+        let mut write = ZoteroWrite {
+            collection_name: name.to_owned(),
+            collection: collection.clone(),
+            created: 0,
+            already: 0,
+            skipped: 0,
+        };
+        let mut pending: Vec<(String, Value)> = Vec::new();
+        for reference in references {
+            match (mark_of(reference), item_from_csl(reference, &collection)) {
+                (Some(mark), Some(_)) if held.contains(&mark) => write.already += 1,
+                (Some(mark), Some(item)) => {
+                    if !pending.iter().any(|(known, _)| *known == mark) {
+                        pending.push((mark, item));
+                    }
+                }
+                _ => write.skipped += 1,
+            }
+        }
+        for batch in pending.chunks(WRITE_BATCH) {
+            let items: Vec<Value> = batch.iter().map(|(_, item)| item.clone()).collect();
+            match self.create("items", &items) {
+                Ok(keys) => write.created += keys.len(),
+                Err(Error::Http(litrev_http::Error::Status { status: 412, .. })) => {
+                    // The library changed since it was read (or this batch's write went through
+                    // and its answer was lost): read again, send what is still missing.
+                    held = self.marks(&collection)?;
+                    let missing: Vec<Value> = batch
+                        .iter()
+                        .filter(|(mark, _)| !held.contains(mark))
+                        .map(|(_, item)| item.clone())
+                        .collect();
+                    write.already += batch.len() - missing.len();
+                    if !missing.is_empty() {
+                        write.created += self.create("items", &missing)?.len();
+                    }
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(write)
+    }
+
+    /// The key of the top-level collection named `name`, created when the library has none.
+    ///
+    /// # Errors
+    /// When a request fails.
+    pub fn collection(&mut self, name: &str) -> Result<String> {
+        let collections = self.list("collections")?;
+        let found = collections.iter().find(|collection| {
+            collection["data"]["name"].as_str() == Some(name)
+                && !collection["data"]["parentCollection"].is_string()
+        });
+        if let Some(key) = found.and_then(|collection| collection["key"].as_str()) {
+            return Ok(key.to_owned());
+        }
+        let keys = self.create("collections", &[json!({ "name": name })])?;
+        keys.into_iter().next().ok_or_else(|| Error::Zotero {
+            message: format!("the collection `{name}` was not created and no reason was given"),
+        })
+    }
+
+    /// The marks of the items a collection holds.
+    ///
+    /// # Errors
+    /// When a request fails.
+    pub fn marks(&mut self, collection: &str) -> Result<BTreeSet<String>> {
+        Ok(self
+            .list(&format!("collections/{collection}/items"))?
+            .iter()
+            .filter_map(|item| item["data"]["extra"].as_str())
+            .flat_map(marks_in_extra)
+            .collect())
+    }
+
+    /// Every object of a listing, page by page.
+    fn list(&mut self, path: &str) -> Result<Vec<Value>> {
+        let mut all = Vec::new();
+        loop {
+            let url = format!(
+                "{}/{}/{path}?format=json&limit={PAGE}&start={}",
+                crate::url::base(&self.config.base_url),
+                self.config.library,
+                all.len()
+            );
+            let request = self.authorised(Request::get(&url, "list").with_cacheable(false));
+            let response = self.send(&request)?;
+            let page: Vec<Value> =
+                serde_json::from_slice(&response.body).map_err(|error| Error::Parse {
+                    source_name: "zotero",
+                    message: format!("a listing is not a JSON array of objects ({error})"),
+                })?;
+            let fetched = page.len();
+            all.extend(page);
+            let total = response
+                .header("total-results")
+                .and_then(|total| total.parse::<usize>().ok());
+            if fetched < PAGE || total.is_some_and(|total| all.len() >= total) {
+                return Ok(all);
+            }
+        }
+    }
+
+    /// Creates `objects` (at most 50) under `path` (`items`, `collections`); their new keys.
+    fn create(&mut self, path: &str, objects: &[Value]) -> Result<Vec<String>> {
+        let url = format!(
+            "{}/{}/{path}",
+            crate::url::base(&self.config.base_url),
+            self.config.library
+        );
+        let body = Value::Array(objects.to_vec());
+        let mut request = Request::post_json(&url, "write", &body)
+            .with_cacheable(false)
+            .with_header("Zotero-Write-Token", &write_token(self.version, &body));
+        if let Some(version) = self.version {
+            request = request.with_header("If-Unmodified-Since-Version", &version.to_string());
+        }
+        let response = self.send(&self.authorised(request))?;
+        let answer: Value =
+            serde_json::from_slice(&response.body).map_err(|error| Error::Parse {
+                source_name: "zotero",
+                message: format!("a write's answer is not JSON ({error})"),
+            })?;
+        read_write_answer(&answer, objects.len())
+    }
+
+    fn authorised(&self, request: Request) -> Request {
+        let request = request.with_header("Zotero-API-Version", "3");
+        match &self.config.key {
+            Some(key) => request.with_secret_header("Zotero-API-Key", key),
+            None => request,
+        }
+    }
+
+    /// Sends a request, keeps the library version it reports, and says what to do when the
+    /// library refuses it.
+    fn send(&mut self, request: &Request) -> Result<litrev_http::Response> {
+        match self.endpoint.send(request) {
+            Ok(response) => {
+                if let Some(version) = response
+                    .header("last-modified-version")
+                    .and_then(|version| version.parse().ok())
+                {
+                    self.version = Some(version);
+                }
+                Ok(response)
+            }
+            Err(litrev_http::Error::Status { status: 403, .. }) => Err(Error::Zotero {
+                message: format!(
+                    "the key may not write to {}: create a key with write access at https://www.zotero.org/settings/keys and set LITREV_ZOTERO_KEY",
+                    self.config.library
+                ),
+            }),
+            Err(litrev_http::Error::Status { status: 404, .. }) => Err(Error::Zotero {
+                message: format!(
+                    "there is no library {} at {}: check LITREV_ZOTERO_LIBRARY (users/ID or groups/ID)",
+                    self.config.library, self.config.base_url
+                ),
+            }),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+/// A write token for `body` at library `version`: the same batch sent twice at one version
+/// has one token, so Zotero applies it once.
+fn write_token(version: Option<u64>, body: &Value) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(version.unwrap_or(0).to_le_bytes());
+    hasher.update(body.to_string().as_bytes());
+    hasher
+        .finalize()
+        .iter()
+        .take(16)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The keys of a write's answer (`success`: index → key), in order; an error naming every
+/// object it refused (`failed`: index → code and message).
+fn read_write_answer(answer: &Value, sent: usize) -> Result<Vec<String>> {
+    let failed: Vec<String> = answer["failed"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(index, why)| {
+            format!(
+                "object {index}: {} {}",
+                why["code"],
+                why["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    if !failed.is_empty() {
+        return Err(Error::Zotero {
+            message: format!(
+                "{} of {sent} objects refused ({}); the others were written, and exporting again sends only what is missing",
+                failed.len(),
+                failed.join("; ")
+            ),
+        });
+    }
+    let mut keys: Vec<(usize, String)> = ["success", "unchanged"]
+        .iter()
+        .flat_map(|field| answer[*field].as_object().into_iter().flatten())
+        .filter_map(|(index, key)| Some((index.parse().ok()?, key.as_str()?.to_owned())))
+        .collect();
+    keys.sort();
+    Ok(keys.into_iter().map(|(_, key)| key).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// pyzotero's recorded answer to a creation (`tests/api_responses/creation_doc.json`).
+    #[test]
+    fn reads_a_recorded_creation_answer_and_names_what_was_refused() {
+        let recorded = r#"{"failed": {}, "unchanged": {}, "success": {"0": "ABC123"}}"#;
+        let answer: Value = serde_json::from_str(recorded).expect("json");
+        assert_eq!(read_write_answer(&answer, 1).expect("keys"), ["ABC123"]);
+        let refused = json!({"success": {"0": "K1"}, "failed": {"1": {"code": 400, "message": "Invalid item type 'paper'"}}});
+        let message = read_write_answer(&refused, 2)
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            message.contains("1 of 2 objects refused") && message.contains("Invalid item type"),
+            "{message}"
+        );
+        assert_ne!(
+            write_token(Some(1), &json!([1])),
+            write_token(Some(2), &json!([1]))
+        );
+        assert_eq!(write_token(Some(1), &json!([1])).len(), 32);
+    }
+}

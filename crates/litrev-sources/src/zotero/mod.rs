@@ -1,0 +1,13 @@
+//! The Zotero Web API (v3): a review's references written to a Zotero library as items in a
+//! collection, tagged, once each (`litrev export RUN --zotero`).
+//!
+//! `item.rs` turns a CSL-JSON item (the run's `references.json`) into a Zotero item; `client.rs`
+//! finds or creates the collection, reads which references it already holds (each item carries
+//! its mark in `extra`: `litrev: doi:10.…` or `litrev: key:…`), and creates the others in
+//! batches of 50 under a write token and the library's version.
+
+mod client;
+mod item;
+
+pub use client::{DEFAULT_BASE_URL, ZoteroConfig, ZoteroLibrary, ZoteroWrite, policy};
+pub use item::{MARK_PREFIX, TAG, item_from_csl, mark_of, marks_in_extra};
