@@ -49,7 +49,7 @@ impl Runner {
         if let Some(work) = self.described(id)? {
             return Ok(work);
         }
-        let federation = self.source_opener().open(sources, events)?;
+        let federation = self.sources().open(sources, events)?;
         self.find_work(&federation, id)
     }
 
@@ -66,7 +66,7 @@ impl Runner {
         limit: usize,
         events: &dyn Fn(&Event),
     ) -> Result<Exploration> {
-        let federation = self.source_opener().open(sources, events)?;
+        let federation = self.sources().open(sources, events)?;
         let work = self.find_work(&federation, id)?;
         let ids = work_ids(&work);
         let held = Held::new();
@@ -112,7 +112,7 @@ impl Runner {
         limit: usize,
         events: &dyn Fn(&Event),
     ) -> Result<Exploration> {
-        let federation = self.source_opener().open(sources, events)?;
+        let federation = self.sources().open(sources, events)?;
         let seeds = ids
             .iter()
             .map(|id| self.find_work(&federation, id))

@@ -146,3 +146,21 @@ fn collection_name(question: &str) -> String {
 
 /// The longest collection name made from a question.
 const COLLECTION_NAME_CHARS: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::collection_name;
+
+    #[test]
+    fn a_long_question_names_its_collection_up_to_a_word() {
+        assert_eq!(
+            collection_name("  Emicizumab in humans "),
+            "Emicizumab in humans"
+        );
+        let long = "Pharmacokinetics and associated efficacy of emicizumab in humans: a systematic review of every trial and registry ever run";
+        let name = collection_name(long);
+        assert!(name.ends_with('…') && name.chars().count() <= 101, "{name}");
+        assert!(long.starts_with(name.trim_end_matches('…')));
+        assert!(!name.trim_end_matches('…').ends_with(' '));
+    }
+}

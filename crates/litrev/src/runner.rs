@@ -1259,11 +1259,6 @@ impl Runner {
             .ok_or_else(|| Error::MissingStep(step.to_owned()))
     }
 
-    /// What opens the run's sources (and keeps their HTTP client).
-    pub(crate) fn source_opener(&self) -> &SourceOpener {
-        &self.sources
-    }
-
     /// The stored records of the corpus entries, stubs included.
     pub(crate) fn stored_works(&self, entries: &[CorpusEntry]) -> Result<BTreeMap<WorkId, Work>> {
         let ids: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();

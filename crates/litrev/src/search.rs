@@ -84,7 +84,7 @@ impl Runner {
             return Err(Error::Discover(litrev_discover::Error::NothingToSearch));
         }
         let federation = self
-            .source_opener()
+            .sources()
             .open(&SourceSpec::merge(sources.to_vec()), events)?;
         let kinds: Vec<_> = federation
             .sources()
@@ -136,7 +136,7 @@ impl Runner {
                 merged.works.len()
             ),
         );
-        let summary = self.source_opener().http_summary();
+        let summary = self.sources().http_summary();
         let mut seen: BTreeSet<WorkId> = BTreeSet::new();
         let mut rows = Vec::new();
         for (slot, kind) in kinds.iter().enumerate() {

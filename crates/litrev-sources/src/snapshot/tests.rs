@@ -140,6 +140,51 @@ fn reads_the_current_schema() {
     assert!(issues.is_empty(), "{issues:?}");
     assert!(works.iter().filter(|work| work.venue.is_some()).count() > 100);
     assert!(works.iter().any(|work| !work.keywords.is_empty()));
+    // Current records name topics (`T…`), which the expert channel asks for authors of; a
+    // record without topics falls back to its specific concepts (`C…`), never mixing the two.
+    assert!(works.iter().any(|work| !work.topics.is_empty()));
+    for work in &works {
+        let topics = work
+            .topics
+            .iter()
+            .filter(|topic| topic.id.starts_with('T'))
+            .count();
+        let concepts = work
+            .topics
+            .iter()
+            .filter(|topic| topic.id.starts_with('C'))
+            .count();
+        assert_eq!(topics + concepts, work.topics.len());
+        assert!(topics == 0 || concepts == 0, "{:?}", work.topics);
+    }
+}
+
+/// Records of the 2023 schema give their specific concepts (level 2 and below) as topics, with
+/// the `C…` ids the Authors API filters on, and each author's OpenAlex id.
+#[test]
+fn the_2023_schema_gives_specific_concepts_and_author_ids() {
+    let Some(data) = testdata() else { return };
+    let file = data.join("synergy/works/Donners_2021.jsonl.gz");
+    let (works, _) = SnapshotSource::read_works(&[file]).expect("works");
+    let topics: Vec<&litrev_model::Topic> = works.iter().flat_map(|work| &work.topics).collect();
+    assert!(topics.len() > works.len(), "{} topics", topics.len());
+    assert!(topics.iter().all(|topic| topic.id.starts_with('C')));
+    assert!(
+        !topics
+            .iter()
+            .any(|topic| topic.name == "Medicine" || topic.name == "Biology"),
+        "level-0 concepts are disciplines, not topics"
+    );
+    let authors: Vec<&litrev_model::Author> = works.iter().flat_map(|work| &work.authors).collect();
+    let with_id = authors
+        .iter()
+        .filter(|author| author.id.as_deref().is_some_and(|id| id.starts_with('A')))
+        .count();
+    assert!(
+        with_id * 10 > authors.len() * 9,
+        "{with_id} of {}",
+        authors.len()
+    );
 }
 
 #[test]
