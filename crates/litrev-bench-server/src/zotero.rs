@@ -72,6 +72,43 @@ impl ZoteroServer {
         }
     }
 
+    /// Puts `items` (item data: `itemType`, `title`, `DOI`…) into the collection `name`,
+    /// created when missing, as a person's earlier work in Zotero would have: a library to
+    /// read from.
+    pub fn seed(&self, name: &str, items: Vec<Value>) {
+        let mut state = self.lock();
+        state.version += 1;
+        let version = state.version;
+        let collection = match state
+            .collections
+            .iter()
+            .find(|collection| collection["data"]["name"] == name)
+        {
+            Some(collection) => collection["key"].as_str().unwrap_or_default().to_owned(),
+            None => {
+                state.next_key += 1;
+                let key = object_key(state.next_key);
+                state.collections.push(json!({
+                    "key": key, "version": version,
+                    "data": {"key": key, "version": version, "name": name, "parentCollection": false},
+                }));
+                key
+            }
+        };
+        for mut data in items {
+            state.next_key += 1;
+            let key = object_key(state.next_key);
+            if let Value::Object(fields) = &mut data {
+                fields.insert("key".into(), json!(key));
+                fields.insert("version".into(), json!(version));
+                fields.insert("collections".into(), json!([collection]));
+            }
+            state
+                .items
+                .push(json!({"key": key, "version": version, "data": data}));
+        }
+    }
+
     /// Every item in the library, as stored.
     pub fn items(&self) -> Vec<Value> {
         self.lock().items.clone()

@@ -655,6 +655,14 @@ pub struct ScreenArgs {
     /// `label_included` 1/0 or `decision` include/exclude) instead of screening interactively.
     #[arg(long)]
     pub import: Option<PathBuf>,
+    /// Include the works your Zotero library holds (matched by DOI, else by title), as your
+    /// labels: the library from LITREV_ZOTERO_LIBRARY and LITREV_ZOTERO_KEY, or `[zotero]` in
+    /// config.toml.
+    #[arg(long, conflicts_with = "import")]
+    pub import_zotero: bool,
+    /// With --import-zotero: only the items of this collection.
+    #[arg(long, requires = "import_zotero")]
+    pub collection: Option<String>,
     /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
     /// team (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long, env = "LITREV_DB")]

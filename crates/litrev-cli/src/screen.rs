@@ -17,6 +17,14 @@ pub fn run(runner: &mut Runner, args: &ScreenArgs) -> anyhow::Result<u8> {
         );
         return Ok(0);
     }
+    if args.import_zotero {
+        let report = runner.import_zotero_labels(&args.run, args.collection.as_deref())?;
+        println!(
+            "Zotero: {} works included by you, {} included already, {} references not in this run; continue with `litrev resume {}`",
+            report.changed, report.unchanged, report.unknown, args.run
+        );
+        return Ok(0);
+    }
     let mut session = runner.screening_session(&args.run)?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();

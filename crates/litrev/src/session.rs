@@ -96,6 +96,44 @@ impl Runner {
     /// When the run is not at the gate, or the file cannot be read or lacks the columns.
     pub fn import_labels(&mut self, run: &RunId, path: &Path) -> Result<ImportReport> {
         self.check_at_gate(run)?;
+        let rows = read_labelled_rows(path)?;
+        self.import_rows(run, rows)
+    }
+
+    /// Includes, as the person's labels, the works of a run at the gate that the configured
+    /// Zotero library holds (all of it, or its collection `collection`), matched by DOI, else
+    /// by title: the studies a researcher already knows belong in the review.
+    ///
+    /// # Errors
+    /// When the run is not at the gate, no library is configured, the collection does not
+    /// exist, or Zotero refuses.
+    pub fn import_zotero_labels(
+        &mut self,
+        run: &RunId,
+        collection: Option<&str>,
+    ) -> Result<ImportReport> {
+        self.check_at_gate(run)?;
+        let references = self.sources().zotero()?.references(collection)?;
+        let rows = references
+            .into_iter()
+            .map(|reference| LabelledRow {
+                ids: reference
+                    .doi
+                    .as_deref()
+                    .and_then(|doi| doi.parse::<litrev_model::Doi>().ok())
+                    .map(WorkId::Doi)
+                    .into_iter()
+                    .collect(),
+                title: reference.title,
+                decision: Decision::Include,
+            })
+            .collect();
+        self.import_rows(run, rows)
+    }
+
+    /// Records the rows whose decision differs from the one in force as the person's labels;
+    /// a row finds its work by any of its ids, else by its title.
+    fn import_rows(&mut self, run: &RunId, rows: Vec<LabelledRow>) -> Result<ImportReport> {
         let in_force: BTreeMap<WorkId, Decision> = self
             .decisions_in_force(run)?
             .into_iter()
@@ -111,7 +149,6 @@ impl Runner {
                     .map(|title| (title_key(title), id.clone()))
             })
             .collect();
-        let rows = read_labelled_rows(path)?;
         let mut report = ImportReport {
             changed: 0,
             unchanged: 0,

@@ -183,3 +183,122 @@ fn a_review_exported_to_zotero_makes_one_item_per_reference_once() {
     assert!(!unset.status.success());
     assert!(String::from_utf8_lossy(&unset.stderr).contains("LITREV_ZOTERO_LIBRARY"));
 }
+
+/// The studies a researcher keeps in a Zotero collection become their labels at the gate:
+/// the SYNERGY review's included records, put in a collection (half of them without their DOI,
+/// so they are matched by title), are all included after the import, and the run goes on.
+#[test]
+fn a_zotero_collection_includes_the_works_it_holds_at_the_gate() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let gate = review(home.path(), &data, "Donners_2021", &out, &[]);
+    assert_eq!(gate.status.code(), Some(3), "{}", describe(&gate));
+    let run = newest_run(home.path());
+
+    // The review's own included studies, by their records in the works file.
+    let labels =
+        std::fs::File::open(data.join("synergy/labels/Donners_2021.csv.gz")).expect("labels");
+    let mut reader = csv::Reader::from_reader(flate2::read::GzDecoder::new(labels));
+    let included: Vec<String> = reader
+        .records()
+        .map(|row| row.expect("row"))
+        .filter(|row| row.get(3) == Some("1"))
+        .map(|row| row.get(0).expect("id").to_owned())
+        .collect();
+    let works = std::io::BufReader::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(crate::support::works_file(&data, "Donners_2021")).expect("works"),
+    ));
+    let records: Vec<Value> = std::io::BufRead::lines(works)
+        .map(|line| serde_json::from_str(&line.expect("line")).expect("record"))
+        .filter(|record: &Value| included.iter().any(|id| record["id"] == id.as_str()))
+        .collect();
+    assert_eq!(records.len(), included.len());
+    let items: Vec<Value> = records
+        .iter()
+        .enumerate()
+        .map(|(at, record)| {
+            let mut item =
+                serde_json::json!({"itemType": "journalArticle", "title": record["title"]});
+            if at % 2 == 0
+                && let Some(doi) = record["doi"].as_str()
+            {
+                item["DOI"] = Value::from(doi.trim_start_matches("https://doi.org/"));
+            }
+            item
+        })
+        .collect();
+    let library = Arc::new(ZoteroServer::new(LIBRARY, KEY, ZoteroFaults::default()));
+    library.seed("Known studies", items);
+    library.seed(
+        "Something else",
+        vec![serde_json::json!({"itemType": "book", "title": "Unrelated"})],
+    );
+    let answering = Arc::clone(&library);
+    let server = Server::start(move |request| answering.answer(request), FaultPlan::none());
+    let url = server.url();
+    let env = [
+        ("LITREV_ZOTERO_URL", url.as_str()),
+        ("LITREV_ZOTERO_LIBRARY", LIBRARY),
+        ("LITREV_ZOTERO_KEY", KEY),
+    ];
+
+    let missing = litrev(
+        home.path(),
+        &["screen", &run, "--import-zotero", "--collection", "Nope"],
+        &env,
+    );
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no collection named `Nope`"));
+
+    let import = litrev(
+        home.path(),
+        &[
+            "screen",
+            &run,
+            "--import-zotero",
+            "--collection",
+            "Known studies",
+        ],
+        &env,
+    );
+    assert!(import.status.success(), "{}", describe(&import));
+    let said = String::from_utf8_lossy(&import.stdout);
+    let count = |after: &str| -> usize {
+        let end = said
+            .find(after)
+            .unwrap_or_else(|| panic!("{after} in {said}"));
+        said[..end]
+            .rsplit([' ', ':'])
+            .find(|word| !word.is_empty())
+            .and_then(|n| n.parse().ok())
+            .expect("a count")
+    };
+    let (changed, unchanged, unknown) = (
+        count(" works included by you"),
+        count(" included already"),
+        count(" references not in this run"),
+    );
+    assert_eq!(changed + unchanged + unknown, included.len(), "{said}");
+    assert!(changed > 0, "the import changed nothing: {said}");
+
+    let resumed = litrev(home.path(), &["resume", &run], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let rows = crate::support::table(&out.join("screening.csv"));
+    let held: Vec<&std::collections::BTreeMap<String, String>> = rows
+        .iter()
+        .filter(|row| included.iter().any(|id| row.get("openalex_id") == Some(id)))
+        .collect();
+    assert_eq!(
+        held.len(),
+        changed + unchanged,
+        "every matched study is in the table"
+    );
+    for row in held {
+        assert_eq!(
+            row.get("decision").map(String::as_str),
+            Some("include"),
+            "{row:?}"
+        );
+    }
+}

@@ -54,6 +54,17 @@ pub struct ZoteroWrite {
     pub skipped: usize,
 }
 
+/// A reference a Zotero library holds, as far as matching it to a work needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoteroReference {
+    /// The item's key.
+    pub key: String,
+    /// Its DOI, if it has one.
+    pub doi: Option<String>,
+    /// Its title, if it has one.
+    pub title: Option<String>,
+}
+
 /// One Zotero library.
 #[derive(Debug)]
 pub struct ZoteroLibrary {
@@ -158,6 +169,63 @@ impl ZoteroLibrary {
         keys.into_iter().next().ok_or_else(|| Error::Zotero {
             message: format!("the collection `{name}` was not created and no reason was given"),
         })
+    }
+
+    /// The references a library holds (its top-level items, attachments and notes aside), or
+    /// those of its collection named `collection`: each item's DOI (its field, or a `DOI:` line
+    /// of `extra`) and title, for matching works by.
+    ///
+    /// # Errors
+    /// When no collection has that name, or a request fails.
+    pub fn references(&mut self, collection: Option<&str>) -> Result<Vec<ZoteroReference>> {
+        let path = match collection {
+            None => "items/top".to_owned(),
+            Some(name) => {
+                let collections = self.list("collections")?;
+                let key = collections
+                    .iter()
+                    .find(|found| found["data"]["name"].as_str() == Some(name))
+                    .and_then(|found| found["key"].as_str())
+                    .ok_or_else(|| Error::Zotero {
+                        message: format!(
+                            "{} has no collection named `{name}`: check its name in Zotero (it is case-sensitive), or leave --collection out to read the whole library",
+                            self.config.library
+                        ),
+                    })?;
+                format!("collections/{key}/items/top")
+            }
+        };
+        Ok(self
+            .list(&path)?
+            .iter()
+            .map(|item| &item["data"])
+            .filter(|data| {
+                !matches!(
+                    data["itemType"].as_str(),
+                    Some("attachment" | "note" | "annotation")
+                )
+            })
+            .map(|data| {
+                let text = |field: &str| {
+                    data[field]
+                        .as_str()
+                        .map(str::trim)
+                        .filter(|value| !value.is_empty())
+                        .map(str::to_owned)
+                };
+                let doi = text("DOI").or_else(|| {
+                    data["extra"].as_str()?.lines().find_map(|line| {
+                        let value = line.trim().strip_prefix("DOI:")?.trim();
+                        (!value.is_empty()).then(|| value.to_owned())
+                    })
+                });
+                ZoteroReference {
+                    key: data["key"].as_str().unwrap_or_default().to_owned(),
+                    doi,
+                    title: text("title"),
+                }
+            })
+            .collect())
     }
 
     /// The marks of the items a collection holds.

@@ -1,5 +1,6 @@
 //! The Zotero Web API (v3): a review's references written to a Zotero library as items in a
-//! collection, tagged, once each (`litrev export RUN --zotero`).
+//! collection, tagged, once each (`litrev export RUN --zotero`), and a library's (or one
+//! collection's) references read back as screening labels (`litrev screen RUN --import-zotero`).
 //!
 //! `item.rs` turns a CSL-JSON item (the run's `references.json`) into a Zotero item; `client.rs`
 //! finds or creates the collection, reads which references it already holds (each item carries
@@ -9,5 +10,7 @@
 mod client;
 mod item;
 
-pub use client::{DEFAULT_BASE_URL, ZoteroConfig, ZoteroLibrary, ZoteroWrite, policy};
+pub use client::{
+    DEFAULT_BASE_URL, ZoteroConfig, ZoteroLibrary, ZoteroReference, ZoteroWrite, policy,
+};
 pub use item::{MARK_PREFIX, TAG, item_from_csl, mark_of, marks_in_extra};
