@@ -84,6 +84,15 @@ pub struct WorkerArgs {
     pub json: bool,
 }
 
+/// Which citation keys exported files use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CiteKeys {
+    /// litrev's keys (`shima2016factor`).
+    Litrev,
+    /// The Zotero item keys of the references (needs --zotero).
+    Zotero,
+}
+
 /// `litrev export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -101,6 +110,10 @@ pub struct ExportArgs {
     /// The Zotero collection (default: the run's question); created when missing.
     #[arg(long, requires = "zotero")]
     pub collection: Option<String>,
+    /// The citation keys of the files written to --out: litrev's own (`shima2016factor`), or,
+    /// with --zotero, the Zotero item keys (`[@ABCD2345]`), which Zotero's tools resolve.
+    #[arg(long, value_enum, default_value_t = CiteKeys::Litrev, requires = "out")]
+    pub cite_keys: CiteKeys,
     /// With --zotero: print what was written as JSON on stdout.
     #[arg(long)]
     pub json: bool,

@@ -286,6 +286,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Worker(worker) => run_worker(&home, &worker),
         Command::Export(export) => {
+            if export.cite_keys == args::CiteKeys::Zotero && !export.zotero {
+                anyhow::bail!(
+                    "--cite-keys zotero needs --zotero: the keys are those of the items the export creates or finds"
+                );
+            }
             let runner = Runner::open(home, export.db.as_deref())?;
             if let Some(out) = &export.out {
                 let files = runner.export(&export.run, out)?;
@@ -297,6 +302,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             if export.zotero {
                 let written = runner.export_to_zotero(&export.run, export.collection.as_deref())?;
+                if let (args::CiteKeys::Zotero, Some(out)) = (export.cite_keys, &export.out) {
+                    let files = litrev::cite_with_keys(out, &written.keys)?;
+                    eprintln!(
+                        "cited with Zotero's item keys: {} ({} keys)",
+                        files.join(", "),
+                        written.keys.len()
+                    );
+                }
                 if export.json {
                     println!(
                         "{}",

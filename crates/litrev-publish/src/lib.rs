@@ -19,6 +19,7 @@ mod graphml;
 mod html;
 mod markdown;
 mod prisma;
+mod rekey;
 mod ris;
 mod style;
 mod tables;
@@ -39,6 +40,7 @@ pub use markdown::{
     review_markdown, sentence_markdown, split_markdown_sentences,
 };
 pub use prisma::{PrismaCounts, ReportCounts, prisma_svg};
+pub use rekey::{rekey_bibtex, rekey_csl_json, rekey_markdown, rekey_ris};
 pub use ris::{references_ris, screening_ris};
 pub use style::{BuiltinStyle, CitationStyle, StyleName};
 pub use tables::{corpus_csv, screening_csv};

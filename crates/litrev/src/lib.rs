@@ -75,7 +75,7 @@ pub use litrev_plan::{answer as answer_clarification, apply_time_window};
 pub use litrev_publish::{BuiltinStyle, StyleName};
 pub use llm::{LlmKind, LlmOptions, LlmRecord, SnowballLlmRecord, StageLlmRecord};
 pub use options::{RunOptions, SourceSpec, default_out_dir};
-pub use outputs::media_type;
+pub use outputs::{cite_with_keys, media_type};
 pub use panics::{PanicReport, install_panic_hook, panic_message};
 pub use plan_file::{PlanEdit, generated_plan, plan_edits, plan_to_toml, read_plan};
 pub use record::{EstimateCheck, OutputFile, RunRecordFile, SourceCalls};

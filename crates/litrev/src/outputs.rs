@@ -1,6 +1,7 @@
 //! A run's output files as frontends hand them out (the server's files route, MCP resources):
 //! a name inside the run's folder resolved safely, and the media type of each kind of file.
 
+use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 use litrev_model::RunId;
@@ -131,6 +132,41 @@ pub fn media_type(name: &str) -> &'static str {
         "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         _ => "application/octet-stream",
     }
+}
+
+/// Rewrites the review and its bibliographies in the folder `out` under other citation keys
+/// (`keys`: old key → new, Zotero's item keys after an export): `review.md`'s citations and the
+/// entry keys of `references.bib`, `references.json` and `references.ris`. The names of the
+/// files rewritten.
+///
+/// # Errors
+/// When a file cannot be read or written.
+pub fn cite_with_keys(out: &Path, keys: &BTreeMap<String, String>) -> Result<Vec<String>> {
+    type Rekey = fn(&str, &BTreeMap<String, String>) -> Option<String>;
+    let files: [(&str, Rekey); 4] = [
+        ("review.md", |text, keys| {
+            Some(litrev_publish::rekey_markdown(text, keys))
+        }),
+        ("references.bib", |text, keys| {
+            Some(litrev_publish::rekey_bibtex(text, keys))
+        }),
+        ("references.json", litrev_publish::rekey_csl_json),
+        ("references.ris", |text, keys| {
+            Some(litrev_publish::rekey_ris(text, keys))
+        }),
+    ];
+    let mut rewritten = Vec::new();
+    for (name, rekey) in files {
+        let path = out.join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if let Some(new) = rekey(&text, keys) {
+            crate::runner::write_file(out, name, new.as_bytes())?;
+            rewritten.push(name.to_owned());
+        }
+    }
+    Ok(rewritten)
 }
 
 /// A collection's name from a question: its first 100 characters, cut at a word.

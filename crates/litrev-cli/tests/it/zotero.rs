@@ -9,7 +9,7 @@ use litrev_testkit::http::{FaultPlan, Server};
 use litrev_testkit::zotero::{ZoteroFaults, ZoteroServer};
 use serde_json::Value;
 
-use crate::support::{describe, litrev, newest_run, review, testdata};
+use crate::support::{cited_keys, describe, litrev, newest_run, review, testdata};
 
 const LIBRARY: &str = "users/475425";
 const KEY: &str = "k3yWithWriteAccess";
@@ -101,6 +101,63 @@ fn a_review_exported_to_zotero_makes_one_item_per_reference_once() {
         library.items().len(),
         references.len(),
         "nothing created twice"
+    );
+
+    // The review cited with Zotero's item keys: every citation is an item of the library.
+    let zotero_out = home.path().join("with-zotero-keys");
+    let out_text = zotero_out.display().to_string();
+    let url = server.url();
+    let rekeyed = litrev(
+        home.path(),
+        &[
+            "export",
+            &run,
+            "--out",
+            &out_text,
+            "--zotero",
+            "--collection",
+            "Emicizumab review",
+            "--cite-keys",
+            "zotero",
+        ],
+        &[
+            ("LITREV_ZOTERO_URL", url.as_str()),
+            ("LITREV_ZOTERO_LIBRARY", LIBRARY),
+            ("LITREV_ZOTERO_KEY", KEY),
+        ],
+    );
+    assert!(rekeyed.status.success(), "{}", describe(&rekeyed));
+    let item_keys: std::collections::BTreeSet<String> = library
+        .items()
+        .iter()
+        .filter_map(|item| item["key"].as_str().map(str::to_owned))
+        .collect();
+    let markdown = std::fs::read_to_string(zotero_out.join("review.md")).expect("review.md");
+    let cited: std::collections::BTreeSet<String> = cited_keys(&markdown).into_iter().collect();
+    assert_eq!(
+        cited.len(),
+        references.len(),
+        "every reference cited under its own key"
+    );
+    assert!(cited.is_subset(&item_keys), "{cited:?}");
+    let rekeyed_json: Vec<Value> = serde_json::from_slice(
+        &std::fs::read(zotero_out.join("references.json")).expect("references.json"),
+    )
+    .expect("CSL-JSON");
+    let ids: std::collections::BTreeSet<String> = rekeyed_json
+        .iter()
+        .filter_map(|item| item["id"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(ids, cited);
+    let bib = std::fs::read_to_string(zotero_out.join("references.bib")).expect("bib");
+    let bibliography = biblatex::Bibliography::parse(&bib).expect("the BibTeX parses");
+    let bib_keys: std::collections::BTreeSet<String> =
+        bibliography.iter().map(|entry| entry.key.clone()).collect();
+    assert_eq!(bib_keys, cited);
+    assert_eq!(
+        library.items().len(),
+        references.len(),
+        "the third export created nothing"
     );
 
     let read = std::process::Command::new(&python)

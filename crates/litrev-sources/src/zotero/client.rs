@@ -7,7 +7,7 @@
 //! library in between (412), the collection's marks are read again and only what is still
 //! missing is sent. 429 and 5xx answers are retried by `litrev-http`, honouring `Retry-After`.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use litrev_http::{Endpoint, Request, SourcePolicy};
 use serde_json::{Value, json};
@@ -52,6 +52,9 @@ pub struct ZoteroWrite {
     pub already: usize,
     /// References without a title, which make no item.
     pub skipped: usize,
+    /// Each reference's item key, by its citation key (the CSL-JSON `id`), for writing the
+    /// review with Zotero's keys.
+    pub keys: BTreeMap<String, String>,
 }
 
 /// A reference a Zotero library holds, as far as matching it to a work needs.
@@ -115,11 +118,12 @@ impl ZoteroLibrary {
             created: 0,
             already: 0,
             skipped: 0,
+            keys: BTreeMap::new(),
         };
         let mut pending: Vec<(String, Value)> = Vec::new();
         for reference in references {
             match (mark_of(reference), item_from_csl(reference, &collection)) {
-                (Some(mark), Some(_)) if held.contains(&mark) => write.already += 1,
+                (Some(mark), Some(_)) if held.contains_key(&mark) => write.already += 1,
                 (Some(mark), Some(item)) => {
                     if !pending.iter().any(|(known, _)| *known == mark) {
                         pending.push((mark, item));
@@ -138,7 +142,7 @@ impl ZoteroLibrary {
                     held = self.marks(&collection)?;
                     let missing: Vec<Value> = batch
                         .iter()
-                        .filter(|(mark, _)| !held.contains(mark))
+                        .filter(|(mark, _)| !held.contains_key(mark))
                         .map(|(_, item)| item.clone())
                         .collect();
                     write.already += batch.len() - missing.len();
@@ -149,6 +153,15 @@ impl ZoteroLibrary {
                 Err(error) => return Err(error),
             }
         }
+        let held = self.marks(&collection)?;
+        write.keys = references
+            .iter()
+            .filter_map(|reference| {
+                let key = reference["id"].as_str()?;
+                let item = held.get(&mark_of(reference)?)?;
+                Some((key.to_owned(), item.clone()))
+            })
+            .collect();
         Ok(write)
     }
 
@@ -228,16 +241,20 @@ impl ZoteroLibrary {
             .collect())
     }
 
-    /// The marks of the items a collection holds.
+    /// The marks of the items a collection holds, each with its item's key.
     ///
     /// # Errors
     /// When a request fails.
-    pub fn marks(&mut self, collection: &str) -> Result<BTreeSet<String>> {
+    pub fn marks(&mut self, collection: &str) -> Result<BTreeMap<String, String>> {
         Ok(self
             .list(&format!("collections/{collection}/items"))?
             .iter()
-            .filter_map(|item| item["data"]["extra"].as_str())
-            .flat_map(marks_in_extra)
+            .filter_map(|item| Some((item["key"].as_str()?, item["data"]["extra"].as_str()?)))
+            .flat_map(|(key, extra)| {
+                marks_in_extra(extra)
+                    .into_iter()
+                    .map(move |mark| (mark, key.to_owned()))
+            })
             .collect())
     }
 
