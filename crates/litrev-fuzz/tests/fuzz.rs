@@ -47,6 +47,8 @@ targets!(
     synergy_labels,
     labelled_csv,
     csl_style,
+    openalex_authors,
+    zotero,
     work_id,
 );
 

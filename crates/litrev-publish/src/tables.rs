@@ -2,11 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use litrev_model::{CorpusEntry, Decision, ScreeningDecision, Work, WorkId};
+use litrev_model::{CorpusEntry, Decision, Query, ScreeningDecision, Work, WorkId};
 
 use crate::Error;
 
-/// One row per corpus entry: ids, title, year, how it was found and what was decided.
+/// One row per corpus entry: ids, title, year, how it was found (origin, the searches that
+/// returned it and the channels they stand for: keyword, book, expert) and what was decided.
 ///
 /// # Errors
 /// When the CSV writer fails (it writes to memory, so only on invalid data).
@@ -14,7 +15,13 @@ pub fn corpus_csv(
     entries: &[CorpusEntry],
     works: &BTreeMap<WorkId, Work>,
     decisions: &[ScreeningDecision],
+    queries: &[Query],
 ) -> Result<String, Error> {
+    // Which channel each search stands for, so each row says how the work was found.
+    let channel_of: BTreeMap<&str, &'static str> = queries
+        .iter()
+        .map(|query| (query.label.as_str(), query.channel.name()))
+        .collect();
     let decided: BTreeMap<&WorkId, &ScreeningDecision> = decisions
         .iter()
         .map(|decision| (&decision.work, decision))
@@ -30,6 +37,7 @@ pub fn corpus_csv(
         "stage",
         "origin",
         "queries",
+        "channels",
         "score",
         "decision",
         "reason",
@@ -59,6 +67,17 @@ pub fn corpus_csv(
             entry.stage.to_string(),
             entry.origin.name().to_owned(),
             entry.queries.join(" "),
+            {
+                let mut channels: Vec<&str> = Vec::new();
+                for label in &entry.queries {
+                    if let Some(channel) = channel_of.get(label.as_str())
+                        && !channels.contains(channel)
+                    {
+                        channels.push(channel);
+                    }
+                }
+                channels.join(" ")
+            },
             format!("{score:.4}"),
             decision
                 .map(|decision| decision.decision.name())

@@ -791,7 +791,7 @@ impl Runner {
             });
         } else {
             let screening_csv =
-                self.write_tables(&options.out_dir, &entries, &all_works, &decisions)?;
+                self.write_tables(&options.out_dir, &plan, &entries, &all_works, &decisions)?;
             if !approve {
                 // The meter stops with the run; the approval starts its own.
                 self.meter = None;
@@ -991,7 +991,8 @@ impl Runner {
         let mut artifacts = litrev_publish::review_files(&written.review, &included, &style)?;
         artifacts.push(Artifact {
             name: "corpus.csv".to_owned(),
-            bytes: litrev_publish::corpus_csv(&entries, &all_works, &decisions)?.into_bytes(),
+            bytes: litrev_publish::corpus_csv(&entries, &all_works, &decisions, &plan.queries)?
+                .into_bytes(),
         });
         artifacts.push(Artifact {
             name: "screening.csv".to_owned(),
@@ -1298,11 +1299,12 @@ impl Runner {
     fn write_tables(
         &self,
         out_dir: &Path,
+        plan: &Plan,
         entries: &[CorpusEntry],
         works: &BTreeMap<WorkId, Work>,
         decisions: &[ScreeningDecision],
     ) -> Result<PathBuf> {
-        let corpus = litrev_publish::corpus_csv(entries, works, decisions)?;
+        let corpus = litrev_publish::corpus_csv(entries, works, decisions, &plan.queries)?;
         let screening = litrev_publish::screening_csv(decisions, works)?;
         write_file(out_dir, "corpus.csv", corpus.as_bytes())?;
         write_file(out_dir, "screening.csv", screening.as_bytes())?;

@@ -571,6 +571,21 @@ fn directed_searches_reach_openalex_in_its_syntax_and_prisma_counts_each_channel
         prisma.contains(&format!("expert searches (n = {expert_hits})")),
         "{prisma}"
     );
+    // corpus.csv says which channels found each work.
+    let corpus = crate::support::table(&out.join("corpus.csv"));
+    let by_experts = corpus
+        .iter()
+        .filter(|row| {
+            row["channels"]
+                .split(' ')
+                .any(|channel| channel == "expert")
+        })
+        .count();
+    assert_eq!(
+        by_experts as u64, expert_hits,
+        "one row per work the channel found"
+    );
+    assert!(corpus.iter().any(|row| row["channels"] == "keyword"));
     let review = std::fs::read_to_string(out.join("review.md")).expect("review.md");
     let appendix = &review[review
         .find("# Appendix: search documentation")

@@ -10,6 +10,7 @@ mod files;
 mod ids;
 mod openalex;
 mod style;
+mod zotero;
 
 use std::path::Path;
 
@@ -172,6 +173,24 @@ pub const TARGETS: &[Target] = &[
         input: Input::Text,
         seeds: style::seeds,
         run: style::run,
+        cost: 1,
+    },
+    Target {
+        name: "openalex_authors",
+        parsers: "litrev_sources::openalex::{parse_author_page, expert_from_json} (the expert channel's /authors answers)",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: openalex::author_seeds,
+        run: openalex::authors,
+        cost: 1,
+    },
+    Target {
+        name: "zotero",
+        parsers: "litrev_sources::zotero::{parse_references, parse_write_answer, item_from_csl}",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: zotero::seeds,
+        run: zotero::run,
         cost: 1,
     },
     Target {

@@ -104,3 +104,62 @@ pub(super) fn api(input: &[u8]) -> Checked {
     }
     Ok(())
 }
+
+/// The topics the author target asks for: the 2025 Author entity's first topic and concept.
+fn asked_topics() -> Vec<litrev_model::Topic> {
+    [
+        ("T10102", "Scientometrics"),
+        ("C41008148", "Computer science"),
+    ]
+    .into_iter()
+    .map(|(id, name)| litrev_model::Topic {
+        id: id.to_owned(),
+        name: name.to_owned(),
+    })
+    .collect()
+}
+
+/// The 2025 Author entities, alone and in a list page as `/authors?filter=…` answers them.
+pub(super) fn author_seeds(data: &Path) -> Seeds {
+    let mut out = Vec::new();
+    for file in seeds::files(&data.join("openalex-entities-2025"), &[".json"])? {
+        let is_author = file
+            .file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| name.starts_with('A'));
+        if is_author {
+            let entity = seeds::read(&file)?;
+            let name = seeds::relative(data, &file);
+            let mut page = b"{\"meta\": {\"count\": 1}, \"results\": [".to_vec();
+            page.extend_from_slice(&entity);
+            page.extend_from_slice(b"]}");
+            out.push(Seed::new(format!("{name} (in a page)"), page));
+            out.push(Seed::new(name, entity));
+        }
+    }
+    Ok(seeds::sized(out, seeds::shrink_json))
+}
+
+/// `parse_author_page` and `expert_from_json` on one body: every expert has an id of a
+/// letter and digits, a name, one of the asked topics, and counts from the asked year.
+pub(super) fn authors(input: &[u8]) -> Checked {
+    let body = text(input);
+    let topics = asked_topics();
+    let mut experts = openalex::parse_author_page(&body, &topics, 2020).unwrap_or_default();
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(&body) {
+        experts.extend(openalex::expert_from_json(value, &topics, 2020));
+    }
+    for expert in &experts {
+        let mut chars = expert.id.chars();
+        let well_formed = chars.next().is_some_and(|c| c.is_ascii_uppercase())
+            && expert.id.len() > 1
+            && chars.all(|c| c.is_ascii_digit());
+        if !well_formed || expert.name.trim().is_empty() || !topics.contains(&expert.topic) {
+            return Err(format!("a malformed expert: {expert:?}"));
+        }
+        if expert.recent_since != 2020 {
+            return Err(format!("recent works counted from {}", expert.recent_since));
+        }
+    }
+    Ok(())
+}

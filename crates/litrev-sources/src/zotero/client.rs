@@ -208,37 +208,7 @@ impl ZoteroLibrary {
                 format!("collections/{key}/items/top")
             }
         };
-        Ok(self
-            .list(&path)?
-            .iter()
-            .map(|item| &item["data"])
-            .filter(|data| {
-                !matches!(
-                    data["itemType"].as_str(),
-                    Some("attachment" | "note" | "annotation")
-                )
-            })
-            .map(|data| {
-                let text = |field: &str| {
-                    data[field]
-                        .as_str()
-                        .map(str::trim)
-                        .filter(|value| !value.is_empty())
-                        .map(str::to_owned)
-                };
-                let doi = text("DOI").or_else(|| {
-                    data["extra"].as_str()?.lines().find_map(|line| {
-                        let value = line.trim().strip_prefix("DOI:")?.trim();
-                        (!value.is_empty()).then(|| value.to_owned())
-                    })
-                });
-                ZoteroReference {
-                    key: data["key"].as_str().unwrap_or_default().to_owned(),
-                    doi,
-                    title: text("title"),
-                }
-            })
-            .collect())
+        Ok(references_of(&self.list(&path)?))
     }
 
     /// The marks of the items a collection holds, each with its item's key.
@@ -301,12 +271,7 @@ impl ZoteroLibrary {
             request = request.with_header("If-Unmodified-Since-Version", &version.to_string());
         }
         let response = self.send(&self.authorised(request))?;
-        let answer: Value =
-            serde_json::from_slice(&response.body).map_err(|error| Error::Parse {
-                source_name: "zotero",
-                message: format!("a write's answer is not JSON ({error})"),
-            })?;
-        read_write_answer(&answer, objects.len())
+        parse_write_answer(response.text()?, objects.len())
     }
 
     fn authorised(&self, request: Request) -> Request {
@@ -345,6 +310,65 @@ impl ZoteroLibrary {
             Err(error) => Err(error.into()),
         }
     }
+}
+
+/// The references of a listing's items (attachments, notes and annotations aside): each
+/// item's DOI (its field, or a `DOI:` line of `extra`) and title.
+fn references_of(items: &[Value]) -> Vec<ZoteroReference> {
+    items
+        .iter()
+        .filter_map(|item| {
+            let data = item.get("data")?;
+            if matches!(
+                data["itemType"].as_str(),
+                Some("attachment" | "note" | "annotation")
+            ) {
+                return None;
+            }
+            let text = |field: &str| {
+                data[field]
+                    .as_str()
+                    .map(str::trim)
+                    .filter(|value| !value.is_empty())
+                    .map(str::to_owned)
+            };
+            let doi = text("DOI").or_else(|| {
+                data["extra"].as_str()?.lines().find_map(|line| {
+                    let value = line.trim().strip_prefix("DOI:")?.trim();
+                    (!value.is_empty()).then(|| value.to_owned())
+                })
+            });
+            Some(ZoteroReference {
+                key: item["key"].as_str()?.to_owned(),
+                doi,
+                title: text("title"),
+            })
+        })
+        .collect()
+}
+
+/// Reads a listing (`GET …/items`: a JSON array of items) as references.
+///
+/// # Errors
+/// When the body is not a JSON array.
+pub fn parse_references(json: &str) -> Result<Vec<ZoteroReference>> {
+    let items: Vec<Value> = serde_json::from_str(json).map_err(|error| Error::Parse {
+        source_name: "zotero",
+        message: format!("a listing is not a JSON array ({error})"),
+    })?;
+    Ok(references_of(&items))
+}
+
+/// Reads a write's answer: the new keys of the `sent` objects, in order.
+///
+/// # Errors
+/// When the body is not JSON, or names objects Zotero refused.
+pub fn parse_write_answer(json: &str, sent: usize) -> Result<Vec<String>> {
+    let answer: Value = serde_json::from_str(json).map_err(|error| Error::Parse {
+        source_name: "zotero",
+        message: format!("a write's answer is not JSON ({error})"),
+    })?;
+    read_write_answer(&answer, sent)
 }
 
 /// A write token for `body` at library `version`: the same batch sent twice at one version

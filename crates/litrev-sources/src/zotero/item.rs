@@ -157,7 +157,14 @@ fn date(csl: &Value) -> Option<String> {
         .as_array()?
         .first()?
         .as_array()?;
-    let numbers: Vec<i64> = parts.iter().filter_map(Value::as_i64).collect();
+    // CSL-JSON allows numbers or numeric strings (`[["1965", "6", "1"]]`).
+    let numbers: Vec<i64> = parts
+        .iter()
+        .map_while(|part| {
+            part.as_i64()
+                .or_else(|| part.as_str()?.trim().parse::<i64>().ok())
+        })
+        .collect();
     match numbers.as_slice() {
         [year] => Some(format!("{year:04}")),
         [year, month] => Some(format!("{year:04}-{month:02}")),

@@ -11,6 +11,7 @@ mod client;
 mod item;
 
 pub use client::{
-    DEFAULT_BASE_URL, ZoteroConfig, ZoteroLibrary, ZoteroReference, ZoteroWrite, policy,
+    DEFAULT_BASE_URL, ZoteroConfig, ZoteroLibrary, ZoteroReference, ZoteroWrite, parse_references,
+    parse_write_answer, policy,
 };
 pub use item::{MARK_PREFIX, TAG, item_from_csl, mark_of, marks_in_extra};
