@@ -285,58 +285,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             report(outcome?, review.json)
         }
         Command::Worker(worker) => run_worker(&home, &worker),
-        Command::Export(export) => {
-            if export.cite_keys == args::CiteKeys::Zotero && !export.zotero {
-                anyhow::bail!(
-                    "--cite-keys zotero needs --zotero: the keys are those of the items the export creates or finds"
-                );
-            }
-            let runner = Runner::open(home, export.db.as_deref())?;
-            if let Some(out) = &export.out {
-                let files = runner.export(&export.run, out)?;
-                eprintln!(
-                    "wrote {files} files of run {} to {}",
-                    export.run,
-                    out.display()
-                );
-            }
-            if export.zotero {
-                let written = runner.export_to_zotero(&export.run, export.collection.as_deref())?;
-                if let (args::CiteKeys::Zotero, Some(out)) = (export.cite_keys, &export.out) {
-                    let files = litrev::cite_with_keys(out, &written.keys)?;
-                    eprintln!(
-                        "cited with Zotero's item keys: {} ({} keys)",
-                        files.join(", "),
-                        written.keys.len()
-                    );
-                }
-                if export.json {
-                    println!(
-                        "{}",
-                        serde_json::json!({
-                            "collection": written.collection,
-                            "collection_name": written.collection_name,
-                            "created": written.created,
-                            "already": written.already,
-                            "skipped": written.skipped,
-                        })
-                    );
-                }
-                eprintln!(
-                    "Zotero: {} items created, {} already in the collection \"{}\" ({}){}",
-                    written.created,
-                    written.already,
-                    written.collection_name,
-                    written.collection,
-                    if written.skipped > 0 {
-                        format!(", {} references without a title left out", written.skipped)
-                    } else {
-                        String::new()
-                    }
-                );
-            }
-            Ok(0)
-        }
+        Command::Export(export) => run_export(home, &export),
         Command::Search(search) => {
             let runner = Runner::open(home, search.db.as_deref())?;
             let sources = parse_sources(&search.source)?;
@@ -498,6 +447,60 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(0)
         }
     }
+}
+
+/// `litrev export`: the run's files into a folder, its references into Zotero, or both.
+fn run_export(home: Home, export: &args::ExportArgs) -> anyhow::Result<u8> {
+    if export.cite_keys == args::CiteKeys::Zotero && !export.zotero {
+        anyhow::bail!(
+            "--cite-keys zotero needs --zotero: the keys are those of the items the export creates or finds"
+        );
+    }
+    let runner = Runner::open(home, export.db.as_deref())?;
+    if let Some(out) = &export.out {
+        let files = runner.export(&export.run, out)?;
+        eprintln!(
+            "wrote {files} files of run {} to {}",
+            export.run,
+            out.display()
+        );
+    }
+    if export.zotero {
+        let written = runner.export_to_zotero(&export.run, export.collection.as_deref())?;
+        if let (args::CiteKeys::Zotero, Some(out)) = (export.cite_keys, &export.out) {
+            let files = litrev::cite_with_keys(out, &written.keys)?;
+            eprintln!(
+                "cited with Zotero's item keys: {} ({} keys)",
+                files.join(", "),
+                written.keys.len()
+            );
+        }
+        if export.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "collection": written.collection,
+                    "collection_name": written.collection_name,
+                    "created": written.created,
+                    "already": written.already,
+                    "skipped": written.skipped,
+                })
+            );
+        }
+        eprintln!(
+            "Zotero: {} items created, {} already in the collection \"{}\" ({}){}",
+            written.created,
+            written.already,
+            written.collection_name,
+            written.collection,
+            if written.skipped > 0 {
+                format!(", {} references without a title left out", written.skipped)
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(0)
 }
 
 /// `litrev worker`: drives queued runs, printing a line per step on stderr and per run worked.

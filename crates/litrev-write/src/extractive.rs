@@ -1791,7 +1791,6 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// A section without subsections.
 /// The appendix's sentences on the expert channel: how the experts were chosen, then each
 /// expert with why, and how many of their works joined the pool.
 fn expert_sentences(experts: &[Expert]) -> Vec<Sentence> {
@@ -1833,6 +1832,7 @@ fn expert_sentences(experts: &[Expert]) -> Vec<Sentence> {
     sentences
 }
 
+/// A section without subsections.
 fn section(kind: SectionKind, heading: &str, paragraphs: Vec<Paragraph>) -> Section {
     Section {
         kind,

@@ -66,6 +66,7 @@ impl Runner {
         run: &RunId,
         collection: Option<&str>,
     ) -> Result<litrev_sources::zotero::ZoteroWrite> {
+        let question = self.store().run(run)?.question;
         let bytes = self.output_bytes(run, "references.json").map_err(|_| Error::NotDone {
             run: run.to_string(),
             why: "it has no references.json yet; `litrev runs` shows where it stands, `litrev resume` carries it on".to_owned(),
@@ -75,7 +76,6 @@ impl Runner {
                 run: run.to_string(),
                 name: format!("references.json (it does not parse: {error})"),
             })?;
-        let question = self.store().run(run)?.question;
         let name = collection.map_or_else(|| collection_name(&question), str::to_owned);
         let mut library = self.sources().zotero()?;
         Ok(library.export(&references, &name)?)

@@ -155,14 +155,13 @@ impl Source for SnapshotSource {
                 .iter()
                 .filter_map(|author| author.id.as_deref())
             {
-                if names.contains_key(author)
-                    && !works_of
-                        .entry(author)
-                        .or_default()
-                        .iter()
-                        .any(|known| known.id() == work.id())
-                {
-                    works_of.entry(author).or_default().push(work);
+                if !names.contains_key(author) {
+                    continue;
+                }
+                // An author named twice in one byline counts the work once.
+                let list = works_of.entry(author).or_default();
+                if !list.iter().any(|known| known.id() == work.id()) {
+                    list.push(work);
                 }
             }
         }

@@ -250,7 +250,12 @@ impl ZoteroLibrary {
             let total = response
                 .header("total-results")
                 .and_then(|total| total.parse::<usize>().ok());
-            if fetched < PAGE || total.is_some_and(|total| all.len() >= total) {
+            // `Total-Results` says when the listing is whole; without it, a short page does.
+            let whole = match total {
+                Some(total) => all.len() >= total || fetched == 0,
+                None => fetched < PAGE,
+            };
+            if whole {
                 return Ok(all);
             }
         }
