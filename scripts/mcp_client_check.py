@@ -26,7 +26,7 @@ from mcp.client.streamable_http import streamablehttp_client
 TOOLS = {
     "search_works", "get_work", "citation_search", "related_works", "start_review",
     "review_status", "label_works", "approve", "get_review", "get_evidence",
-    "export_bibliography", "answer_clarifications",
+    "export_bibliography", "answer_clarifications", "export_to_zotero",
 }
 
 

@@ -134,6 +134,18 @@ pub struct RunArgs {
     pub run: String,
 }
 
+/// Arguments of `export_to_zotero`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ZoteroArgs {
+    /// A done run.
+    pub run: String,
+    /// The Zotero collection the references go into (created when missing); default: the
+    /// run's question.
+    #[serde(default)]
+    pub collection: Option<String>,
+}
+
 /// Answers of `answer_clarifications`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -546,6 +558,13 @@ impl Litrev {
     async fn export_bibliography(&self, Parameters(args): Parameters<ExportArgs>) -> ToolResult {
         answer(self.export_bibliography_outcome(args).await)
     }
+
+    #[tool(
+        description = "Write a done run's references into the user's Zotero library (LITREV_ZOTERO_LIBRARY and LITREV_ZOTERO_KEY, or [zotero] in config.toml) as items of a collection (default: the run's question), tagged litrev; references the collection holds already are not written again. Returns the counts and each citation key's Zotero item key."
+    )]
+    async fn export_to_zotero(&self, Parameters(args): Parameters<ZoteroArgs>) -> ToolResult {
+        answer(self.export_to_zotero_outcome(args).await)
+    }
 }
 
 /// What each tool does, as an [`Outcome`]: arguments checked with `?`, the engine called; the
@@ -827,6 +846,32 @@ impl Litrev {
                 json!({ "run": run, "format": format, "text": text, "csl": csl }),
             )
         })
+    }
+
+    async fn export_to_zotero_outcome(&self, args: ZoteroArgs) -> Outcome {
+        let run = run_id(&args.run)?;
+        let collection = args.collection;
+        self.blocking(move |runner| {
+            let written = runner
+                .export_to_zotero(&run, collection.as_deref())
+                .map_err(|error| error.to_string())?;
+            Ok((
+                format!(
+                    "Zotero: {} items created, {} already in the collection \"{}\"",
+                    written.created, written.already, written.collection_name
+                ),
+                json!({
+                    "run": run.to_string(),
+                    "collection": written.collection,
+                    "collection_name": written.collection_name,
+                    "created": written.created,
+                    "already": written.already,
+                    "skipped": written.skipped,
+                    "keys": written.keys,
+                }),
+            ))
+        })
+        .await
     }
 }
 

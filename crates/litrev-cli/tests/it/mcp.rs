@@ -18,7 +18,7 @@ use crate::support::{cited_keys, question, testdata, works_file};
 
 const DATASET: &str = "Donners_2021";
 
-const TOOLS: [&str; 12] = [
+const TOOLS: [&str; 13] = [
     "search_works",
     "get_work",
     "citation_search",
@@ -31,6 +31,7 @@ const TOOLS: [&str; 12] = [
     "get_review",
     "get_evidence",
     "export_bibliography",
+    "export_to_zotero",
 ];
 
 type Client = RunningService<RoleClient, ()>;
@@ -605,4 +606,70 @@ fn an_independent_client_reviews_over_streamable_http_behind_the_token() {
     );
     assert_eq!(seen["tools"], TOOLS.len());
     assert!(seen["keys"].as_u64().expect("keys") > 3, "{seen}");
+}
+
+/// An agent saves a done review to the person's Zotero library (configured in the home's
+/// `config.toml`): one item per reference, and nothing more when it asks again.
+#[test]
+fn an_agent_exports_a_done_review_to_zotero() {
+    use std::sync::Arc;
+
+    use litrev_testkit::http::{FaultPlan, Server};
+    use litrev_testkit::zotero::{ZoteroFaults, ZoteroServer};
+
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let done = crate::support::review(home.path(), &data, DATASET, &out, &["--yes"]);
+    assert!(done.status.success(), "{}", crate::support::describe(&done));
+    let run = crate::support::newest_run(home.path());
+    let references: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(out.join("references.json")).expect("references"))
+            .expect("CSL-JSON");
+    let library = Arc::new(ZoteroServer::new(
+        "groups/2211",
+        "agent-key",
+        ZoteroFaults::default(),
+    ));
+    let answering = Arc::clone(&library);
+    let server = Server::start(move |request| answering.answer(request), FaultPlan::none());
+    std::fs::write(
+        home.path().join("config.toml"),
+        format!(
+            "[zotero]\nbase_url = \"{}\"\nlibrary = \"groups/2211\"\napi_key = \"agent-key\"\n",
+            server.url()
+        ),
+    )
+    .expect("config");
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let client = connect(home.path(), &works_file(&data, DATASET)).await;
+        let first = ok(&client, "export_to_zotero", json!({ "run": run })).await;
+        assert_eq!(
+            first["created"].as_u64(),
+            Some(references.len() as u64),
+            "{first}"
+        );
+        assert_eq!(
+            first["keys"].as_object().map(serde_json::Map::len),
+            Some(references.len())
+        );
+        let again = ok(
+            &client,
+            "export_to_zotero",
+            json!({ "run": run, "collection": first["collection_name"] }),
+        )
+        .await;
+        assert_eq!(again["created"].as_u64(), Some(0), "{again}");
+        assert_eq!(again["already"].as_u64(), Some(references.len() as u64));
+        let message = refused(
+            &client,
+            "export_to_zotero",
+            json!({ "run": "20990101-000000-0000" }),
+        )
+        .await;
+        assert!(!message.is_empty());
+        client.cancel().await.expect("the session ends");
+    });
+    assert_eq!(library.items().len(), references.len());
 }
