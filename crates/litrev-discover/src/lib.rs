@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use litrev_model::{
-    Channel, CorpusEntry, Expert, Origin, Plan, Query, Topic, Work, WorkId, merge_duplicates,
-    rank_experts,
+    Channel, CorpusEntry, Expert, Origin, Plan, Query, Topic, Work, WorkId, add_experts,
+    merge_duplicates, rank_experts,
 };
 use litrev_sources::Source;
 use serde::{Deserialize, Serialize};
@@ -137,11 +137,7 @@ pub fn discover(source: &dyn Source, plan: &Plan) -> Result<Discovery> {
         let hits = if query.channel == Channel::Expert {
             let core = core_works(&records, &provenance);
             let (found, hits) = expert_channel(source, plan, &core)?;
-            for expert in found {
-                if !experts.iter().any(|known| known.id == expert.id) {
-                    experts.push(expert);
-                }
-            }
+            add_experts(&mut experts, found);
             hits
         } else {
             litrev_sources::directed(query, source.search(query, plan.hits_per_query)?)

@@ -66,6 +66,16 @@ impl Expert {
     }
 }
 
+/// Adds to `experts` those of `more` it does not name yet (by author id), in order: the one way
+/// experts from several pages, sources or runs are put together.
+pub fn add_experts(experts: &mut Vec<Expert>, more: impl IntoIterator<Item = Expert>) {
+    for expert in more {
+        if !experts.iter().any(|known| known.id == expert.id) {
+            experts.push(expert);
+        }
+    }
+}
+
 /// Orders candidate experts by the mean of their ranks on works in the topic, h-index (or
 /// citations, where the source states no h-index) and recent works, best first, ties by id.
 ///
@@ -142,5 +152,13 @@ mod tests {
         let ranked = rank_experts(vec![expert("A9", 3, 3, 1), expert("A2", 3, 3, 1)]);
         assert_eq!(ranked[0].id, "A2");
         assert!(rank_experts(Vec::new()).is_empty());
+        let mut experts = vec![expert("A9", 3, 3, 1)];
+        add_experts(&mut experts, [expert("A2", 1, 1, 1), expert("A9", 9, 9, 9)]);
+        let ids: Vec<&str> = experts.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["A9", "A2"]);
+        assert_eq!(
+            experts[0].works_in_topic, 3,
+            "the first record of an author stays"
+        );
     }
 }

@@ -67,17 +67,7 @@ pub fn corpus_csv(
             entry.stage.to_string(),
             entry.origin.name().to_owned(),
             entry.queries.join(" "),
-            {
-                let mut channels: Vec<&str> = Vec::new();
-                for label in &entry.queries {
-                    if let Some(channel) = channel_of.get(label.as_str())
-                        && !channels.contains(channel)
-                    {
-                        channels.push(channel);
-                    }
-                }
-                channels.join(" ")
-            },
+            channels(entry, &channel_of),
             format!("{score:.4}"),
             decision
                 .map(|decision| decision.decision.name())
@@ -90,6 +80,21 @@ pub fn corpus_csv(
         ])?;
     }
     finish(writer)
+}
+
+/// The channels of the searches that found `entry`, each once, in the order of its searches.
+fn channels(entry: &CorpusEntry, channel_of: &BTreeMap<&str, &'static str>) -> String {
+    let mut channels: Vec<&str> = Vec::new();
+    for channel in entry
+        .queries
+        .iter()
+        .filter_map(|label| channel_of.get(label.as_str()))
+    {
+        if !channels.contains(channel) {
+            channels.push(channel);
+        }
+    }
+    channels.join(" ")
 }
 
 /// One row per screened work with a record, in ranking order, with ASReview's column names

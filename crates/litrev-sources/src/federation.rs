@@ -275,11 +275,10 @@ impl Source for Federation {
             ),
         )?;
         let mut experts: Vec<Expert> = Vec::new();
-        for expert in answers.into_iter().flat_map(|(_, experts)| experts) {
-            if !experts.iter().any(|known| known.id == expert.id) {
-                experts.push(expert);
-            }
-        }
+        litrev_model::add_experts(
+            &mut experts,
+            answers.into_iter().flat_map(|(_, experts)| experts),
+        );
         Ok(experts)
     }
 

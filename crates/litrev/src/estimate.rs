@@ -62,6 +62,12 @@ impl SearchShape {
         (self.queries * self.hits_per_query.div_ceil(page.max(1)).saturating_sub(1)) as u64
     }
 
+    /// Requests of the expert channel: a list of authors and a list of their works per
+    /// expert search, whatever the model.
+    fn expert_lists(&self) -> u64 {
+        2 * self.experts as u64
+    }
+
     /// OR-lists the snowball asks for when each stage lists its works' references and their
     /// citing works once: two per stage.
     fn snowball_lists(&self) -> u64 {
@@ -114,13 +120,7 @@ impl RequestModel {
     pub fn discover(&self, shape: &SearchShape) -> f64 {
         (shape.queries + shape.seeds.div_ceil(MAX_OR_VALUES)) as f64
             + self.search_fill * shape.further_pages(MAX_PER_PAGE) as f64
-            + self.expert_lists(shape)
-    }
-
-    /// Requests of the expert channel: a list of authors and a list of their works per
-    /// expert search.
-    fn expert_lists(&self, shape: &SearchShape) -> f64 {
-        (2 * shape.experts) as f64
+            + shape.expert_lists() as f64
     }
 
     /// Requests of the snowball stages.
@@ -165,7 +165,7 @@ pub fn estimate(plan: &Plan, sources: &[SourceSpec]) -> Estimate {
         .map(|&name| {
             if name == "openalex" {
                 let requests = model.requests(&shape);
-                let searches = (model.discover(&shape) - model.expert_lists(&shape))
+                let searches = (model.discover(&shape) - shape.expert_lists() as f64)
                     .round()
                     .min(requests as f64);
                 let spacing = 1.0

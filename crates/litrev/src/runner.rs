@@ -558,11 +558,7 @@ impl Runner {
             hits.append(&mut found.hits);
             let mut experts = std::mem::take(&mut found.experts);
             if let Some(inherited) = inherited.as_mut() {
-                for expert in std::mem::take(&mut inherited.experts) {
-                    if !experts.iter().any(|known| known.id == expert.id) {
-                        experts.push(expert);
-                    }
-                }
+                litrev_model::add_experts(&mut experts, std::mem::take(&mut inherited.experts));
                 let new: BTreeSet<WorkId> = found
                     .entries
                     .iter()

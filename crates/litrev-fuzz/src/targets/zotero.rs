@@ -81,8 +81,10 @@ pub(super) fn run(input: &[u8]) -> Checked {
             }
         }
     }
-    if let Ok(keys) = zotero::parse_write_answer(&body, 50) {
-        let _ = keys.len();
+    if let Ok(keys) = zotero::parse_write_answer(&body, 2)
+        && keys.len() != 2
+    {
+        return Err(format!("{} keys for the 2 objects sent", keys.len()));
     }
     if let Ok(Value::Array(items)) = serde_json::from_str::<Value>(&body) {
         for csl in &items {

@@ -354,11 +354,7 @@ impl Source for OpenAlexSource {
             let response = self.endpoint.send(&request)?;
             let page = parse_author_page(response.text()?, topics, since)
                 .map_err(|error| Error::parse(SourceKind::OpenAlex, error))?;
-            for expert in page {
-                if !experts.iter().any(|known| known.id == expert.id) {
-                    experts.push(expert);
-                }
-            }
+            litrev_model::add_experts(&mut experts, page);
         }
         experts.truncate(limit);
         Ok(experts)

@@ -133,27 +133,30 @@ impl ZoteroLibrary {
             }
         }
         for batch in pending.chunks(WRITE_BATCH) {
-            let items: Vec<Value> = batch.iter().map(|(_, item)| item.clone()).collect();
-            match self.create("items", &items) {
-                Ok(keys) => write.created += keys.len(),
-                Err(Error::Http(litrev_http::Error::Status { status: 412, .. })) => {
-                    // The library changed since it was read (or this batch's write went through
-                    // and its answer was lost): read again, send what is still missing.
-                    held = self.marks(&collection)?;
-                    let missing: Vec<Value> = batch
-                        .iter()
-                        .filter(|(mark, _)| !held.contains_key(mark))
-                        .map(|(_, item)| item.clone())
-                        .collect();
-                    write.already += batch.len() - missing.len();
-                    if !missing.is_empty() {
-                        write.created += self.create("items", &missing)?.len();
+            let sent: Vec<&(String, Value)> =
+                match self.create_marked(&batch.iter().collect::<Vec<_>>(), &mut held) {
+                    Ok(()) => {
+                        write.created += batch.len();
+                        continue;
                     }
-                }
-                Err(error) => return Err(error),
+                    Err(Error::Http(litrev_http::Error::Status { status: 412, .. })) => {
+                        // The library changed since it was read (or this batch's write went through
+                        // and its answer was lost): read again, send what is still missing.
+                        held = self.marks(&collection)?;
+                        batch
+                            .iter()
+                            .filter(|(mark, _)| !held.contains_key(mark))
+                            .collect()
+                    }
+                    Err(error) => return Err(error),
+                };
+            write.already += batch.len() - sent.len();
+            if !sent.is_empty() {
+                self.create_marked(&sent, &mut held)?;
+                write.created += sent.len();
             }
         }
-        let held = self.marks(&collection)?;
+        // Every reference's item is known now: those held before, and those just created.
         write.keys = references
             .iter()
             .filter_map(|reference| {
@@ -259,6 +262,20 @@ impl ZoteroLibrary {
                 return Ok(all);
             }
         }
+    }
+
+    /// Creates the marked items of `batch` and records each new key under its mark in `held`.
+    fn create_marked(
+        &mut self,
+        batch: &[&(String, Value)],
+        held: &mut BTreeMap<String, String>,
+    ) -> Result<()> {
+        let items: Vec<Value> = batch.iter().map(|(_, item)| item.clone()).collect();
+        let keys = self.create("items", &items)?;
+        for ((mark, _), key) in batch.iter().zip(keys) {
+            held.insert(mark.clone(), key);
+        }
+        Ok(())
     }
 
     /// Creates `objects` (at most 50) under `path` (`items`, `collections`); their new keys.
@@ -418,8 +435,18 @@ fn read_write_answer(answer: &Value, sent: usize) -> Result<Vec<String>> {
         .iter()
         .flat_map(|field| answer[*field].as_object().into_iter().flatten())
         .filter_map(|(index, key)| Some((index.parse().ok()?, key.as_str()?.to_owned())))
+        .filter(|(index, _): &(usize, String)| *index < sent)
         .collect();
     keys.sort();
+    keys.dedup_by_key(|(index, _)| *index);
+    if keys.len() != sent {
+        return Err(Error::Zotero {
+            message: format!(
+                "the write's answer accounts for {} of {sent} objects; export again, which sends only what is missing",
+                keys.len()
+            ),
+        });
+    }
     Ok(keys.into_iter().map(|(_, key)| key).collect())
 }
 
@@ -441,6 +468,12 @@ mod tests {
             message.contains("1 of 2 objects refused") && message.contains("Invalid item type"),
             "{message}"
         );
+        // An answer that leaves an object out cannot say which key is whose.
+        let short = json!({"success": {"0": "K1", "7": "K7"}, "failed": {}});
+        let message = read_write_answer(&short, 2)
+            .expect_err("one unaccounted")
+            .to_string();
+        assert!(message.contains("accounts for 1 of 2"), "{message}");
         assert_ne!(
             write_token(Some(1), &json!([1])),
             write_token(Some(2), &json!([1]))
