@@ -191,7 +191,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 );
                 let interactive = std::io::stdin().is_terminal() && !args.yes;
                 clarify(&mut plan.brief, interactive)?;
-                litrev::apply_time_window(&mut plan);
+                litrev::apply_brief(&mut plan);
             }
             let estimate_sources = if args.source.is_empty() {
                 vec![litrev::SourceSpec::OpenAlex]

@@ -43,7 +43,8 @@ pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, T
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{
-    Brief, Channel, Clarification, Dimension, Filters, Grounds, HitOrder, Plan, Query, TimeWindow,
+    Brief, Channel, Clarification, Dimension, Domain, Filters, Focus, Grounds, HitOrder, Plan,
+    Query, TimeWindow,
 };
 pub use processing::{Processing, processing, work_in_process};
 pub use review::{

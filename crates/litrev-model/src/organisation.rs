@@ -34,6 +34,10 @@ pub struct Theme {
     /// theme size); every work of the theme is in exactly one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sub_themes: Vec<SubTheme>,
+    /// For a question split into domains, the domain most of the theme's works fit; none: the
+    /// theme spans domains (or the question is one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
 }
 
 /// A part of a theme.

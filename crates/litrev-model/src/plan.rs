@@ -93,6 +93,56 @@ pub struct Brief {
     /// each with the answer taken when nobody answers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clarifications: Vec<Clarification>,
+    /// The parts of a question that spans disciplines, each searched side by side with its
+    /// own queries (seed S1, S4 §4c); empty: the question is searched as one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<Domain>,
+}
+
+/// A part of a question spanning several disciplines: the discipline, and the question's terms
+/// that belong to it, which its own searches are made of.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Domain {
+    /// The discipline it stands for (`Medicine`), as the probe's works are filed.
+    pub name: String,
+    /// The question's topic terms that belong to it.
+    pub key_terms: Vec<String>,
+}
+
+/// What relevance is judged against within one domain: its terms as a question, and the
+/// searches made for it (whose best hits stand for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Focus {
+    /// The domain's name.
+    pub name: String,
+    /// The domain's terms, as a question.
+    pub question: String,
+    /// Labels of the domain's queries.
+    pub queries: Vec<String>,
+}
+
+impl Plan {
+    /// The domains searched side by side, as foci of relevance; empty when the question is
+    /// searched as one (fewer than two domains), so single-domain runs judge as before.
+    pub fn focuses(&self) -> Vec<Focus> {
+        if self.brief.domains.len() < 2 {
+            return Vec::new();
+        }
+        self.brief
+            .domains
+            .iter()
+            .map(|domain| Focus {
+                name: domain.name.clone(),
+                question: domain.key_terms.join(" "),
+                queries: self
+                    .queries
+                    .iter()
+                    .filter(|query| query.domain.as_deref() == Some(domain.name.as_str()))
+                    .map(|query| query.label.clone())
+                    .collect(),
+            })
+            .collect()
+    }
 }
 
 /// A question the plan asks before anything runs.
@@ -154,6 +204,9 @@ pub struct Query {
     /// field's seminal works).
     #[serde(default, skip_serializing_if = "HitOrder::is_relevance")]
     pub order: HitOrder,
+    /// The domain the search was made for (a [`Domain`]'s name); none: the whole question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
 }
 
 impl Query {

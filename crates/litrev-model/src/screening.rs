@@ -149,6 +149,10 @@ pub struct ScreeningDecision {
     pub score: f32,
     /// Who decided.
     pub reviewer: Reviewer,
+    /// For a question split into domains, the domain the work fits best (its relevance was
+    /// judged against that domain's terms); none otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
 }
 
 /// A person's decision on one work, as given in a screening session or an imported file.

@@ -67,6 +67,51 @@ impl Default for OrganiseConfig {
     }
 }
 
+/// A theme belongs to a domain when at least this share of its works fit the domain best;
+/// else it spans the domains.
+const DOMAIN_MAJORITY: f64 = 2.0 / 3.0;
+
+/// Places the themes of a question split into domains: each theme in the domain most of its
+/// works fit (`domain_of`, from screening), the themes ordered domain by domain as `domains`
+/// lists them (the larger first within one), those spanning domains last, and numbered again.
+/// Without domains nothing changes.
+pub fn place_in_domains(
+    organisation: &mut Organisation,
+    domains: &[String],
+    domain_of: &BTreeMap<WorkId, String>,
+) {
+    if domains.len() < 2 {
+        return;
+    }
+    for theme in &mut organisation.themes {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for id in &theme.works {
+            if let Some(domain) = domain_of.get(id) {
+                *counts.entry(domain.as_str()).or_default() += 1;
+            }
+        }
+        theme.domain = domains
+            .iter()
+            .find(|domain| {
+                counts.get(domain.as_str()).copied().unwrap_or(0) as f64
+                    >= DOMAIN_MAJORITY * theme.works.len() as f64
+            })
+            .cloned();
+    }
+    let place = |theme: &Theme| {
+        theme
+            .domain
+            .as_ref()
+            .and_then(|domain| domains.iter().position(|known| known == domain))
+            .unwrap_or(domains.len())
+    };
+    // A stable sort keeps the size order within each domain.
+    organisation.themes.sort_by_key(place);
+    for (position, theme) in organisation.themes.iter_mut().enumerate() {
+        theme.id = position as u32 + 1;
+    }
+}
+
 /// Organises the included works into themes and finds the key works.
 pub fn organise(
     config: &OrganiseConfig,
@@ -206,6 +251,7 @@ pub fn organise(
                 rising,
                 timeline,
                 sub_themes,
+                domain: None,
             };
             (theme, label_pool)
         })

@@ -119,6 +119,7 @@ pub fn brief(question: &str, filters: &Filters, this_year: i32) -> Brief {
             basis: Grounds::Assumed,
         },
         clarifications: Vec::new(),
+        domains: Vec::new(),
     }
 }
 
@@ -136,7 +137,10 @@ const LARGE_FIELD: usize = 100;
 /// (derived), and at most two clarifying questions, when the probe spreads over two
 /// disciplines or no time window was given for a large field. The defaults stand until
 /// [`answer`] records an answer.
-pub fn read_probe(brief: &mut Brief, hits: &[Work]) {
+///
+/// The disciplines become the brief's domains when each claims terms of the question
+/// (`key_terms`) of its own and their works seldom meet ([`crate::find_domains`]).
+pub fn read_probe(brief: &mut Brief, key_terms: &[String], hits: &[Work]) {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for work in hits {
         if let Some(field) = work.fields.first() {
@@ -159,9 +163,12 @@ pub fn read_probe(brief: &mut Brief, hits: &[Work]) {
             .collect(),
         basis: Grounds::Derived,
     };
+    brief.domains = crate::find_domains(&brief.disciplines.value, key_terms, hits);
     brief.clarifications.clear();
+    // Two disciplines each holding much of the probe, or whose works split the question's
+    // terms between them: whether to search them side by side is the person's call.
     if let [(first, a), (second, b), ..] = ranked[..]
-        && share(b) >= SPLIT_SHARE
+        && (share(b) >= SPLIT_SHARE || !brief.domains.is_empty())
     {
         brief.clarifications.push(Clarification {
             about: "disciplines".to_owned(),
@@ -208,6 +215,8 @@ pub fn answer(brief: &mut Brief, index: usize, given: &str) -> bool {
                 value: vec![chosen],
                 basis: Grounds::Stated,
             };
+            // Kept to one discipline, the question is searched as one.
+            brief.domains.clear();
         }
         "disciplines" => brief.disciplines.basis = Grounds::Stated,
         "time_window" if !is_default => {
@@ -449,7 +458,7 @@ mod tests {
         hits.extend(filed_under(&["Psychology"; 40]));
         hits.extend(filed_under(&["Nursing"; 4]));
         let mut asked = brief("Teacher burnout", &Filters::default(), 2026);
-        read_probe(&mut asked, &hits);
+        read_probe(&mut asked, &[], &hits);
         assert_eq!(asked.disciplines.value, ["Medicine", "Psychology"]);
         assert_eq!(asked.disciplines.basis, Grounds::Derived);
         let about: Vec<&str> = asked
@@ -470,7 +479,7 @@ mod tests {
         assert_eq!(asked.time_window.value.from, Some(2017));
 
         let mut one_field = brief("Teacher burnout since 2010", &Filters::default(), 2026);
-        read_probe(&mut one_field, &filed_under(&["Psychology"; 120]));
+        read_probe(&mut one_field, &[], &filed_under(&["Psychology"; 120]));
         assert!(
             one_field.clarifications.is_empty(),
             "{:?}",

@@ -14,12 +14,14 @@
 //! ```
 
 mod brief;
+mod domains;
 mod variants;
 
 use litrev_model::{Channel, Filters, HitOrder, Plan, Query, Tier, WorkId, WorkKind};
 use litrev_text::content_words;
 
 pub use brief::{answer, brief, read_probe, this_year};
+pub use domains::{find_domains, split_into_domains};
 pub use variants::{PLANNER_PHASE, PlannerReport, QueryPlanner};
 
 /// Words that name the kind of review rather than its topic.
@@ -114,6 +116,14 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
     };
     apply_time_window(&mut plan);
     plan
+}
+
+/// Applies what the brief settled to the plan's searches: a stated time window as its year
+/// filters ([`apply_time_window`]), its domains as searches of their own
+/// ([`split_into_domains`]).
+pub fn apply_brief(plan: &mut Plan) {
+    apply_time_window(plan);
+    split_into_domains(plan, this_year());
 }
 
 /// Makes a stated time window (the question's "since 2010", or an answer keeping to the last

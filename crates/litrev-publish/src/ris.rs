@@ -137,6 +137,7 @@ mod tests {
             rationale: "far".into(),
             score: 0.1,
             reviewer: Reviewer::Model,
+            domain: None,
         };
         let ris = screening_ris(&[decision], &works);
         assert!(ris.contains(

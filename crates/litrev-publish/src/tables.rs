@@ -7,7 +7,8 @@ use litrev_model::{CorpusEntry, Decision, Query, ScreeningDecision, Work, WorkId
 use crate::Error;
 
 /// One row per corpus entry: ids, title, year, how it was found (origin, the searches that
-/// returned it and the channels they stand for: keyword, book, expert) and what was decided.
+/// returned it and the channels they stand for: keyword, book, expert), what was decided and,
+/// for a question split into domains, the domain the work fits best.
 ///
 /// # Errors
 /// When the CSV writer fails (it writes to memory, so only on invalid data).
@@ -41,6 +42,7 @@ pub fn corpus_csv(
         "score",
         "decision",
         "reason",
+        "domain",
     ])?;
     for entry in entries {
         let work = works.get(&entry.work);
@@ -77,6 +79,9 @@ pub fn corpus_csv(
                 .map(|decision| decision.reason.code())
                 .unwrap_or("")
                 .to_owned(),
+            decision
+                .and_then(|decision| decision.domain.clone())
+                .unwrap_or_default(),
         ])?;
     }
     finish(writer)
@@ -98,7 +103,8 @@ fn channels(entry: &CorpusEntry, channel_of: &BTreeMap<&str, &'static str>) -> S
 }
 
 /// One row per screened work with a record, in ranking order, with ASReview's column names
-/// (`title`, `abstract`, `doi`, `authors`, `year`, `label_included`) plus the reasons.
+/// (`title`, `abstract`, `doi`, `authors`, `year`, `label_included`) plus the reasons and
+/// the domain.
 ///
 /// # Errors
 /// When the CSV writer fails.
@@ -121,6 +127,7 @@ pub fn screening_csv(
         "rationale",
         "score",
         "reviewer",
+        "domain",
     ])?;
     let mut record_id = 0usize;
     for decision in decisions {
@@ -159,6 +166,7 @@ pub fn screening_csv(
             decision.rationale.clone(),
             format!("{:.4}", decision.score),
             decision.reviewer.name().to_owned(),
+            decision.domain.clone().unwrap_or_default(),
         ])?;
         record_id += 1;
     }

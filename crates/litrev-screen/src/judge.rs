@@ -302,6 +302,7 @@ mod tests {
             rationale: "r".to_owned(),
             score,
             reviewer,
+            domain: None,
         };
         let mut decisions = vec![
             decision("W1", 0.1, Reviewer::Rule),

@@ -81,27 +81,64 @@ pub fn screen(
         .collect();
     let text_list: Vec<&str> = texts.values().map(String::as_str).collect();
     let (corpus, vectors) = Corpus::with_vectors(&text_list);
-    let profile_ids: Vec<&WorkId> = if seeds.is_empty() {
-        entries
-            .iter()
-            .filter(|entry| entry.stage == 0 && works.contains_key(&entry.work))
-            .take(config.profile_works)
-            .map(|entry| &entry.work)
+    // The profile texts: the seeds, else the first discovered works (of a domain's searches,
+    // for a question split into domains).
+    let profile_texts = |wanted: &dyn Fn(&CorpusEntry) -> bool| -> Vec<&str> {
+        let ids: Vec<&WorkId> = if seeds.is_empty() {
+            entries
+                .iter()
+                .filter(|entry| {
+                    entry.stage == 0 && works.contains_key(&entry.work) && wanted(entry)
+                })
+                .take(config.profile_works)
+                .map(|entry| &entry.work)
+                .collect()
+        } else {
+            seeds.iter().copied().collect()
+        };
+        ids.iter()
+            .filter_map(|id| texts.get(id).map(String::as_str))
             .collect()
-    } else {
-        seeds.iter().copied().collect()
     };
-    let profile_texts: Vec<&str> = profile_ids
-        .iter()
-        .filter_map(|id| texts.get(id).map(String::as_str))
-        .collect();
-    let profile = RelevanceProfile::new(corpus, &plan.question, &profile_texts);
+    let focuses = plan.focuses();
+    let profiles: Vec<(Option<&str>, RelevanceProfile)> = if focuses.is_empty() {
+        vec![(
+            None,
+            RelevanceProfile::new(corpus, &plan.question, &profile_texts(&|_| true)),
+        )]
+    } else {
+        focuses
+            .iter()
+            .map(|focus| {
+                let of_focus = |entry: &CorpusEntry| {
+                    entry
+                        .queries
+                        .iter()
+                        .any(|label| focus.queries.contains(label))
+                };
+                let profile = RelevanceProfile::new(
+                    corpus.clone(),
+                    &focus.question,
+                    &profile_texts(&of_focus),
+                );
+                (Some(focus.name.as_str()), profile)
+            })
+            .collect()
+    };
+    let best_few = config.max_included.clamp(1, 20);
 
-    // Text relevance, then a boost for citation links to the text-relevant core.
+    // Text relevance (to the domain a work fits best), then a boost for citation links to the
+    // text-relevant core.
+    let fits = best_fits(&profiles, &vectors, best_few);
     let text_scores: BTreeMap<&WorkId, f32> = texts
         .keys()
-        .zip(&vectors)
-        .map(|(id, vector)| (*id, profile.score_vector(vector)))
+        .zip(&fits)
+        .map(|(id, (_, score))| (*id, *score))
+        .collect();
+    let fit_of: BTreeMap<&WorkId, usize> = texts
+        .keys()
+        .zip(&fits)
+        .map(|(id, (fit, _))| (*id, *fit))
         .collect();
     let mut by_text: Vec<(&WorkId, f32)> = text_scores.iter().map(|(id, s)| (*id, *s)).collect();
     by_text.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
@@ -137,14 +174,7 @@ pub fn screen(
             .then(a.0.cmp(b.0))
     });
     // The median of the best few: what a clearly relevant work scores for this question.
-    let best_few = config.max_included.clamp(1, 20);
-    let reference = ranked
-        .iter()
-        .take(best_few)
-        .map(|(_, score)| *score)
-        .nth(best_few / 2)
-        .or_else(|| ranked.first().map(|(_, score)| *score))
-        .unwrap_or(0.0);
+    let reference = median_of_best(ranked.iter().map(|(_, score)| *score), best_few);
     let threshold = reference * config.relative_threshold;
 
     // The words behind each score, for the reasons: read on every core, in ranking order.
@@ -152,7 +182,10 @@ pub fn screen(
         .par_iter()
         .map(|(id, _)| {
             let _processing = litrev_model::processing(id);
-            profile.driving_words(&texts[*id], 4).join(", ")
+            profiles[fit_of[*id]]
+                .1
+                .driving_words(&texts[*id], 4)
+                .join(", ")
         })
         .collect();
     let mut decisions = Vec::with_capacity(entries.len());
@@ -214,6 +247,7 @@ pub fn screen(
             rationale,
             score,
             reviewer,
+            domain: profiles[fit_of[id]].0.map(str::to_owned),
         });
     }
     for entry in entries
@@ -227,9 +261,70 @@ pub fn screen(
             rationale: "known only by its id: the source holds no record of it".to_owned(),
             score: 0.0,
             reviewer: Reviewer::Rule,
+            domain: None,
         });
     }
     decisions
+}
+
+/// Each text's best profile and its score there: each profile's scores are brought to a common
+/// scale by what its best few texts score (so no domain's vocabulary outweighs another's); one
+/// profile's scores are kept as they are.
+fn best_fits(
+    profiles: &[(Option<&str>, RelevanceProfile)],
+    vectors: &[litrev_text::SparseVector],
+    best_few: usize,
+) -> Vec<(usize, f32)> {
+    let each: Vec<Vec<f32>> = profiles
+        .iter()
+        .map(|(_, profile)| {
+            vectors
+                .iter()
+                .map(|vector| profile.score_vector(vector))
+                .collect()
+        })
+        .collect();
+    let references: Vec<f32> = each
+        .iter()
+        .map(|scores| {
+            let mut sorted = scores.clone();
+            sorted.sort_by(|a, b| b.total_cmp(a));
+            median_of_best(sorted.into_iter(), best_few)
+        })
+        .collect();
+    let usable: Vec<f32> = references.iter().copied().filter(|r| *r > 0.0).collect();
+    let common = if usable.is_empty() {
+        1.0
+    } else {
+        usable.iter().sum::<f32>() / usable.len() as f32
+    };
+    (0..vectors.len())
+        .map(|position| {
+            let mut best = (0, 0.0_f32);
+            for (profile, scores) in each.iter().enumerate() {
+                let scale = if profiles.len() == 1 || references[profile] <= 0.0 {
+                    1.0
+                } else {
+                    common / references[profile]
+                };
+                let score = (scores[position] * scale).min(1.0);
+                if score > best.1 {
+                    best = (profile, score);
+                }
+            }
+            best
+        })
+        .collect()
+}
+
+/// The median of the first `best_few` of scores sorted best first (the first when there are
+/// fewer), 0 for none.
+fn median_of_best(sorted: impl Iterator<Item = f32>, best_few: usize) -> f32 {
+    let best: Vec<f32> = sorted.take(best_few).collect();
+    best.get(best_few / 2)
+        .or_else(|| best.first())
+        .copied()
+        .unwrap_or(0.0)
 }
 
 #[cfg(test)]

@@ -181,6 +181,46 @@ pub(crate) fn score<'a>(
     }
 }
 
+/// Scores `records` against several foci (a domain's terms as the question, and its profile
+/// works), each work by the focus it fits best: each focus's scores are brought to a common
+/// scale by the median of its core, so that no domain's vocabulary outweighs another's, and
+/// the threshold is the foci's mean.
+pub(crate) fn score_focused<'a>(
+    config: &SnowballConfig,
+    foci: &[(&str, Vec<WorkId>)],
+    records: &BTreeMap<WorkId, &'a Work>,
+) -> Scored<'a> {
+    let mut each: Vec<Scored<'a>> = foci
+        .iter()
+        .map(|(question, profile)| score(config, question, profile, records))
+        .collect();
+    let usable: Vec<usize> = (0..each.len())
+        .filter(|&focus| each[focus].threshold > 0.0)
+        .collect();
+    if usable.is_empty() {
+        return each.swap_remove(0);
+    }
+    let mean_threshold = usable
+        .iter()
+        .map(|&focus| each[focus].threshold)
+        .sum::<f32>()
+        / usable.len() as f32;
+    let scores: Vec<f32> = (0..records.len())
+        .map(|position| {
+            usable
+                .iter()
+                .map(|&focus| each[focus].scores[position] * mean_threshold / each[focus].threshold)
+                .fold(0.0, f32::max)
+        })
+        .collect();
+    let first = each.swap_remove(usable[0]);
+    Scored {
+        links: first.links,
+        scores,
+        threshold: mean_threshold,
+    }
+}
+
 impl Scored<'_> {
     /// Which works are relevant: the seeds by right, then those a model's `verdicts` (on works
     /// their score left in doubt) find relevant, else those scoring at the threshold; then any

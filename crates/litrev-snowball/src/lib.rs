@@ -43,7 +43,9 @@ mod test_works;
 use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_graph::edges_within;
-use litrev_model::{Citation, CorpusEntry, Origin, Plan, StageReport, StopReason, Work, WorkId};
+use litrev_model::{
+    Citation, CorpusEntry, Focus, Origin, Plan, StageReport, StopReason, Work, WorkId,
+};
 use litrev_sources::{Held, Source};
 use serde::{Deserialize, Serialize};
 
@@ -171,6 +173,9 @@ impl SnowballConfig {
 pub struct SnowballState<'a> {
     /// The research question.
     pub question: &'a str,
+    /// The domains of a question searched side by side ([`Plan::focuses`]); empty: the
+    /// question is one.
+    pub focuses: &'a [Focus],
     /// Works the user named as seeds.
     pub seeds: &'a [WorkId],
     /// Every corpus entry so far, in the order works entered.
@@ -321,8 +326,7 @@ pub fn expand_stage(
         .collect();
     known.extend(aliases.iter());
     let records: BTreeMap<WorkId, &Work> = records_of(state.works.values());
-    let profile = profile_works(config, state);
-    let before = judge_records(config, state, &profile, &records);
+    let before = judge_records(config, state, &records);
 
     let all: Vec<&Work> = state.works.values().collect();
     let ids: BTreeSet<&WorkId> = state.works.keys().collect();
@@ -513,7 +517,7 @@ pub fn expand_stage(
     // Judge the new works with the corpus they join.
     let mut all_records = records;
     all_records.extend(records_of(new_records.values().map(|(work, _)| work)));
-    let scored = judge::score(config, state.question, &profile, &all_records);
+    let scored = score_state(config, state, &all_records);
     let mut after = scored.decide(config, state.seeds, state.verdicts);
     let mut scoring = ScorerReport::default();
     if let Some(scorer) = scorer {
@@ -605,21 +609,53 @@ pub fn expand_stage(
 /// stage this is the gathered corpus and the engine's relevance ranking.
 pub fn judge_corpus(config: &SnowballConfig, state: &SnowballState<'_>) -> Judgement {
     let records = records_of(state.works.values());
-    judge_records(config, state, &profile_works(config, state), &records)
+    judge_records(config, state, &records)
 }
 
-/// Judges `records` against the question and `profile`, with the state's seeds and verdicts.
+/// Judges `records` against the question and the profile works, with the state's seeds and
+/// verdicts.
 fn judge_records(
     config: &SnowballConfig,
     state: &SnowballState<'_>,
-    profile: &[WorkId],
     records: &BTreeMap<WorkId, &Work>,
 ) -> Judgement {
-    judge::score(config, state.question, profile, records).decide(
-        config,
-        state.seeds,
-        state.verdicts,
-    )
+    score_state(config, state, records).decide(config, state.seeds, state.verdicts)
+}
+
+/// Scores `records` against the question and its profile works or, for a question split into
+/// domains, against each domain's terms and the best works of its searches, each work judged
+/// by the domain it fits best ([`judge::score_focused`]).
+fn score_state<'a>(
+    config: &SnowballConfig,
+    state: &SnowballState<'_>,
+    records: &BTreeMap<WorkId, &'a Work>,
+) -> judge::Scored<'a> {
+    if state.focuses.is_empty() {
+        return judge::score(
+            config,
+            state.question,
+            &profile_works(config, state),
+            records,
+        );
+    }
+    let focused: Vec<(&str, Vec<WorkId>)> = state
+        .focuses
+        .iter()
+        .map(|focus| {
+            let profile = if state.seeds.is_empty() {
+                first_found(config, state, |entry| {
+                    entry
+                        .queries
+                        .iter()
+                        .any(|label| focus.queries.contains(label))
+                })
+            } else {
+                state.seeds.to_vec()
+            };
+            (focus.question.as_str(), profile)
+        })
+        .collect();
+    judge::score_focused(config, &focused, records)
 }
 
 /// The coverage delta of a stage: its new relevant works as a share of the relevant works it
@@ -645,10 +681,20 @@ fn profile_works(config: &SnowballConfig, state: &SnowballState<'_>) -> Vec<Work
     if !state.seeds.is_empty() {
         return state.seeds.to_vec();
     }
+    first_found(config, state, |_| true)
+}
+
+/// The first discovered works (stage 0, with a record) that `wanted` accepts, as many as the
+/// profile takes.
+fn first_found(
+    config: &SnowballConfig,
+    state: &SnowballState<'_>,
+    wanted: impl Fn(&CorpusEntry) -> bool,
+) -> Vec<WorkId> {
     state
         .entries
         .iter()
-        .filter(|entry| entry.stage == 0 && state.works.contains_key(&entry.work))
+        .filter(|entry| entry.stage == 0 && state.works.contains_key(&entry.work) && wanted(entry))
         .take(config.profile_works)
         .map(|entry| entry.work.clone())
         .collect()
@@ -749,6 +795,7 @@ mod tests {
         fn state(&self) -> SnowballState<'_> {
             SnowballState {
                 question: "insulin pumps for children",
+                focuses: &[],
                 seeds: &self.seeds,
                 entries: &self.entries,
                 works: &self.works,

@@ -1390,6 +1390,7 @@ mod tests {
             rationale: "close to the question".into(),
             score: 0.5,
             reviewer: Reviewer::Model,
+            domain: None,
         }];
         {
             let mut store = store_with_run(path, &run);

@@ -346,6 +346,7 @@ impl<'a> Writer<'a> {
             );
         }
         paragraphs.push(Paragraph { sentences: scope });
+        paragraphs.extend(self.domains_paragraph());
 
         // The field in the words of its most cited works.
         let seminal: Vec<WorkId> = input
@@ -426,6 +427,77 @@ impl<'a> Writer<'a> {
             "Introduction and scope",
             paragraphs,
         )
+    }
+
+    /// For a question split into domains: which domains, with their terms, were searched side
+    /// by side, and which themes each holds (and which span them).
+    fn domains_paragraph(&self) -> Option<Paragraph> {
+        let plan = self.input.plan;
+        if plan.focuses().is_empty() {
+            return None;
+        }
+        let domains = &plan.brief.domains;
+        let described: Vec<String> = domains
+            .iter()
+            .map(|domain| format!("{} ({})", domain.name, list(&domain.key_terms)))
+            .collect();
+        let mut sentences = vec![
+            SentenceBuilder::new()
+                .text(format!(
+                    "The question joins {} domains, searched side by side with searches of their own and judged each against its own terms: {}.",
+                    number(domains.len()),
+                    list(&described)
+                ))
+                .structural(),
+        ];
+        let themes = &self.input.organisation.themes;
+        let in_domain = |domain: Option<&str>| -> (Vec<String>, usize) {
+            let held: Vec<&Theme> = themes
+                .iter()
+                .filter(|theme| theme.domain.as_deref() == domain)
+                .collect();
+            (
+                held.iter().map(|theme| in_sentence(&theme.label)).collect(),
+                held.iter().map(|theme| theme.works.len()).sum(),
+            )
+        };
+        for domain in domains {
+            let (labels, works) = in_domain(Some(&domain.name));
+            let text = if labels.is_empty() {
+                format!(
+                    "No theme is mostly of {}: its works sit in themes shared with the other domains.",
+                    domain.name
+                )
+            } else {
+                format!(
+                    "{} holds {} {} of {} {} ({}).",
+                    domain.name,
+                    number(labels.len()),
+                    plural(labels.len(), "theme", "themes"),
+                    works,
+                    plural(works, "work", "works"),
+                    label_list(&labels)
+                )
+            };
+            sentences.push(SentenceBuilder::new().text(text).structural());
+        }
+        let (across, works) = in_domain(None);
+        if !across.is_empty() {
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!(
+                        "{} {} of {} {} {} the domains ({}).",
+                        capitalise(&number(across.len())),
+                        plural(across.len(), "theme", "themes"),
+                        works,
+                        plural(works, "work", "works"),
+                        plural(across.len(), "spans", "span"),
+                        label_list(&across)
+                    ))
+                    .structural(),
+            );
+        }
+        Some(Paragraph { sentences })
     }
 
     fn year_trend(&self) -> Option<Sentence> {
@@ -736,9 +808,15 @@ impl<'a> Writer<'a> {
                 subsections.push(part(heading, paragraphs));
             }
         }
+        // A question split into domains shows them in its themes' headings.
+        let heading = match (&theme.domain, self.input.plan.focuses().is_empty()) {
+            (_, true) => theme.label.clone(),
+            (Some(domain), false) => format!("{domain}: {}", theme.label),
+            (None, false) => format!("Across domains: {}", theme.label),
+        };
         Section {
             kind: SectionKind::Theme,
-            heading: theme.label.clone(),
+            heading,
             paragraphs: vec![overview],
             tables: Vec::new(),
             subsections,

@@ -71,7 +71,7 @@ pub use explore::{Direction, Exploration};
 pub use home::Home;
 pub use litrev_llm::Price as LlmPrice;
 pub use litrev_model as model;
-pub use litrev_plan::{answer as answer_clarification, apply_time_window};
+pub use litrev_plan::{answer as answer_clarification, apply_brief};
 pub use litrev_publish::{BuiltinStyle, StyleName};
 pub use llm::{LlmKind, LlmOptions, LlmRecord, SnowballLlmRecord, StageLlmRecord};
 pub use options::{RunOptions, SourceSpec, default_out_dir};

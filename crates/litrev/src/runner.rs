@@ -472,7 +472,7 @@ impl Runner {
             let mut generated = crate::generated_plan(&options);
             if let BriefState::Ready(brief) = brief {
                 generated.brief = *brief;
-                litrev_plan::apply_time_window(&mut generated);
+                litrev_plan::apply_brief(&mut generated);
             }
             // An edited plan runs as the person wrote it: no model adds queries to it.
             let planned = match &options.plan {
@@ -643,8 +643,10 @@ impl Runner {
                     .filter_map(|stage| stage.report.clone())
                     .collect();
                 let verdicts = StageLlmRecord::verdicts(stage_llm(&stages));
+                let focuses = plan.focuses();
                 let state = SnowballState {
                     question: &plan.question,
+                    focuses: &focuses,
                     seeds: &plan.seeds,
                     entries: &entries,
                     works: &works,
@@ -861,12 +863,18 @@ impl Runner {
                     None
                 }
             };
-            let organisation = litrev_organise::organise(
+            let mut organisation = litrev_organise::organise(
                 &OrganiseConfig::default(),
                 &included,
                 &citations,
                 embeddings.as_ref(),
             );
+            let domains: Vec<String> = plan.focuses().into_iter().map(|focus| focus.name).collect();
+            let domain_of: BTreeMap<WorkId, String> = decisions
+                .iter()
+                .filter_map(|decision| Some((decision.work.clone(), decision.domain.clone()?)))
+                .collect();
+            litrev_organise::place_in_domains(&mut organisation, &domains, &domain_of);
             self.commit(
                 run,
                 "organise",

@@ -64,7 +64,7 @@ impl Runner {
         events: &dyn Fn(&Event),
     ) -> Result<usize> {
         let report = self.search(&plan.question, sources, Tier::Quick, events)?;
-        litrev_plan::read_probe(&mut plan.brief, &report.works);
+        litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
         Ok(report.works.len())
     }
 

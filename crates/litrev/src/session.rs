@@ -303,6 +303,7 @@ impl ScreeningSession<'_> {
                 rationale: String::new(),
                 score: 0.0,
                 reviewer: Reviewer::Model,
+                domain: None,
             });
         Ok(Some(Candidate {
             work: self.works[id].clone(),

@@ -277,6 +277,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
         let verdicts = StageLlmRecord::verdicts(&judged);
         let state = SnowballState {
             question: &plan.question,
+            focuses: &[],
             seeds: &plan.seeds,
             entries: &entries,
             works: &works,
@@ -323,6 +324,7 @@ pub fn snowball_bench(home: &Home, options: &SnowballBenchOptions) -> Result<Sno
 
     let state = SnowballState {
         question: &plan.question,
+        focuses: &[],
         seeds: &plan.seeds,
         entries: &entries,
         works: &works,
