@@ -2,6 +2,7 @@
 
 mod bench;
 mod browser;
+mod domains;
 mod errors;
 mod fulltext;
 mod gate;

@@ -44,6 +44,19 @@ pub fn question(data: &Path, dataset: &str) -> String {
     record["title"].as_str().expect("title").to_owned()
 }
 
+/// The OpenAlex ids (as URLs) of a dataset's included studies, from its SYNERGY labels.
+pub fn included_studies(data: &Path, dataset: &str) -> Vec<String> {
+    let labels =
+        std::fs::File::open(data.join(format!("synergy/labels/{dataset}.csv.gz"))).expect("labels");
+    let mut reader = csv::Reader::from_reader(flate2::read::GzDecoder::new(labels));
+    reader
+        .records()
+        .map(|row| row.expect("row"))
+        .filter(|row| row.get(3) == Some("1"))
+        .map(|row| row.get(0).expect("id").to_owned())
+        .collect()
+}
+
 /// The snapshot file of a dataset.
 pub fn works_file(data: &Path, dataset: &str) -> PathBuf {
     data.join(format!("synergy/works/{dataset}.jsonl.gz"))

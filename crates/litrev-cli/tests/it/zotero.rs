@@ -254,15 +254,7 @@ fn a_zotero_collection_includes_the_works_it_holds_at_the_gate() {
     let run = newest_run(home.path());
 
     // The review's own included studies, by their records in the works file.
-    let labels =
-        std::fs::File::open(data.join("synergy/labels/Donners_2021.csv.gz")).expect("labels");
-    let mut reader = csv::Reader::from_reader(flate2::read::GzDecoder::new(labels));
-    let included: Vec<String> = reader
-        .records()
-        .map(|row| row.expect("row"))
-        .filter(|row| row.get(3) == Some("1"))
-        .map(|row| row.get(0).expect("id").to_owned())
-        .collect();
+    let included = crate::support::included_studies(&data, "Donners_2021");
     let works = std::io::BufReader::new(flate2::read::GzDecoder::new(
         std::fs::File::open(crate::support::works_file(&data, "Donners_2021")).expect("works"),
     ));
