@@ -1080,6 +1080,65 @@ mod tests {
     }
 
     #[test]
+    fn themes_are_placed_domain_by_domain_and_numbered_again() {
+        let theme = |label: &str, works: &[&str]| Theme {
+            id: 0,
+            label: label.to_owned(),
+            description: String::new(),
+            top_words: Vec::new(),
+            works: works.iter().map(|id| id.parse().expect("id")).collect(),
+            key_works: Vec::new(),
+            years: None,
+            bridges: Vec::new(),
+            rising: Vec::new(),
+            timeline: BTreeMap::new(),
+            sub_themes: Vec::new(),
+            domain: None,
+        };
+        let mut organisation = Organisation {
+            themes: vec![
+                theme("mixed", &["W1", "W5", "W6", "W2"]),
+                theme("memory", &["W5", "W6", "W7"]),
+                theme("dosing", &["W1", "W2", "W8"]),
+            ],
+            key_works: Vec::new(),
+            outliers: Vec::new(),
+            views: None,
+            embedding_model: None,
+        };
+        let domain_of: BTreeMap<WorkId, String> = [
+            ("W1", "Medicine"),
+            ("W2", "Medicine"),
+            ("W8", "Medicine"),
+            ("W5", "Psychology"),
+            ("W6", "Psychology"),
+            ("W7", "Psychology"),
+        ]
+        .into_iter()
+        .map(|(id, domain)| (id.parse().expect("id"), domain.to_owned()))
+        .collect();
+        let domains = ["Medicine".to_owned(), "Psychology".to_owned()];
+        let unchanged = organisation.clone();
+        place_in_domains(&mut organisation, &domains[..1], &domain_of);
+        assert_eq!(organisation, unchanged, "one domain is no split");
+
+        place_in_domains(&mut organisation, &domains, &domain_of);
+        let placed: Vec<(u32, &str, Option<&str>)> = organisation
+            .themes
+            .iter()
+            .map(|theme| (theme.id, theme.label.as_str(), theme.domain.as_deref()))
+            .collect();
+        assert_eq!(
+            placed,
+            [
+                (1, "dosing", Some("Medicine")),
+                (2, "memory", Some("Psychology")),
+                (3, "mixed", None),
+            ]
+        );
+    }
+
+    #[test]
     fn a_label_names_a_phrase_once_instead_of_its_halves() {
         let words: Vec<String> = ["hot", "flashes", "symptoms", "tamoxifen", "women"]
             .map(str::to_owned)

@@ -412,6 +412,84 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_question_in_two_domains_includes_both_and_says_which() {
+        let mut plan = litrev_plan_stub("insulin pumps for children and the rodent object task");
+        plan.brief.domains = vec![
+            litrev_model::Domain {
+                name: "Medicine".into(),
+                key_terms: vec!["insulin".into(), "pumps".into(), "children".into()],
+            },
+            litrev_model::Domain {
+                name: "Psychology".into(),
+                key_terms: vec!["rodent".into(), "object".into(), "task".into()],
+            },
+        ];
+        plan.queries = vec![
+            litrev_model::Query {
+                domain: Some("Medicine".into()),
+                ..litrev_model::Query::new("q1", "", "insulin pumps children")
+            },
+            litrev_model::Query {
+                domain: Some("Psychology".into()),
+                ..litrev_model::Query::new("q2", "", "rodent object task")
+            },
+        ];
+        let records = [
+            work(
+                "W1",
+                "Insulin pumps in children",
+                Some("Insulin pump therapy helps children."),
+            ),
+            work(
+                "W2",
+                "Insulin pump use at school",
+                Some("Children on insulin pumps at school."),
+            ),
+            work(
+                "W5",
+                "The rodent object task",
+                Some("Rats explored each object in the task."),
+            ),
+            work(
+                "W6",
+                "Object memory in the rodent",
+                Some("A task of object recognition in mice."),
+            ),
+            work("W9", "School meals", Some("Meals at school and obesity.")),
+        ];
+        let works: BTreeMap<WorkId, Work> =
+            records.into_iter().map(|work| (work.id(), work)).collect();
+        let found_by = |id: &str, label: &str| CorpusEntry {
+            queries: vec![label.to_owned()],
+            ..entry(id, Origin::Search)
+        };
+        let entries = [
+            found_by("W1", "q1"),
+            found_by("W5", "q2"),
+            found_by("W2", "q1"),
+            found_by("W6", "q2"),
+            found_by("W9", "q1"),
+        ];
+        let decisions = screen(
+            &ScreenConfig::from_plan(&plan),
+            &plan,
+            &entries,
+            &works,
+            &[],
+        );
+        let decided = |id: &str| {
+            decisions
+                .iter()
+                .find(|decision| decision.work.to_string() == id)
+                .map(|decision| (decision.decision, decision.domain.as_deref()))
+                .expect("decided")
+        };
+        assert_eq!(decided("W2"), (Decision::Include, Some("Medicine")));
+        assert_eq!(decided("W6"), (Decision::Include, Some("Psychology")));
+        assert_eq!(decided("W9").0, Decision::Exclude);
+    }
+
     fn litrev_plan_stub(question: &str) -> Plan {
         let limits = Tier::Quick.limits();
         Plan {

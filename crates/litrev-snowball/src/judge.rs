@@ -290,6 +290,44 @@ mod tests {
     use crate::test_works::work;
 
     #[test]
+    fn each_work_is_judged_by_the_domain_it_fits_best() {
+        let works = [
+            work("W1", "emicizumab prophylaxis in haemophilia", &[]),
+            work("W2", "emicizumab prophylaxis trial in haemophilia", &[]),
+            work("W3", "emicizumab dosing in haemophilia", &[]),
+            work("W5", "rodent object recognition memory", &[]),
+            work("W6", "object recognition memory in the rodent", &[]),
+            work("W7", "rodent object context memory", &[]),
+            work("W9", "school meals and obesity", &[]),
+        ];
+        let records: BTreeMap<WorkId, &Work> = works.iter().map(|work| (work.id(), work)).collect();
+        let id = |text: &str| text.parse::<WorkId>().expect("id");
+        let config = SnowballConfig {
+            feedback_works: 1,
+            ..SnowballConfig::default()
+        };
+        let foci = [
+            ("emicizumab haemophilia", vec![id("W1")]),
+            ("rodent object recognition", vec![id("W5")]),
+        ];
+        let judgement =
+            score_focused(&config, &foci, &records).decide(&config, &[], &BTreeMap::new());
+        for relevant in ["W2", "W3", "W6", "W7"] {
+            assert!(
+                judgement.relevant.contains_key(&id(relevant)),
+                "{relevant}: {:?}, threshold {}",
+                judgement.scores,
+                judgement.threshold
+            );
+        }
+        assert!(!judgement.relevant.contains_key(&id("W9")));
+        // One focus alone leaves the other's works out.
+        let alone =
+            score(&config, foci[0].0, &foci[0].1, &records).decide(&config, &[], &BTreeMap::new());
+        assert!(!alone.relevant.contains_key(&id("W6")));
+    }
+
+    #[test]
     fn text_and_links_both_count() {
         let works = [
             work("W1", "emicizumab prophylaxis in haemophilia", &["W9", "W8"]),
