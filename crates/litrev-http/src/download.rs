@@ -24,6 +24,10 @@ pub struct DownloadLimits {
     /// Whether loopback and private addresses may be reached: only for a local full-text
     /// server in tests and benchmarks, never from a run's options.
     pub allow_private: bool,
+    /// Hosts (`name` or `name:port`) that may be reached whatever their address: an intranet's
+    /// servers, or a test's loopback server (`LITREV_ALLOW_HOSTS`); a name without a port
+    /// allows every port.
+    pub allowed_hosts: Vec<String>,
     /// Retries after the first attempt, for answers worth retrying (429, 5xx, a connection
     /// or time-out failure).
     pub max_retries: u32,
@@ -43,6 +47,7 @@ impl Default for DownloadLimits {
             max_redirects: 5,
             timeout: Duration::from_secs(60),
             allow_private: false,
+            allowed_hosts: Vec::new(),
             max_retries: 3,
             backoff_base: Duration::from_millis(500),
             backoff_max: Duration::from_secs(10),
@@ -117,6 +122,7 @@ impl std::error::Error for Stop {}
 #[derive(Clone)]
 pub struct Downloader {
     http: reqwest::blocking::Client,
+    guard: Arc<Guard>,
     limits: DownloadLimits,
     /// Per host, `None` when the limits ask for none.
     pacing: Option<Arc<HostLimiter>>,
@@ -134,18 +140,24 @@ impl Downloader {
     /// # Errors
     /// When TLS or the client cannot be set up.
     pub fn new(limits: DownloadLimits, user_agent: &str) -> Result<Downloader, DownloadError> {
-        let allow_private = limits.allow_private;
+        let guard = Arc::new(Guard {
+            allow_private: limits.allow_private,
+            allowed_hosts: limits.allowed_hosts.clone(),
+        });
+        let redirect_guard = Arc::clone(&guard);
         let max_redirects = limits.max_redirects;
         let http = reqwest::blocking::Client::builder()
             .user_agent(user_agent)
             .timeout(limits.timeout)
             .connect_timeout(limits.timeout)
-            .dns_resolver(Arc::new(PublicResolver { allow_private }))
+            .dns_resolver(Arc::new(PublicResolver {
+                guard: Arc::clone(&guard),
+            }))
             .redirect(reqwest::redirect::Policy::custom(move |attempt| {
                 if attempt.previous().len() > max_redirects {
                     return attempt.error(format!("more than {max_redirects} redirects"));
                 }
-                match check_url(attempt.url(), allow_private) {
+                match redirect_guard.check(attempt.url()) {
                     Ok(()) => attempt.follow(),
                     Err(why) => attempt.error(Stop::Refused(why)),
                 }
@@ -159,6 +171,7 @@ impl Downloader {
         });
         Ok(Downloader {
             http,
+            guard,
             limits,
             pacing,
         })
@@ -225,7 +238,7 @@ impl Downloader {
         let refused = |why: String| Miss::Final(DownloadError::Refused(why));
         let parsed =
             Url::parse(url).map_err(|error| refused(format!("{url} is not a URL: {error}")))?;
-        check_url(&parsed, self.limits.allow_private).map_err(refused)?;
+        self.guard.check(&parsed).map_err(refused)?;
         let response = self.http.get(parsed).send().map_err(|error| {
             // A connection refused, reset or timed out may go through next time; a bad URL or
             // too many redirects will not.
@@ -309,15 +322,70 @@ impl Downloader {
     }
 }
 
-/// Refuses schemes other than http(s), and hosts that are addresses outside public space or
-/// name this machine.
-fn check_url(url: &Url, allow_private: bool) -> Result<(), String> {
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!("{url}: only http and https may be downloaded"));
+/// What a download may reach: public addresses, and the hosts named as allowed.
+#[derive(Debug)]
+struct Guard {
+    allow_private: bool,
+    allowed_hosts: Vec<String>,
+}
+
+impl Guard {
+    /// Refuses schemes other than http(s), and hosts that are addresses outside public space
+    /// or name this machine, unless allowed.
+    fn check(&self, url: &Url) -> Result<(), String> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(format!("{url}: only http and https may be downloaded"));
+        }
+        if self.allow_private || self.allows(url) {
+            return Ok(());
+        }
+        check_public(url)
     }
-    if allow_private {
-        return Ok(());
+
+    /// Whether the URL's host (with its port, when the allowed entry names one) is allowed.
+    fn allows(&self, url: &Url) -> bool {
+        let Some(host) = url.host_str() else {
+            return false;
+        };
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let port = url.port_or_known_default();
+        self.allowed_hosts.iter().any(|allowed| {
+            let (name, wanted_port) = split_host_port(allowed);
+            name.eq_ignore_ascii_case(host) && wanted_port.is_none_or(|wanted| Some(wanted) == port)
+        })
     }
+
+    /// Whether a name may resolve to any address (allowed by name, whatever the port).
+    fn allows_name(&self, name: &str) -> bool {
+        self.allow_private
+            || self
+                .allowed_hosts
+                .iter()
+                .any(|allowed| split_host_port(allowed).0.eq_ignore_ascii_case(name))
+    }
+}
+
+/// `name:port` as the name and the port; a bare name (or an IPv6 address in brackets or not)
+/// has none.
+fn split_host_port(entry: &str) -> (&str, Option<u16>) {
+    let entry = entry.trim();
+    if let Some(rest) = entry.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((address, tail)) => (address, tail.strip_prefix(':').and_then(|p| p.parse().ok())),
+            None => (rest, None),
+        };
+    }
+    match entry.rsplit_once(':') {
+        Some((name, port)) if !name.contains(':') => match port.parse() {
+            Ok(port) => (name, Some(port)),
+            Err(_) => (entry, None),
+        },
+        _ => (entry, None),
+    }
+}
+
+/// Refuses hosts that are addresses outside public space or name this machine.
+fn check_public(url: &Url) -> Result<(), String> {
     match url.host() {
         None => Err(format!("{url} names no host")),
         Some(url::Host::Ipv4(ip)) if !is_public(IpAddr::V4(ip)) => {
@@ -374,13 +442,13 @@ pub fn is_public(ip: IpAddr) -> bool {
 /// Resolves names with the system resolver and refuses any answer holding a non-public
 /// address, so a name cannot lead a download onto this machine's network.
 struct PublicResolver {
-    allow_private: bool,
+    guard: Arc<Guard>,
 }
 
 impl Resolve for PublicResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let host = name.as_str().to_owned();
-        let allow_private = self.allow_private;
+        let allow_private = self.guard.allows_name(&host);
         Box::pin(async move {
             let addresses: Vec<SocketAddr> = (host.as_str(), 0)
                 .to_socket_addrs()
@@ -435,9 +503,11 @@ mod tests {
 
     /// Resolves a name with the guard's resolver (its future never waits: the lookup is done
     /// inside it), saying whether the answer was refused as not public.
-    fn resolved_as_refused(host: &str, allow_private: bool) -> Option<bool> {
+    fn resolved_as_refused(host: &str, guard: Guard) -> Option<bool> {
         use std::str::FromStr;
-        let resolver = PublicResolver { allow_private };
+        let resolver = PublicResolver {
+            guard: Arc::new(guard),
+        };
         let name = Name::from_str(host).ok()?;
         let mut resolving = resolver.resolve(name);
         let mut context = std::task::Context::from_waker(std::task::Waker::noop());
@@ -455,8 +525,53 @@ mod tests {
     fn a_name_resolving_to_this_machine_is_refused() {
         // `localhost` is in every /etc/hosts; the URL check refuses it by name too, so this is
         // the resolver's own guard, which catches names the URL check cannot know.
-        assert_eq!(resolved_as_refused("localhost", false), Some(true));
-        assert_eq!(resolved_as_refused("localhost", true), Some(false));
+        let guard = |allow_private: bool, allowed: &[&str]| Guard {
+            allow_private,
+            allowed_hosts: allowed.iter().map(|host| (*host).to_owned()).collect(),
+        };
+        assert_eq!(
+            resolved_as_refused("localhost", guard(false, &[])),
+            Some(true)
+        );
+        assert_eq!(
+            resolved_as_refused("localhost", guard(true, &[])),
+            Some(false)
+        );
+        assert_eq!(
+            resolved_as_refused("localhost", guard(false, &["LOCALHOST:8080"])),
+            Some(false),
+            "a name allowed on any port resolves"
+        );
+        assert_eq!(
+            resolved_as_refused("localhost", guard(false, &["intranet.example"])),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn only_the_allowed_hosts_and_ports_pass_the_guard() {
+        let guard = Guard {
+            allow_private: false,
+            allowed_hosts: vec![
+                "127.0.0.1:8080".into(),
+                "intranet".into(),
+                "[::1]:99".into(),
+            ],
+        };
+        let check = |url: &str| guard.check(&Url::parse(url).expect("a URL")).is_ok();
+        assert!(check("http://127.0.0.1:8080/page"));
+        assert!(!check("http://127.0.0.1:8081/page"), "another port");
+        assert!(!check("http://10.0.0.1:8080/page"));
+        assert!(check("https://intranet/wiki"));
+        assert!(check("http://[::1]:99/x"));
+        assert!(!check("http://[::1]:98/x"));
+        assert!(!check("file:///etc/passwd"), "schemes stay refused");
+        assert_eq!(
+            split_host_port("example.org:443"),
+            ("example.org", Some(443))
+        );
+        assert_eq!(split_host_port("example.org"), ("example.org", None));
+        assert_eq!(split_host_port("::1"), ("::1", None));
     }
 
     #[test]

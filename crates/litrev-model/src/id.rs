@@ -81,6 +81,12 @@ string_id!(
     /// A Semantic Scholar paper id (40 hex digits), lower-case.
     S2Id
 );
+string_id!(
+    /// A web page's address, for works known by nothing else (grey literature a person
+    /// names): canonically `url:` and the http(s) URL with its scheme and host lower-case and
+    /// without a `#fragment`.
+    WebUrl
+);
 
 fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     let head = text.get(..prefix.len())?;
@@ -132,6 +138,7 @@ const ARXIV_PREFIXES: &[&str] = &[
     "arxiv:",
 ];
 const S2_PREFIXES: &[&str] = &["https://www.semanticscholar.org/paper/", "s2:"];
+const URL_PREFIXES: &[&str] = &["url:"];
 
 impl FromStr for OpenAlexId {
     type Err = IdError;
@@ -257,6 +264,47 @@ impl FromStr for S2Id {
     }
 }
 
+impl FromStr for WebUrl {
+    type Err = IdError;
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let malformed = || IdError::Malformed {
+            kind: "web address (url:http://… or url:https://…)",
+            text: text.to_owned(),
+        };
+        let bare = strip_any_prefix(text.trim(), URL_PREFIXES).trim();
+        let bare = bare.split('#').next().unwrap_or(bare);
+        let (scheme, rest) = bare.split_once("://").ok_or_else(malformed)?;
+        let scheme = scheme.to_ascii_lowercase();
+        if !matches!(scheme.as_str(), "http" | "https")
+            || rest.is_empty()
+            || bare.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            return Err(malformed());
+        }
+        let (host, path) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+        if host.is_empty() {
+            return Err(malformed());
+        }
+        Ok(Self(format!(
+            "{scheme}://{}{path}",
+            host.to_ascii_lowercase()
+        )))
+    }
+}
+
+impl WebUrl {
+    /// The address itself, without the `url:` prefix.
+    pub fn address(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for WebUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "url:{}", self.0)
+    }
+}
+
 impl fmt::Display for OpenAlexId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -320,6 +368,8 @@ pub enum WorkId {
     Arxiv(ArxivId),
     /// A Semantic Scholar paper id.
     S2(S2Id),
+    /// A web page's address.
+    Url(WebUrl),
 }
 
 impl FromStr for WorkId {
@@ -338,12 +388,13 @@ impl FromStr for WorkId {
             return trimmed.parse().map(WorkId::Doi);
         }
         type Parse = fn(&str) -> Result<WorkId, IdError>;
-        let kinds: [(&[&str], Parse); 5] = [
+        let kinds: [(&[&str], Parse); 6] = [
             (OPENALEX_PREFIXES, |text| text.parse().map(WorkId::OpenAlex)),
             (PMID_PREFIXES, |text| text.parse().map(WorkId::Pmid)),
             (PMCID_PREFIXES, |text| text.parse().map(WorkId::Pmcid)),
             (ARXIV_PREFIXES, |text| text.parse().map(WorkId::Arxiv)),
             (S2_PREFIXES, |text| text.parse().map(WorkId::S2)),
+            (URL_PREFIXES, |text| text.parse().map(WorkId::Url)),
         ];
         for (prefixes, parse) in kinds {
             if starts(prefixes) {
@@ -387,6 +438,7 @@ impl fmt::Display for WorkId {
             WorkId::Pmcid(id) => id.fmt(f),
             WorkId::Arxiv(id) => id.fmt(f),
             WorkId::S2(id) => id.fmt(f),
+            WorkId::Url(id) => id.fmt(f),
         }
     }
 }
@@ -425,6 +477,9 @@ pub struct WorkIds {
     /// Semantic Scholar id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub s2: Option<S2Id>,
+    /// A web page's address (grey literature known by nothing else).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<WebUrl>,
 }
 
 impl WorkIds {
@@ -437,6 +492,7 @@ impl WorkIds {
         ids.extend(self.pmcid.clone().map(WorkId::Pmcid));
         ids.extend(self.arxiv.clone().map(WorkId::Arxiv));
         ids.extend(self.s2.clone().map(WorkId::S2));
+        ids.extend(self.url.clone().map(WorkId::Url));
         ids
     }
 
@@ -466,6 +522,9 @@ impl WorkIds {
             WorkId::S2(id) => {
                 self.s2.get_or_insert(id);
             }
+            WorkId::Url(id) => {
+                self.url.get_or_insert(id);
+            }
         }
     }
 
@@ -485,6 +544,28 @@ mod tests {
         assert_eq!(id.to_string(), expected, "normalising {input}");
         let again: WorkId = expected.parse().expect("canonical form parses");
         assert_eq!(again, id, "round trip of {expected}");
+    }
+
+    #[test]
+    fn normalises_web_addresses() {
+        check(
+            "url:HTTPS://Example.ORG/Reports/2024?id=3#top",
+            "url:https://example.org/Reports/2024?id=3",
+        );
+        check(
+            "url:http://127.0.0.1:8080/page",
+            "url:http://127.0.0.1:8080/page",
+        );
+        for bad in [
+            "url:ftp://example.org/x",
+            "url:https://",
+            "url:https://a b/c",
+            "url:example.org",
+        ] {
+            assert!(bad.parse::<WorkId>().is_err(), "{bad}");
+        }
+        let plain: Result<WorkId, _> = "https://example.org/page".parse();
+        assert!(plain.is_err(), "a bare address is not taken for a work id");
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub use digest::sha256_hex;
 pub use estimate::{ESTIMATE_TOLERANCE, Estimate, SourceEstimate};
 pub use expert::{Expert, add_experts, rank_experts};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
-pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WorkId, WorkIds};
+pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WebUrl, WorkId, WorkIds};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{
     Brief, Channel, Clarification, Dimension, Domain, Filters, Focus, Grounds, HitOrder, Plan,

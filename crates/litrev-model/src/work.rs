@@ -143,6 +143,8 @@ pub enum WorkKind {
     Dataset,
     /// A letter, editorial or erratum.
     Editorial,
+    /// A web page (grey literature).
+    Webpage,
     /// Anything else or unknown.
     #[default]
     Other,
@@ -150,7 +152,7 @@ pub enum WorkKind {
 
 impl WorkKind {
     /// Every kind.
-    pub const ALL: [WorkKind; 11] = [
+    pub const ALL: [WorkKind; 12] = [
         WorkKind::Article,
         WorkKind::ProceedingsArticle,
         WorkKind::BookChapter,
@@ -161,6 +163,7 @@ impl WorkKind {
         WorkKind::Review,
         WorkKind::Dataset,
         WorkKind::Editorial,
+        WorkKind::Webpage,
         WorkKind::Other,
     ];
 
@@ -177,6 +180,7 @@ impl WorkKind {
             WorkKind::Review => "review",
             WorkKind::Dataset => "dataset",
             WorkKind::Editorial => "editorial",
+            WorkKind::Webpage => "webpage",
             WorkKind::Other => "other",
         }
     }
@@ -194,6 +198,7 @@ impl WorkKind {
             "review" => WorkKind::Review,
             "dataset" => WorkKind::Dataset,
             "editorial" | "letter" | "erratum" | "paratext" => WorkKind::Editorial,
+            "webpage" | "web-page" | "post" | "post-weblog" => WorkKind::Webpage,
             _ => WorkKind::Other,
         }
     }

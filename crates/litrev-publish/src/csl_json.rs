@@ -142,6 +142,8 @@ fn csl_type(kind: WorkKind) -> (&'static str, VenueRole) {
         WorkKind::Thesis => ("thesis", VenueRole::Issuer),
         WorkKind::Report => ("report", VenueRole::Issuer),
         WorkKind::Dataset => ("dataset", VenueRole::Container),
+        // A web page's site is its container (`container-title`), as CSL styles print it.
+        WorkKind::Webpage => ("webpage", VenueRole::Container),
         // CSL has no preprint type: `article` is its type for preprints, and the repository
         // (arXiv, bioRxiv) is their publisher, as Zotero maps them; as a container, styles
         // would print `In arXiv`.

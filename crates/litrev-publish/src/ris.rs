@@ -91,6 +91,7 @@ fn ris_type(kind: WorkKind) -> &'static str {
         WorkKind::Report => "RPRT",
         WorkKind::Dataset => "DATA",
         WorkKind::Preprint => "UNPB",
+        WorkKind::Webpage => "ELEC",
         _ => "GEN",
     }
 }

@@ -185,6 +185,7 @@ fn kind_of(ris_type: &str) -> WorkKind {
         "RPRT" => WorkKind::Report,
         "DATA" => WorkKind::Dataset,
         "UNPB" | "PREPRINT" => WorkKind::Preprint,
+        "ELEC" | "BLOG" | "WEB" => WorkKind::Webpage,
         _ => WorkKind::Other,
     }
 }

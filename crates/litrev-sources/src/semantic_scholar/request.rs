@@ -29,7 +29,7 @@ pub const BATCH_MAX_IDS: usize = 500;
 pub const CITATIONS_LIMIT_MAX: usize = 1000;
 
 /// The form Semantic Scholar accepts for an id (`DOI:…`, `PMID:…`, `ARXIV:…`, `PMCID:…` or a
-/// bare paperId); `None` for an OpenAlex id, which it does not know.
+/// bare paperId); `None` for an OpenAlex id or a web page's address, which it does not know.
 pub fn paper_id(id: &WorkId) -> Option<String> {
     match id {
         WorkId::Doi(doi) => Some(format!("DOI:{}", doi.as_str())),
@@ -40,7 +40,7 @@ pub fn paper_id(id: &WorkId) -> Option<String> {
         )),
         WorkId::Arxiv(arxiv) => Some(format!("ARXIV:{}", arxiv.as_str())),
         WorkId::S2(s2) => Some(s2.as_str().to_owned()),
-        WorkId::OpenAlex(_) => None,
+        WorkId::OpenAlex(_) | WorkId::Url(_) => None,
     }
 }
 
