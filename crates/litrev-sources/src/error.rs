@@ -77,6 +77,16 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// A web page gave no readable text.
+    #[error(
+        "the page at {url} has no readable text ({message}): check that it is an article or report, not a list or a login page"
+    )]
+    Page {
+        /// The page's address.
+        url: String,
+        /// What the reader found.
+        message: String,
+    },
     /// The on-disk search index failed.
     #[error(
         "the search index at `{path}` failed ({message}): delete that folder and run again to rebuild it"

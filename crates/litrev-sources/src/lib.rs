@@ -20,6 +20,7 @@ mod snapshot;
 mod source;
 pub mod unpaywall;
 mod url;
+pub mod web;
 pub mod zotero;
 
 pub use error::{Error, Issue, Result};

@@ -99,9 +99,31 @@ pub fn test_pdfs() -> Option<PathBuf> {
     )
 }
 
+/// The real web pages `scripts/fetch-web-pages.sh` takes from a registry package's test data
+/// (a FiveThirtyEight article, a Mozilla page…), or `None` (after saying so) when they are
+/// missing outside CI. `LITREV_WEB_PAGES` names the folder; else `target/web-pages`.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no page: the test script fetches them.
+pub fn web_pages() -> Option<PathBuf> {
+    data_folder(
+        "LITREV_WEB_PAGES",
+        "web-pages",
+        "WEB PAGES MISSING: {} has none; run scripts/fetch-web-pages.sh (the test script does)",
+        &[".html", ".html.gz"],
+    )
+}
+
 /// A folder of PDFs named by `variable`, else `target/{default}` in the workspace, when it
 /// holds a PDF; otherwise says `message` (its `{}` the folder) and gives `None`.
 fn pdf_folder(variable: &str, default: &str, message: &str) -> Option<PathBuf> {
+    data_folder(variable, default, message, &[".pdf"])
+}
+
+/// A folder named by `variable`, else `target/{default}` in the workspace, when it holds a file
+/// whose name ends with one of `endings`; otherwise says `message` (its `{}` the folder) and
+/// gives `None`.
+fn data_folder(variable: &str, default: &str, message: &str, endings: &[&str]) -> Option<PathBuf> {
     let dir = std::env::var_os(variable)
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
@@ -110,12 +132,13 @@ fn pdf_folder(variable: &str, default: &str, message: &str) -> Option<PathBuf> {
                 .join("../../target")
                 .join(default)
         });
-    let has_pdf = std::fs::read_dir(&dir).is_ok_and(|entries| {
-        entries
-            .flatten()
-            .any(|entry| entry.path().extension().is_some_and(|ext| ext == "pdf"))
+    let has_one = std::fs::read_dir(&dir).is_ok_and(|entries| {
+        entries.flatten().any(|entry| {
+            let name = entry.file_name().to_string_lossy().to_lowercase();
+            endings.iter().any(|ending| name.ends_with(ending))
+        })
     });
-    if has_pdf {
+    if has_one {
         return Some(dir);
     }
     missing(&message.replace("{}", &dir.display().to_string()));

@@ -1,0 +1,9 @@
+//! Web pages a person names (grey literature: reports, agency pages, blog posts): the page's
+//! readable text, found as Mozilla's Readability finds it (dom_smoothie), read into a [`Work`]
+//! of kind `webpage` known by its address.
+//!
+//! [`Work`]: litrev_model::Work
+
+mod page;
+
+pub use page::{PAGE_TYPES, read_page};

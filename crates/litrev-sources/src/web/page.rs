@@ -1,0 +1,207 @@
+//! One HTML page → a [`Work`]: its title, byline, site, date and language from the page's
+//! metadata, and the opening of its readable text as the abstract a review quotes.
+
+use litrev_model::{Author, WebUrl, Work, WorkIds, WorkKind};
+
+use crate::{Error, Result};
+
+/// The content types read as pages.
+pub const PAGE_TYPES: &[&str] = &["text/html", "application/xhtml+xml"];
+
+/// Words of the page's text kept as its abstract, at most (cut at the last sentence end
+/// before): what a review quotes of it, as it would an abstract.
+const ABSTRACT_WORDS: usize = 300;
+
+/// Elements the reader walks at most: a page larger than this is mostly not an article.
+const MAX_ELEMENTS: usize = 20_000;
+
+/// Reads an HTML page fetched from `address` (its final URL after redirects: `fetched_from`)
+/// into a work of kind `webpage`.
+///
+/// # Errors
+/// [`Error::Page`] when the page has no readable title or text.
+pub fn read_page(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
+    let failed = |message: String| Error::Page {
+        url: address.address().to_owned(),
+        message,
+    };
+    let text = String::from_utf8_lossy(html);
+    let config = dom_smoothie::Config {
+        max_elements_to_parse: MAX_ELEMENTS,
+        ..dom_smoothie::Config::default()
+    };
+    let mut readability =
+        dom_smoothie::Readability::new(text.as_ref(), Some(fetched_from), Some(config))
+            .map_err(|error| failed(error.to_string()))?;
+    let article = readability
+        .parse()
+        .map_err(|error| failed(error.to_string()))?;
+    let body = collapse(&article.text_content);
+    if body.split_whitespace().count() < 20 {
+        return Err(failed(format!(
+            "{} words of text",
+            body.split_whitespace().count()
+        )));
+    }
+    let title = Some(collapse(&article.title))
+        .filter(|title| !title.is_empty())
+        .ok_or_else(|| failed("no title".to_owned()))?;
+    let date = article
+        .published_time
+        .as_deref()
+        .map(str::trim)
+        .filter(|date| date.len() >= 4)
+        .map(|date| date.chars().take(10).collect::<String>());
+    let year = date
+        .as_deref()
+        .and_then(|date| date.get(..4))
+        .and_then(|year| year.parse().ok())
+        .filter(|year| (1900..=2200).contains(year));
+    let site = article
+        .site_name
+        .as_deref()
+        .map(collapse)
+        .filter(|site| !site.is_empty())
+        .or_else(|| host_of(address.address()).map(str::to_owned));
+    let mut ids = WorkIds::default();
+    ids.url = Some(address.clone());
+    Ok(Work {
+        ids,
+        title: Some(title),
+        authors: byline_authors(article.byline.as_deref()),
+        year,
+        date,
+        venue: site,
+        kind: WorkKind::Webpage,
+        abstract_text: Some(opening(&body, ABSTRACT_WORDS)),
+        language: article
+            .lang
+            .as_deref()
+            .and_then(|lang| lang.get(..2))
+            .map(str::to_ascii_lowercase)
+            .filter(|lang| lang.chars().all(|c| c.is_ascii_alphabetic())),
+        oa_url: Some(fetched_from.to_owned()),
+        ..Work::default()
+    })
+}
+
+/// Whitespace runs as one space, control characters dropped.
+fn collapse(text: &str) -> String {
+    text.split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The byline's names: "By A and B" or "A, B" as authors; none for a blank byline.
+fn byline_authors(byline: Option<&str>) -> Vec<Author> {
+    let Some(byline) = byline.map(collapse) else {
+        return Vec::new();
+    };
+    let byline = byline
+        .strip_prefix("By ")
+        .or_else(|| byline.strip_prefix("by "))
+        .unwrap_or(&byline);
+    byline
+        .split([',', ';', '|'])
+        .flat_map(|part| part.split(" and "))
+        .map(str::trim)
+        .filter(|name| !name.is_empty() && name.split_whitespace().count() <= 5)
+        .map(|name| Author {
+            name: name.to_owned(),
+            ..Author::default()
+        })
+        .collect()
+}
+
+/// The first `limit` words of a text, cut back to the last sentence end among them when there
+/// is one.
+fn opening(text: &str, limit: usize) -> String {
+    let words: Vec<&str> = text.split_whitespace().take(limit).collect();
+    let mut cut = words.len();
+    if words.len() == limit
+        && let Some(last) = words
+            .iter()
+            .rposition(|word| word.ends_with(['.', '!', '?']))
+    {
+        cut = last + 1;
+    }
+    words[..cut].join(" ")
+}
+
+/// The host of an http(s) address.
+fn host_of(address: &str) -> Option<&str> {
+    let rest = address.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, host)| host);
+    Some(host).filter(|host| !host.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = r#"<!DOCTYPE html><html lang="en-GB"><head>
+        <title>Heat and health: a report</title>
+        <meta property="og:site_name" content="Public Health Agency">
+        <meta property="article:published_time" content="2023-06-01T09:00:00Z">
+        <meta name="author" content="By Ada Lovelace and Mary Somerville">
+        </head><body><nav>Home | About | Contact</nav><article>
+        <h1>Heat and health: a report</h1>
+        <p>Extreme heat raised emergency admissions among older adults in every region we studied during the summer.</p>
+        <p>Cooling centres reduced admissions where they opened early, and local alerts reached most households within a day.</p>
+        <p>We recommend that councils plan cooling centres before the season and keep their alert lists current.</p>
+        </article><footer>Copyright</footer></body></html>"#;
+
+    fn address() -> WebUrl {
+        "url:https://agency.example/heat".parse().expect("address")
+    }
+
+    #[test]
+    fn a_page_becomes_a_webpage_work_with_its_metadata_and_text() {
+        let work =
+            read_page(&address(), "https://agency.example/heat", PAGE.as_bytes()).expect("read");
+        assert_eq!(work.kind, WorkKind::Webpage);
+        assert_eq!(work.title.as_deref(), Some("Heat and health: a report"));
+        assert_eq!(work.year, Some(2023));
+        assert_eq!(work.venue.as_deref(), Some("Public Health Agency"));
+        assert_eq!(work.language.as_deref(), Some("en"));
+        let names: Vec<&str> = work.authors.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["Ada Lovelace", "Mary Somerville"]);
+        let text = work.abstract_text.clone().expect("text");
+        assert!(text.starts_with("Extreme heat raised"), "{text}");
+        assert!(
+            !text.contains("Copyright") && !text.contains("Contact"),
+            "{text}"
+        );
+        assert_eq!(work.id().to_string(), "url:https://agency.example/heat");
+    }
+
+    #[test]
+    fn a_page_without_text_is_refused_with_its_address() {
+        let error = read_page(
+            &address(),
+            "https://agency.example/heat",
+            b"<html><body></body></html>",
+        )
+        .expect_err("no text");
+        assert!(
+            error.to_string().contains("https://agency.example/heat"),
+            "{error}"
+        );
+        for hostile in [&b"\xff\xfe\x00<"[..], b"<<<<>>>>", b""] {
+            assert!(read_page(&address(), "https://agency.example/heat", hostile).is_err());
+        }
+    }
+
+    #[test]
+    fn an_opening_stops_at_a_sentence_end() {
+        let text = "One two. Three four five six";
+        assert_eq!(opening(text, 4), "One two.");
+        assert_eq!(opening(text, 10), text);
+        assert_eq!(
+            host_of("https://user@example.org:8080/a"),
+            Some("example.org:8080")
+        );
+    }
+}
