@@ -562,6 +562,16 @@ pub struct ReviewArgs {
     /// stop before searching (exit code 3) until `litrev resume RUN --answer …` answers them.
     #[arg(long, conflicts_with = "plan")]
     pub clarify: bool,
+    /// A web page to include as grey literature (a report, an agency's page); repeatable. Pages
+    /// from hosts that are not scholarly sources pause the run for approval (--yes approves);
+    /// loopback, private and link-local addresses are refused unless LITREV_ALLOW_HOSTS names
+    /// the host.
+    #[arg(long = "url", value_name = "URL")]
+    pub url: Vec<String>,
+    /// A file of web pages to include, one URL per line (blank lines and lines opening with #
+    /// are skipped).
+    #[arg(long, value_name = "FILE")]
+    pub urls: Option<PathBuf>,
     /// A folder of your own full texts (PDF, JATS XML; a Zotero storage folder works), matched
     /// to the included works by the DOI, PMCID or PMID inside each file, else by title;
     /// repeatable.

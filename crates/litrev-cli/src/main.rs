@@ -176,6 +176,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 max_fulltext: None,
                 plan: None,
                 clarify: false,
+                pages: Vec::new(),
             };
             let mut plan = litrev::generated_plan(&options);
             if !args.source.is_empty() {
@@ -250,7 +251,20 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     review.scope.filters(),
                 ),
             };
+            let mut addresses = review.url.clone();
+            if let Some(file) = &review.urls {
+                let text = std::fs::read_to_string(file).map_err(|error| {
+                    anyhow::anyhow!("cannot read the URL file {}: {error}", file.display())
+                })?;
+                addresses.extend(
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                        .map(str::to_owned),
+                );
+            }
             let options = RunOptions {
+                pages: litrev::parse_pages(&addresses)?,
                 llm: review.llm_options()?,
                 style: review.style,
                 out_dir: review
@@ -699,6 +713,31 @@ fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
                 println!(
                     "the full-text step would download the open-access copies of {planned} works{hosts}; check {} and then run `litrev resume {run}` to approve and continue (or pass --yes next time; --max-fulltext N downloads fewer)",
                     downloads_csv.display()
+                );
+            }
+            Ok(EXIT_GATE)
+        }
+        Outcome::AwaitingPages {
+            run,
+            pages,
+            unknown_hosts,
+            pages_csv,
+        } => {
+            if json {
+                let value = serde_json::json!({
+                    "status": "awaiting_approval",
+                    "gate": "pages",
+                    "run": run.to_string(),
+                    "pages": pages,
+                    "unknown_hosts": unknown_hosts,
+                    "pages_csv": pages_csv,
+                });
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                println!(
+                    "the run would fetch {pages} web page(s), some from hosts that are not known publishers or repositories ({}); check {} and then run `litrev resume {run}` to approve and continue (or pass --yes next time)",
+                    unknown_hosts.join(", "),
+                    pages_csv.display()
                 );
             }
             Ok(EXIT_GATE)

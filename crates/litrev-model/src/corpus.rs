@@ -25,6 +25,9 @@ pub enum Origin {
     Forward,
     /// Cited by a work already in the corpus.
     Backward,
+    /// A web page the user named (`--url`): grey literature, included by right like a seed but
+    /// no measure of relevance.
+    Page,
 }
 
 impl Origin {
@@ -35,6 +38,7 @@ impl Origin {
             Origin::Search => "search",
             Origin::Forward => "forward",
             Origin::Backward => "backward",
+            Origin::Page => "page",
         }
     }
 }

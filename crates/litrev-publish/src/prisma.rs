@@ -18,6 +18,8 @@ pub struct PrismaCounts {
     pub channels: Vec<(String, usize)>,
     /// Works named by the user as seeds.
     pub seeds: usize,
+    /// Web pages named by the user (grey literature, other sources).
+    pub pages: usize,
     /// Records added by citation snowballing (those known only by id included).
     pub snowballed: usize,
     /// Duplicates removed before screening.
@@ -74,6 +76,12 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
         identified.push(format!(
             "seed works named by the user (n = {})",
             counts.seeds
+        ));
+    }
+    if counts.pages > 0 {
+        identified.push(format!(
+            "other sources: web pages named by the user (n = {})",
+            counts.pages
         ));
     }
     let removed = vec![
@@ -231,6 +239,7 @@ mod tests {
             search_hits: 100,
             channels: vec![("keyword".to_owned(), 100)],
             seeds: 2,
+            pages: 3,
             snowballed: 40,
             duplicates: 23,
             no_metadata: 7,
@@ -254,6 +263,7 @@ mod tests {
             "searches (n = 100)",
             "citation snowballing (n = 40)",
             "seed works named by the user (n = 2)",
+            "other sources: web pages named by the user (n = 3)",
             "duplicates (n = 23)",
             "known only by id (n = 7)",
             "(n = 110)",

@@ -67,11 +67,17 @@ pub fn screen(
     works: &BTreeMap<WorkId, Work>,
     citations: &[Citation],
 ) -> Vec<ScreeningDecision> {
-    let seeds: BTreeSet<&WorkId> = entries
-        .iter()
-        .filter(|entry| entry.origin == Origin::Seed)
-        .map(|entry| &entry.work)
-        .collect();
+    let named = |origin: Origin| -> BTreeSet<&WorkId> {
+        entries
+            .iter()
+            .filter(|entry| entry.origin == origin)
+            .map(|entry| &entry.work)
+            .collect()
+    };
+    let seeds = named(Origin::Seed);
+    // The web pages the user named are included by right, but stand for nothing: the
+    // profile is the seeds' or the searches'.
+    let pages = named(Origin::Page);
     let texts: BTreeMap<&WorkId, String> = works
         .iter()
         .map(|(id, work)| {
@@ -88,7 +94,10 @@ pub fn screen(
             entries
                 .iter()
                 .filter(|entry| {
-                    entry.stage == 0 && works.contains_key(&entry.work) && wanted(entry)
+                    entry.stage == 0
+                        && entry.origin != Origin::Page
+                        && works.contains_key(&entry.work)
+                        && wanted(entry)
                 })
                 .take(config.profile_works)
                 .map(|entry| &entry.work)
@@ -166,8 +175,8 @@ pub fn screen(
 
     let mut ranked: Vec<(&WorkId, f32)> = scores.iter().map(|(id, s)| (*id, *s)).collect();
     ranked.sort_by(|a, b| {
-        let a_seed = seeds.contains(a.0);
-        let b_seed = seeds.contains(b.0);
+        let a_seed = seeds.contains(a.0) || pages.contains(a.0);
+        let b_seed = seeds.contains(b.0) || pages.contains(b.0);
         b_seed
             .cmp(&a_seed)
             .then(b.1.total_cmp(&a.1))
@@ -206,6 +215,13 @@ pub fn screen(
                 Decision::Include,
                 ReasonCode::Seed,
                 "named as a seed by the user".to_owned(),
+                Reviewer::Rule,
+            )
+        } else if pages.contains(id) {
+            (
+                Decision::Include,
+                ReasonCode::Seed,
+                "a web page named by the user (grey literature)".to_owned(),
                 Reviewer::Rule,
             )
         } else if let Some((reason, rationale)) = rule_exclusion(&plan.filters, work) {

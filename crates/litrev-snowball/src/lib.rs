@@ -694,7 +694,12 @@ fn first_found(
     state
         .entries
         .iter()
-        .filter(|entry| entry.stage == 0 && state.works.contains_key(&entry.work) && wanted(entry))
+        .filter(|entry| {
+            entry.stage == 0
+                && entry.origin != Origin::Page
+                && state.works.contains_key(&entry.work)
+                && wanted(entry)
+        })
         .take(config.profile_works)
         .map(|entry| entry.work.clone())
         .collect()

@@ -1593,7 +1593,8 @@ impl<'a> Writer<'a> {
                 .structural(),
         );
         let experts = expert_sentences(&facts.experts);
-        let paragraphs = [searches, experts, stages]
+        let pages = page_sentences(&facts.pages, self.input.included);
+        let paragraphs = [searches, experts, pages, stages]
             .into_iter()
             .filter(|sentences| !sentences.is_empty())
             .map(|sentences| Paragraph { sentences })
@@ -1867,6 +1868,49 @@ impl<'a> Writer<'a> {
         venues.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         venues
     }
+}
+
+/// The appendix's sentences on the web pages the person named: how many were read and
+/// included as grey literature, and each that was left out with why.
+fn page_sentences(
+    pages: &[crate::PageFact],
+    included: &BTreeMap<WorkId, litrev_model::Work>,
+) -> Vec<Sentence> {
+    if pages.is_empty() {
+        return Vec::new();
+    }
+    let read = pages.iter().filter(|page| page.failure.is_none()).count();
+    // The pages still included (a person may have excluded one) are cited here, so each is
+    // in the references as grey literature whether or not a theme quotes it.
+    let cited: Vec<WorkId> = pages
+        .iter()
+        .filter_map(|page| page.work.clone())
+        .filter(|id| included.contains_key(id))
+        .collect();
+    let mut sentences = vec![
+        SentenceBuilder::new()
+            .text(format!(
+                "Other sources: {} web {} named by the user, of which {} {} fetched, read and included as grey literature, outside the searches and the relevance ranking",
+                number(pages.len()),
+                plural(pages.len(), "page", "pages"),
+                number(read),
+                plural(read, "was", "were")
+            ))
+            .text(if cited.is_empty() { "" } else { " " })
+            .parenthetical(&cited)
+            .text(".")
+            .structural(),
+    ];
+    for page in pages {
+        if let Some(why) = &page.failure {
+            sentences.push(
+                SentenceBuilder::new()
+                    .text(format!("Left out: {} ({why}).", page.address))
+                    .structural(),
+            );
+        }
+    }
+    sentences
 }
 
 /// The appendix's sentences on the expert channel: how the experts were chosen, then each

@@ -76,6 +76,22 @@ pub struct MethodFacts {
     /// The field's experts the expert channel chose, best first, for the appendix.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub experts: Vec<Expert>,
+    /// The web pages the person named, in order, for the appendix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<PageFact>,
+}
+
+/// A web page the person named: its address, and why it was left out when it was.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageFact {
+    /// The page's address.
+    pub address: String,
+    /// The work it was read as; none when it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work: Option<WorkId>,
+    /// Why it could not be read; none: it was read and included as grey literature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
 }
 
 /// A follow-up review's starting point, for the method section.

@@ -6,7 +6,8 @@
 //! override per API (`LITREV_OPENALEX_URL`, `LITREV_S2_URL`, `LITREV_ARXIV_URL`,
 //! `LITREV_PUBMED_URL`, `LITREV_CROSSREF_URL`, `LITREV_UNPAYWALL_URL`), and the Zotero library
 //! reviews are exported to (`[zotero]`: `LITREV_ZOTERO_URL`, `LITREV_ZOTERO_LIBRARY`,
-//! `LITREV_ZOTERO_KEY`).
+//! `LITREV_ZOTERO_KEY`), and the hosts downloads of pages and full texts may reach on a private
+//! network (`[fetch] allow_hosts`, `LITREV_ALLOW_HOSTS`: `host[:port]`, comma-separated).
 //!
 //! Timeouts, retries and the cache's freshness are under `[http]` (or `LITREV_HTTP_TIMEOUT_MS`,
 //! `LITREV_HTTP_RETRIES`, `LITREV_HTTP_BACKOFF_MS`, `LITREV_HTTP_BACKOFF_MAX_MS`,
@@ -153,6 +154,19 @@ pub struct SourcesConfig {
     /// Where responses are cached.
     #[serde(default)]
     pub cache: CacheSettings,
+    /// What downloads of pages and full texts may reach beyond the public internet.
+    #[serde(default)]
+    pub fetch: FetchSettings,
+}
+
+/// The `[fetch]` table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FetchSettings {
+    /// Hosts (`name` or `name:port`) a download may reach though their address is loopback,
+    /// private or link-local: an intranet's servers (`LITREV_ALLOW_HOSTS`, comma-separated).
+    #[serde(default)]
+    pub allow_hosts: Vec<String>,
 }
 
 impl SourcesConfig {
@@ -204,6 +218,14 @@ impl SourcesConfig {
         set(&mut self.zotero.base_url, "LITREV_ZOTERO_URL");
         set(&mut self.zotero.library, "LITREV_ZOTERO_LIBRARY");
         set(&mut self.zotero.api_key, "LITREV_ZOTERO_KEY");
+        if let Some(hosts) = var("LITREV_ALLOW_HOSTS") {
+            self.fetch.allow_hosts = hosts
+                .split(',')
+                .map(str::trim)
+                .filter(|host| !host.is_empty())
+                .map(str::to_owned)
+                .collect();
+        }
         let number = |name: &str| var(name).and_then(|value| value.trim().parse::<u64>().ok());
         let http = &mut self.http;
         http.timeout_ms = number("LITREV_HTTP_TIMEOUT_MS").or(http.timeout_ms);

@@ -122,6 +122,7 @@ impl Runner {
             }),
             Outcome::AwaitingApproval { .. }
             | Outcome::AwaitingDownloads { .. }
+            | Outcome::AwaitingPages { .. }
             | Outcome::NeedsClarification { .. } => Err(Error::NotDone {
                 run: run.to_string(),
                 why: "it went back to a gate".to_owned(),

@@ -31,6 +31,16 @@ pub enum Error {
     /// Reading full texts failed (a folder given with `--fulltext-dir` cannot be read).
     #[error(transparent)]
     FullText(#[from] litrev_fulltext::Error),
+    /// A web page named with `--url` is an address no download may reach.
+    #[error(
+        "the page {url} may not be fetched ({why}): loopback, private, link-local and metadata addresses are refused; if it is a server of your own network, name its host in LITREV_ALLOW_HOSTS (host[:port]) or under [fetch] allow_hosts in config.toml, else leave the page out"
+    )]
+    PageRefused {
+        /// The page's address.
+        url: String,
+        /// Why the guard refused it.
+        why: String,
+    },
     /// The downloader of open-access copies could not be set up.
     #[error("cannot set up full-text downloads: {0}")]
     FullTextDownload(String),
@@ -210,6 +220,7 @@ impl Error {
                 | litrev_embed::Error::Tokenizer(_),
             )
             | Error::NoHome
+            | Error::PageRefused { .. }
             | Error::EmptyQuestion
             | Error::InvalidRequest(_)
             | Error::UnknownWork { .. }

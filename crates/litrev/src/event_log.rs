@@ -121,6 +121,18 @@ impl<'a> StreamRecorder<'a> {
                     "unknown_hosts": unknown_hosts,
                 }),
             ),
+            Ok(Outcome::AwaitingPages {
+                pages,
+                unknown_hosts,
+                ..
+            }) => (
+                "gate",
+                serde_json::json!({
+                    "gate": "pages",
+                    "pages": pages,
+                    "unknown_hosts": unknown_hosts,
+                }),
+            ),
             Ok(Outcome::NeedsClarification { clarifications, .. }) => (
                 "clarify",
                 serde_json::json!({

@@ -47,6 +47,7 @@ mod home;
 mod llm;
 mod options;
 mod outputs;
+mod pages;
 mod panics;
 mod plan_file;
 mod record;
@@ -80,7 +81,8 @@ pub use panics::{PanicReport, install_panic_hook, panic_message};
 pub use plan_file::{PlanEdit, generated_plan, plan_edits, plan_to_toml, read_plan};
 pub use record::{EstimateCheck, OutputFile, RunRecordFile, SourceCalls};
 pub use request::{
-    LlmRequest, PriceRequest, ResearchMode, ReviewRequest, parse_seeds, parse_tier, parse_years,
+    LlmRequest, PriceRequest, ResearchMode, ReviewRequest, parse_pages, parse_seeds, parse_tier,
+    parse_years,
 };
 pub use runner::{Outcome, RunSummary, Runner, Summary, style_csl};
 pub use search::{SearchReport, SourceRow};

@@ -50,6 +50,10 @@ pub struct RunOptions {
     /// answers them (the web app and MCP ask them); `false` takes every default.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub clarify: bool,
+    /// Web pages the person names (`--url`): fetched through the download guard, read as
+    /// grey literature and included by right.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<litrev_model::WebUrl>,
 }
 
 impl RunOptions {
@@ -73,6 +77,7 @@ impl RunOptions {
             style: litrev_publish::StyleName::default(),
             fulltext_dirs: Vec::new(),
             max_fulltext: None,
+            pages: Vec::new(),
             plan: None,
             clarify: false,
         }

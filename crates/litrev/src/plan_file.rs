@@ -162,6 +162,7 @@ mod tests {
             max_fulltext: None,
             plan: None,
             clarify: false,
+            pages: Vec::new(),
         }
     }
 

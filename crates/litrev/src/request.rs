@@ -68,6 +68,11 @@ pub struct ReviewRequest {
     /// `needs_clarification` until they are answered. Default: take every default answer.
     #[serde(default)]
     pub clarify: bool,
+    /// Web pages to include as grey literature (http or https addresses), fetched through the
+    /// download guard: no loopback, private or link-local address unless `LITREV_ALLOW_HOSTS`
+    /// names the host.
+    #[serde(default)]
+    pub urls: Vec<String>,
     /// Most included works whose full text is downloaded (the tier's when absent). Local
     /// full-text folders are a command-line option only: a remote client names no server paths.
     #[serde(default)]
@@ -211,6 +216,7 @@ impl ReviewRequest {
             max_fulltext: self.max_fulltext,
             plan: None,
             clarify: self.clarify,
+            pages: parse_pages(&self.urls)?,
         })
     }
 
@@ -283,6 +289,29 @@ pub fn parse_seeds(seeds: &[String]) -> Result<Vec<WorkId>> {
         .map(|seed| {
             seed.parse::<WorkId>()
                 .map_err(|error| Error::InvalidRequest(format!("seed `{seed}`: {error}")))
+        })
+        .collect()
+}
+
+/// Web pages as the CLI's `--url` reads them: http(s) addresses (a `url:` prefix optional).
+///
+/// # Errors
+/// [`Error::InvalidRequest`] naming the address that is not an http(s) URL.
+pub fn parse_pages(addresses: &[String]) -> Result<Vec<litrev_model::WebUrl>> {
+    addresses
+        .iter()
+        .map(|address| {
+            let text = address.trim();
+            let prefixed = if text.starts_with("url:") {
+                text.to_owned()
+            } else {
+                format!("url:{text}")
+            };
+            prefixed.parse().map_err(|_| {
+                Error::InvalidRequest(format!(
+                    "--url `{address}` is not a web address: give an http:// or https:// URL"
+                ))
+            })
         })
         .collect()
 }

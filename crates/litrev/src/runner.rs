@@ -87,6 +87,18 @@ pub enum Outcome {
         /// Every planned download, with its host (`downloads.csv`).
         downloads_csv: PathBuf,
     },
+    /// The run waits, before searching, for a person to check the web pages it would fetch
+    /// (`--url`) from hosts that are not known publishers or repositories.
+    AwaitingPages {
+        /// The run.
+        run: RunId,
+        /// Pages named.
+        pages: usize,
+        /// Their hosts that are not known publishers or repositories.
+        unknown_hosts: Vec<String>,
+        /// Every named page, with its host (`pages.csv`).
+        pages_csv: PathBuf,
+    },
 }
 
 /// What a finished run produced.
@@ -194,6 +206,9 @@ pub(crate) struct DiscoverRecord {
     /// The field's experts the expert channel chose (and a continued run's parent chose).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) experts: Vec<Expert>,
+    /// The web pages the person named, and which could not be read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) pages: Vec<crate::pages::PageRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -422,9 +437,11 @@ impl Runner {
         });
         let status = match &result {
             Ok(Outcome::Done(_)) => RunStatus::Done,
-            Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
-                RunStatus::AwaitingApproval
-            }
+            Ok(
+                Outcome::AwaitingApproval { .. }
+                | Outcome::AwaitingDownloads { .. }
+                | Outcome::AwaitingPages { .. },
+            ) => RunStatus::AwaitingApproval,
             Ok(Outcome::NeedsClarification { .. }) => RunStatus::NeedsClarification,
             Err(_) => RunStatus::Failed,
         };
@@ -525,9 +542,16 @@ impl Runner {
             });
             self.output(run, "discover")?
         } else {
+            // The pages gate, before anything is fetched.
+            if let Some(paused) = self.pages_gate(run, &options)? {
+                self.meter = None;
+                return Ok(paused);
+            }
             let calls_before = self.sources.http_summary();
             // Opening the sources (indexing snapshots) is part of the step's cost.
             self.measure();
+            // Named pages first: an address the guard refuses stops the run before any search.
+            let pages = self.read_pages(&options.pages, events)?;
             let opened = self.sources.open(&options.sources, events)?;
             self.started(
                 events,
@@ -551,6 +575,7 @@ impl Runner {
             };
             report_failures(&opened, 0, events);
             self.sources.report_calls(events);
+            add_pages(&mut found, pages.works);
             let works: Vec<&Work> = found.works.iter().collect();
             let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
             let mut citations = edges_within(&works, &ids);
@@ -588,6 +613,7 @@ impl Runner {
                 calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
                 continued: inherited.map(|inherited| inherited.continued),
                 experts,
+                pages: pages.records,
             };
             self.commit(
                 run,
@@ -1405,6 +1431,15 @@ fn method_facts(
                 reused_queries: continued.reused_queries,
             }),
         experts: discovery.experts.clone(),
+        pages: discovery
+            .pages
+            .iter()
+            .map(|page| litrev_write::PageFact {
+                address: page.address.clone(),
+                work: page.work.clone(),
+                failure: page.failure.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -1561,6 +1596,27 @@ fn analysis_files(
     ]
 }
 
+/// Adds the named pages' works to a discovery as corpus entries of origin `page` (after the
+/// searches' works; a page a search also found keeps its search entry and becomes a page).
+fn add_pages(found: &mut litrev_discover::Discovery, pages: Vec<Work>) {
+    for page in pages {
+        let id = page.id();
+        match found.entries.iter_mut().find(|entry| entry.work == id) {
+            Some(entry) => entry.origin = litrev_model::Origin::Page,
+            None => {
+                found.entries.push(CorpusEntry {
+                    work: id,
+                    stage: 0,
+                    origin: litrev_model::Origin::Page,
+                    score: 0.0,
+                    queries: Vec::new(),
+                });
+                found.works.push(page);
+            }
+        }
+    }
+}
+
 /// The PRISMA flow's counts, from what the steps stored.
 fn prisma_counts(
     discovery: &DiscoverRecord,
@@ -1571,10 +1627,16 @@ fn prisma_counts(
 ) -> litrev_publish::PrismaCounts {
     let described =
         |entry: &&CorpusEntry| works.get(&entry.work).is_some_and(|work| !work.is_stub());
-    let seeds = entries
-        .iter()
-        .filter(|entry| entry.origin == litrev_model::Origin::Seed)
-        .count();
+    let named = |origin: litrev_model::Origin| {
+        entries
+            .iter()
+            .filter(|entry| entry.origin == origin)
+            .count()
+    };
+    let (seeds, pages) = (
+        named(litrev_model::Origin::Seed),
+        named(litrev_model::Origin::Page),
+    );
     let mut excluded: Vec<(String, usize)> = screen
         .excluded
         .iter()
@@ -1587,6 +1649,7 @@ fn prisma_counts(
         search_hits: discovery.raw_hits,
         channels: hits_by_channel(&discovery.hits),
         seeds,
+        pages,
         snowballed: entries.iter().filter(|entry| entry.stage > 0).count(),
         duplicates: (discovery.raw_hits + seeds).saturating_sub(discovery.discovered),
         no_metadata: entries.iter().filter(|entry| !described(entry)).count(),

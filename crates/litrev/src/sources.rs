@@ -111,6 +111,7 @@ impl SourceOpener {
             max_retries: http.max_retries,
             backoff_base: http.backoff_base,
             backoff_max: http.backoff_max,
+            allowed_hosts: config.fetch.allow_hosts.clone(),
             ..litrev_http::DownloadLimits::default()
         };
         let agent = format!("litrev/{} (full-text reader)", env!("CARGO_PKG_VERSION"));

@@ -264,9 +264,11 @@ fn drive_claimed(
     );
     match result {
         Ok(Outcome::Done(_)) => "done".to_owned(),
-        Ok(Outcome::AwaitingApproval { .. } | Outcome::AwaitingDownloads { .. }) => {
-            "awaiting_approval".to_owned()
-        }
+        Ok(
+            Outcome::AwaitingApproval { .. }
+            | Outcome::AwaitingDownloads { .. }
+            | Outcome::AwaitingPages { .. },
+        ) => "awaiting_approval".to_owned(),
         Ok(Outcome::NeedsClarification { .. }) => "needs_clarification".to_owned(),
         Err(Error::Store(error @ litrev_store::Error::LeaseLost { .. })) => {
             format!("lost: {error}")

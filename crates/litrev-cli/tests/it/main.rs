@@ -9,6 +9,7 @@ mod gate;
 mod llm;
 mod mcp;
 mod outputs;
+mod pages;
 mod plan;
 mod resume;
 mod serve;

@@ -156,6 +156,7 @@ fn review(
         Outcome::Done(summary) => Ok(summary),
         Outcome::AwaitingApproval { .. }
         | Outcome::AwaitingDownloads { .. }
+        | Outcome::AwaitingPages { .. }
         | Outcome::NeedsClarification { .. } => Err(Error::BadOptions(
             "the review stopped at the gate although it was approved".to_owned(),
         )),

@@ -169,6 +169,7 @@ fn review(
         Ok(
             Outcome::AwaitingApproval { .. }
             | Outcome::AwaitingDownloads { .. }
+            | Outcome::AwaitingPages { .. }
             | Outcome::NeedsClarification { .. },
         ) => Err("stopped at a gate although approved".into()),
         Err(Error::NothingIncluded) => Ok(Reviewed {
