@@ -49,6 +49,7 @@ targets!(
     csl_style,
     openalex_authors,
     zotero,
+    web_page,
     work_id,
 );
 

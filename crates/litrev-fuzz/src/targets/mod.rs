@@ -10,6 +10,7 @@ mod files;
 mod ids;
 mod openalex;
 mod style;
+mod web;
 mod zotero;
 
 use std::path::Path;
@@ -192,6 +193,15 @@ pub const TARGETS: &[Target] = &[
         seeds: zotero::seeds,
         run: zotero::run,
         cost: 1,
+    },
+    Target {
+        name: "web_page",
+        parsers: "litrev_sources::web::read_page (HTML pages named with --url)",
+        format: Format::Xml,
+        input: Input::Bytes,
+        seeds: web::seeds,
+        run: web::run,
+        cost: 4,
     },
     Target {
         name: "work_id",

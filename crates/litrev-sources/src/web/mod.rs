@@ -6,4 +6,4 @@
 
 mod page;
 
-pub use page::{PAGE_TYPES, read_page};
+pub use page::{MAX_PAGE_BYTES, PAGE_TIME_LIMIT, PAGE_TYPES, read_page, read_page_within};

@@ -1,6 +1,8 @@
 //! One HTML page → a [`Work`]: its title, byline, site, date and language from the page's
 //! metadata, and the opening of its readable text as the abstract a review quotes.
 
+use std::time::Duration;
+
 use litrev_model::{Author, WebUrl, Work, WorkIds, WorkKind};
 
 use crate::{Error, Result};
@@ -15,12 +17,69 @@ const ABSTRACT_WORDS: usize = 300;
 /// Elements the reader walks at most: a page larger than this is mostly not an article.
 const MAX_ELEMENTS: usize = 20_000;
 
+/// Pages larger than this are not read: an article is far smaller, and the reader's time grows
+/// faster than the page.
+pub const MAX_PAGE_BYTES: usize = 2 << 20;
+
+/// How long reading one page may take before it is given up.
+pub const PAGE_TIME_LIMIT: Duration = Duration::from_secs(10);
+
 /// Reads an HTML page fetched from `address` (its final URL after redirects: `fetched_from`)
-/// into a work of kind `webpage`.
+/// into a work of kind `webpage`, within [`PAGE_TIME_LIMIT`].
 ///
 /// # Errors
-/// [`Error::Page`] when the page has no readable title or text.
+/// [`Error::Page`] when the page is too large, takes too long, or has no readable title or
+/// text.
 pub fn read_page(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
+    read_page_within(address, fetched_from, html, PAGE_TIME_LIMIT)
+}
+
+/// [`read_page`] with a time limit of its own: the page is read on a thread of its own, and
+/// a reader still busy at `limit` is left to finish alone while the page is refused.
+///
+/// # Errors
+/// As [`read_page`].
+pub fn read_page_within(
+    address: &WebUrl,
+    fetched_from: &str,
+    html: &[u8],
+    limit: Duration,
+) -> Result<Work> {
+    let failed = |message: String| Error::Page {
+        url: address.address().to_owned(),
+        message,
+    };
+    if html.len() > MAX_PAGE_BYTES {
+        return Err(failed(format!(
+            "{} bytes of HTML, over the {} the reader takes",
+            html.len(),
+            MAX_PAGE_BYTES
+        )));
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let (owned_address, owned_from, owned_html) =
+        (address.clone(), fetched_from.to_owned(), html.to_vec());
+    std::thread::Builder::new()
+        .name("litrev-page".to_owned())
+        .spawn(move || {
+            let read =
+                std::panic::catch_unwind(|| read_now(&owned_address, &owned_from, &owned_html));
+            // The receiver is gone when the time ran out: nobody waits for this page any more.
+            let _ = sender.send(read);
+        })
+        .map_err(|error| failed(format!("no thread to read it on: {error}")))?;
+    match receiver.recv_timeout(limit) {
+        Ok(Ok(read)) => read,
+        Ok(Err(_)) => Err(failed("the reader failed on it".to_owned())),
+        Err(_) => Err(failed(format!(
+            "reading it took longer than {} s",
+            limit.as_secs_f32()
+        ))),
+    }
+}
+
+/// Reads the page on this thread.
+fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
     let failed = |message: String| Error::Page {
         url: address.address().to_owned(),
         message,
