@@ -2,14 +2,16 @@
 //! scholarly sources pause the run once for approval (`pages.csv`; `--yes` approves in
 //! advance, resuming approves), then each page is fetched through the download guard (no
 //! loopback, private, link-local or metadata address unless `LITREV_ALLOW_HOSTS` names the
-//! host; http(s) only; size, time and redirect caps; HTML only) and read as a `webpage` work,
+//! host; http(s) only; size, time and redirect caps; HTML only; the site's robots.txt
+//! respected, a missing or unreadable one allowing all) and read as a `webpage` work,
 //! which joins the corpus with origin `page` and is included as grey literature.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_fulltext::is_known_host;
 use litrev_http::DownloadError;
 use litrev_model::{RunId, WebUrl, Work};
+use litrev_sources::web::{ROBOTS_AGENT, robots_allow, robots_url};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -124,17 +126,41 @@ impl Runner {
             return Ok(read);
         }
         let downloader = self.sources().downloader()?;
+        // Each site's robots.txt, fetched once: a page it keeps litrev out of is left out.
+        let mut robots: BTreeMap<String, Option<Vec<u8>>> = BTreeMap::new();
         for page in pages {
-            let fetched = match downloader.get(page.address(), litrev_sources::web::PAGE_TYPES) {
-                Err(DownloadError::Refused(why)) => {
-                    return Err(Error::PageRefused {
-                        url: page.address().to_owned(),
-                        why,
+            let allowed = match robots_url(page.address()) {
+                Some(url) => {
+                    let txt = robots.entry(url.clone()).or_insert_with(|| {
+                        // No robots.txt (or none readable as text) allows everything.
+                        downloader
+                            .get(&url, &["text/plain"])
+                            .ok()
+                            .map(|fetched| fetched.bytes)
                     });
+                    txt.as_deref()
+                        .is_none_or(|txt| robots_allow(txt, page.address()))
                 }
-                Err(DownloadError::Failed(why)) => Err(why),
-                Ok(fetched) => litrev_sources::web::read_page(page, &fetched.url, &fetched.bytes)
-                    .map_err(|error| error.to_string()),
+                None => true,
+            };
+            let fetched = if !allowed {
+                Err(format!(
+                    "the site's robots.txt does not let {ROBOTS_AGENT} fetch it"
+                ))
+            } else {
+                match downloader.get(page.address(), litrev_sources::web::PAGE_TYPES) {
+                    Err(DownloadError::Refused(why)) => {
+                        return Err(Error::PageRefused {
+                            url: page.address().to_owned(),
+                            why,
+                        });
+                    }
+                    Err(DownloadError::Failed(why)) => Err(why),
+                    Ok(fetched) => {
+                        litrev_sources::web::read_page(page, &fetched.url, &fetched.bytes)
+                            .map_err(|error| error.to_string())
+                    }
+                }
             };
             let (work, failure) = match fetched {
                 Ok(work) => {

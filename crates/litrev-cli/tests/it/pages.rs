@@ -1,5 +1,5 @@
 //! `review --url`: real web pages (a registry package's test data) served on loopback pass the
-//! pages gate, join the review as grey literature (origin `page`, CSL type `webpage`, counted as
+//! pages gate, are fetched where the site's robots.txt allows, join the review as grey literature (origin `page`, CSL type `webpage`, counted as
 //! other sources in PRISMA); an address on this machine or its network is refused with a clear
 //! error unless `LITREV_ALLOW_HOSTS` names it.
 
@@ -29,7 +29,13 @@ fn page_server() -> Option<Server> {
             "text/html; charset=utf-8",
             article,
         )
-        .file("/firefox/developer/", "text/html", mozilla);
+        .file("/firefox/developer/", "text/html", mozilla.clone())
+        .file("/private/developer.html", "text/html", mozilla)
+        .file(
+            "/robots.txt",
+            "text/plain",
+            b"User-agent: *\nDisallow: /private/\n".to_vec(),
+        );
     Some(Server::start(
         move |request| files.reply(request),
         FaultPlan::none(),
@@ -48,6 +54,7 @@ fn named_pages_pass_the_gate_and_are_cited_as_grey_literature() {
     let pages = [
         format!("{base}/features/manchin.html"),
         format!("{base}/firefox/developer/"),
+        format!("{base}/private/developer.html"),
     ];
     let question = question(&data, "Donners_2021");
     let allow = [("LITREV_ALLOW_HOSTS", host.as_str())];
@@ -55,7 +62,7 @@ fn named_pages_pass_the_gate_and_are_cited_as_grey_literature() {
         home.path(),
         &[
             "review", &question, "--source", &source, "--url", &pages[0], "--url", &pages[1],
-            "--out", &out_text,
+            "--url", &pages[2], "--out", &out_text,
         ],
         &allow,
     );
@@ -66,7 +73,7 @@ fn named_pages_pass_the_gate_and_are_cited_as_grey_literature() {
         describe(&asked)
     );
     let listed = table(&out.join("pages.csv"));
-    assert_eq!(listed.len(), 2);
+    assert_eq!(listed.len(), 3);
     assert_eq!(listed[0]["host"], host);
     assert_eq!(
         server.requests(),
@@ -118,7 +125,14 @@ fn named_pages_pass_the_gate_and_are_cited_as_grey_literature() {
     );
     let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
     assert!(
-        markdown.contains("Other sources: two web pages named by the user"),
+        markdown.contains("Other sources: three web pages named by the user, of which two were"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains(&format!(
+            "Left out: {} (the site's robots.txt does not let litrev fetch it)",
+            pages[2]
+        )),
         "{markdown}"
     );
     let prisma = std::fs::read_to_string(out.join("prisma.svg")).expect("prisma.svg");
