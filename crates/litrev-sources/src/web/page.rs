@@ -122,10 +122,11 @@ fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
         .map(collapse)
         .filter(|site| !site.is_empty())
         .or_else(|| host_of(address.address()).map(str::to_owned));
-    let mut ids = WorkIds::default();
-    ids.url = Some(address.clone());
     Ok(Work {
-        ids,
+        ids: WorkIds {
+            url: Some(address.clone()),
+            ..WorkIds::default()
+        },
         title: Some(title),
         authors: byline_authors(article.byline.as_deref()),
         year,
