@@ -1596,8 +1596,9 @@ fn analysis_files(
     ]
 }
 
-/// Adds the named pages' works to a discovery as corpus entries of origin `page` (after the
-/// searches' works; a page a search also found keeps its search entry and becomes a page).
+/// Adds the named pages' works to a discovery as corpus entries of origin `page`, after the
+/// searches' works; a page a search also found keeps its entry (and the queries that found
+/// it), its origin now `page`.
 fn add_pages(found: &mut litrev_discover::Discovery, pages: Vec<Work>) {
     for page in pages {
         let id = page.id();
