@@ -25,6 +25,7 @@
 //!     max_fulltext: None,
 //!     plan: None,
 //!     clarify: false,
+//!     pages: Vec::new(),
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
