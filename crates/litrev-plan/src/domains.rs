@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use litrev_model::{Domain, HitOrder, Plan, Query, Work};
 use litrev_text::{content_words, stem};
 
-use crate::push_directed;
+use crate::{pair_phrases, pairs_or_terms, push_directed};
 
 /// A term belongs to one domain alone when that discipline's probe works use it at least this
 /// many times as often (as a share of their works) as any other's; below it, a term both use
@@ -146,16 +146,7 @@ pub fn split_into_domains(plan: &mut Plan, this_year: i32) {
         } else {
             own.join(" ")
         };
-        let phrases: Vec<String> = domain
-            .key_terms
-            .windows(2)
-            .map(|pair| format!("\"{} {}\"~3", pair[0], pair[1]))
-            .collect();
-        let pairs = if phrases.is_empty() {
-            all_terms.clone()
-        } else {
-            phrases.join(" OR ")
-        };
+        let pairs = pairs_or_terms(&pair_phrases(&domain.key_terms), &all_terms);
         let name = &domain.name;
         let searches = [
             Query::new(

@@ -89,11 +89,7 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
             push("the question's main clause", main_terms.join(" "));
         }
     }
-    let phrases: Vec<String> = key_terms
-        .windows(2)
-        // A slop of 3 lets function words ("efficacy of emicizumab") sit between the terms.
-        .map(|pair| format!("\"{} {}\"~3", pair[0], pair[1]))
-        .collect();
+    let phrases = pair_phrases(&key_terms);
     if !phrases.is_empty() {
         push("adjacent topic terms as phrases", phrases.join(" OR "));
     }
@@ -170,11 +166,7 @@ const RECENT_YEARS: i32 = 5;
 /// introductions and companions are where a field's settled knowledge is written down.
 fn directives(key_terms: &[String], phrases: &[String], this_year: i32) -> Vec<Query> {
     let all_terms = key_terms.join(" ");
-    let pairs = if phrases.is_empty() {
-        all_terms.clone()
-    } else {
-        phrases.join(" OR ")
-    };
+    let pairs = pairs_or_terms(phrases, &all_terms);
     vec![
         Query {
             order: HitOrder::Citations,
@@ -210,6 +202,25 @@ fn directives(key_terms: &[String], phrases: &[String], this_year: i32) -> Vec<Q
             )
         },
     ]
+}
+
+/// Adjacent terms as phrases in the plan's query syntax (`"a b"~3`): a slop of 3 lets
+/// function words ("efficacy of emicizumab") sit between the terms.
+fn pair_phrases(terms: &[String]) -> Vec<String> {
+    terms
+        .windows(2)
+        .map(|pair| format!("\"{} {}\"~3", pair[0], pair[1]))
+        .collect()
+}
+
+/// The phrases ORed together, or the terms themselves when there is no pair: what searches on
+/// a topic's term pairs ask for.
+fn pairs_or_terms(phrases: &[String], all_terms: &str) -> String {
+    if phrases.is_empty() {
+        all_terms.to_owned()
+    } else {
+        phrases.join(" OR ")
+    }
 }
 
 /// Hits read per query: the tier's corpus cap, except that an exhaustive review reads the first

@@ -45,11 +45,9 @@ pub(crate) struct Pages {
 
 /// The host (and port) of a page's address.
 fn host(address: &WebUrl) -> String {
-    let rest = address
-        .address()
-        .split_once("://")
-        .map_or(address.address(), |(_, rest)| rest);
-    rest.split(['/', '?']).next().unwrap_or(rest).to_owned()
+    litrev_sources::web::host_of(address.address())
+        .unwrap_or(address.address())
+        .to_owned()
 }
 
 impl Runner {

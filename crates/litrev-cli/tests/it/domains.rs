@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::support::{
-    describe, included_studies, litrev, newest_run, review, table, testdata, works_file,
+    describe, included_studies, litrev, newest_run, review, snapshot_source, table, testdata,
 };
 
 /// The two review papers' titles joined: Donners_2021 (emicizumab, Medicine) and Sep_2021 (the
@@ -35,7 +35,7 @@ fn a_question_joining_two_fields_is_searched_as_two_domains_and_the_review_shows
     let out_text = out.display().to_string();
     let sources: Vec<String> = ["Donners_2021", "Sep_2021"]
         .iter()
-        .map(|dataset| format!("snapshot:{}", works_file(&data, dataset).display()))
+        .map(|dataset| snapshot_source(&data, dataset))
         .collect();
     let asked = litrev(
         home.path(),

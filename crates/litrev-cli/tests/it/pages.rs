@@ -9,7 +9,7 @@ use litrev_testkit::fulltext::FullTextFiles;
 use litrev_testkit::http::{FaultPlan, Server};
 use serde_json::Value;
 
-use crate::support::{describe, litrev, newest_run, question, table, testdata, works_file};
+use crate::support::{describe, litrev, newest_run, question, snapshot_source, table, testdata};
 
 /// Serves the FiveThirtyEight article and Mozilla's page as HTML.
 fn page_server() -> Option<Server> {
@@ -50,7 +50,7 @@ fn named_pages_pass_the_gate_and_are_cited_as_grey_literature() {
     let out = home.path().join("review");
     let (out_text, base) = (out.display().to_string(), server.url());
     let host = base.trim_start_matches("http://").to_owned();
-    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let source = snapshot_source(&data, "Donners_2021");
     let pages = [
         format!("{base}/features/manchin.html"),
         format!("{base}/firefox/developer/"),
@@ -149,7 +149,7 @@ fn pages_on_this_machine_or_its_network_are_refused_with_what_to_do() {
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("review");
     let out_text = out.display().to_string();
-    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let source = snapshot_source(&data, "Donners_2021");
     for page in [
         format!("{}/features/manchin.html", server.url()),
         "http://169.254.169.254/latest/meta-data/".to_owned(),

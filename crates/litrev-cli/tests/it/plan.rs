@@ -1,7 +1,7 @@
 //! `litrev plan` writes an editable plan and runs nothing; `litrev review --plan` runs the
 //! edited plan and records what was changed; `review --clarify` waits for its answers.
 
-use crate::support::{describe, litrev, newest_run, testdata, works_file};
+use crate::support::{describe, litrev, newest_run, snapshot_source, testdata};
 
 const QUESTION: &str = "Pharmacokinetics and associated efficacy of emicizumab in humans";
 
@@ -41,7 +41,7 @@ fn an_edited_plan_runs_as_written_and_the_run_records_the_edits() {
     std::fs::write(&plan_path, edited).expect("edit");
 
     let out = home.path().join("review");
-    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let source = snapshot_source(&data, "Donners_2021");
     let out_text = out.display().to_string();
     let output = litrev(
         home.path(),
@@ -107,7 +107,7 @@ fn a_probe_gives_the_brief_its_disciplines() {
     let home = tempfile::tempdir().expect("home");
     let plan_path = home.path().join("plan.toml");
     let plan_text = plan_path.display().to_string();
-    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let source = snapshot_source(&data, "Donners_2021");
     let output = litrev(
         home.path(),
         &[
@@ -154,7 +154,7 @@ fn a_review_asked_to_clarify_waits_for_its_answer_on_the_command_line() {
     let out_text = out.display().to_string();
     let sources: Vec<String> = ["Sep_2021", "van_der_Valk_2021"]
         .iter()
-        .map(|dataset| format!("snapshot:{}", works_file(&data, dataset).display()))
+        .map(|dataset| snapshot_source(&data, dataset))
         .collect();
     let output = litrev(
         home.path(),
@@ -216,7 +216,7 @@ fn a_year_the_question_states_keeps_earlier_works_out_of_the_review() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("review");
-    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let source = snapshot_source(&data, "Donners_2021");
     let out_text = out.display().to_string();
     let output = litrev(
         home.path(),

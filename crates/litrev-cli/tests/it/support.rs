@@ -62,6 +62,11 @@ pub fn works_file(data: &Path, dataset: &str) -> PathBuf {
     data.join(format!("synergy/works/{dataset}.jsonl.gz"))
 }
 
+/// The `--source` argument of a dataset's snapshot (`snapshot:PATH`).
+pub fn snapshot_source(data: &Path, dataset: &str) -> String {
+    format!("snapshot:{}", works_file(data, dataset).display())
+}
+
 /// Runs `litrev` with `LITREV_HOME` set to `home` and extra environment variables.
 pub fn litrev(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_litrev"));

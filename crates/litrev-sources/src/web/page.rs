@@ -189,8 +189,9 @@ fn opening(text: &str, limit: usize) -> String {
     words[..cut].join(" ")
 }
 
-/// The host of an http(s) address.
-fn host_of(address: &str) -> Option<&str> {
+/// The host (and port) of an http(s) address, without any user name: what a page's site is
+/// known by.
+pub fn host_of(address: &str) -> Option<&str> {
     let rest = address.split_once("://")?.1;
     let host = rest.split(['/', '?', '#']).next()?;
     let host = host.rsplit_once('@').map_or(host, |(_, host)| host);

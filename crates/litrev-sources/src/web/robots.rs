@@ -5,9 +5,9 @@ pub const ROBOTS_AGENT: &str = "litrev";
 
 /// Where a page's site keeps its robots.txt: the scheme, host and port of `address`.
 pub fn robots_url(address: &str) -> Option<String> {
-    let (scheme, rest) = address.split_once("://")?;
-    let host = rest.split(['/', '?', '#']).next()?;
-    (!host.is_empty()).then(|| format!("{scheme}://{host}/robots.txt"))
+    let (scheme, _) = address.split_once("://")?;
+    let host = super::host_of(address)?;
+    Some(format!("{scheme}://{host}/robots.txt"))
 }
 
 /// Whether a site's robots.txt lets litrev fetch `address`; a file that does not parse allows
