@@ -18,6 +18,15 @@ export LITREV_WEB_PAGES="${LITREV_WEB_PAGES:-$(pwd)/target/web-pages}"
 bash scripts/fetch-web-pages.sh "$LITREV_WEB_PAGES"
 # A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+# Nor from line tables (a panic names its file and line without them): they are a third of each
+# test binary, about a gigabyte over the workspace. A CI run once stopped on a full disk.
+export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-false}"
+# The test build takes about 2.5 GB under target/; say so plainly rather than let the linker
+# die of a bus error when the disk fills.
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ -n "$free_kb" ] && [ "$free_kb" -lt 3000000 ]; then
+  echo "warning: only $((free_kb / 1024)) MB free on $(df -P . | awk 'NR == 2 { print $6 }'); the test build needs about 3 GB: free some space (cargo clean in other checkouts) if it fails with 'No space left on device'" >&2
+fi
 
 log=$(mktemp)
 pg_dir=""
