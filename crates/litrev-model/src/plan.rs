@@ -99,11 +99,13 @@ pub struct Brief {
     pub domains: Vec<Domain>,
 }
 
-/// A part of a question spanning several disciplines: the discipline, and the question's terms
-/// that belong to it, which its own searches are made of.
+/// A part of a question spanning several disciplines, or several unrelated topics: its name,
+/// and the question's terms that belong to it, which its own searches are made of.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Domain {
-    /// The discipline it stands for (`Medicine`), as the probe's works are filed.
+    /// The discipline it stands for (`Medicine`), as the probe's works are filed; or, for a
+    /// topic of a question whose works one discipline holds, the topic's own terms
+    /// (`Emicizumab and pharmacokinetics`).
     pub name: String,
     /// The question's topic terms that belong to it.
     pub key_terms: Vec<String>,
@@ -148,7 +150,7 @@ impl Plan {
 /// A question the plan asks before anything runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clarification {
-    /// What it is about (`disciplines`, `time_window`).
+    /// What it is about (`disciplines`, `topics`, `time_window`).
     pub about: String,
     /// The question, as asked.
     pub question: String,

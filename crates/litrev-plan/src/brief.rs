@@ -167,7 +167,24 @@ pub fn read_probe(brief: &mut Brief, key_terms: &[String], hits: &[Work]) {
     brief.clarifications.clear();
     // Two disciplines each holding much of the probe, or whose works split the question's
     // terms between them: whether to search them side by side is the person's call.
-    if let [(first, a), (second, b), ..] = ranked[..]
+    let by_topic = brief
+        .domains
+        .iter()
+        .any(|domain| !brief.disciplines.value.contains(&domain.name));
+    if let [first, second, ..] = &brief.domains[..]
+        && by_topic
+    {
+        // One discipline, two topics its works treat apart.
+        brief.clarifications.push(Clarification {
+            about: "topics".to_owned(),
+            question: format!(
+                "The question joins two topics that a probe search's works treat apart: \"{}\" and \"{}\". Search them side by side, or as one question?",
+                first.name, second.name
+            ),
+            options: vec!["side by side".to_owned(), "as one".to_owned()],
+            answer: None,
+        });
+    } else if let [(first, a), (second, b), ..] = ranked[..]
         && (share(b) >= SPLIT_SHARE || !brief.domains.is_empty())
     {
         brief.clarifications.push(Clarification {
@@ -219,6 +236,8 @@ pub fn answer(brief: &mut Brief, index: usize, given: &str) -> bool {
             brief.domains.clear();
         }
         "disciplines" => brief.disciplines.basis = Grounds::Stated,
+        // Searched as one, the question has no domains.
+        "topics" if !is_default => brief.domains.clear(),
         "time_window" if !is_default => {
             let window = &mut brief.time_window;
             window.value.from = window.value.recent_from;
@@ -485,6 +504,53 @@ mod tests {
             "{:?}",
             one_field.clarifications
         );
+    }
+
+    #[test]
+    fn two_topics_of_one_discipline_ask_whether_to_search_them_apart() {
+        let mut hits = filed_under(&["Medicine"; 30]);
+        for (index, hit) in hits.iter_mut().enumerate() {
+            hit.title = Some(
+                if index % 2 == 0 {
+                    "Emicizumab pharmacokinetics"
+                } else {
+                    "Hair cortisol"
+                }
+                .to_owned(),
+            );
+        }
+        let key_terms: Vec<String> = ["emicizumab", "pharmacokinetics", "hair", "cortisol"]
+            .map(str::to_owned)
+            .to_vec();
+        let mut asked = brief(
+            "Emicizumab pharmacokinetics and hair cortisol",
+            &Filters::default(),
+            2026,
+        );
+        read_probe(&mut asked, &key_terms, &hits);
+        let names: Vec<&str> = asked
+            .domains
+            .iter()
+            .map(|domain| domain.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["Emicizumab and pharmacokinetics", "Hair and cortisol"]
+        );
+        assert_eq!(asked.clarifications.len(), 1);
+        assert_eq!(asked.clarifications[0].about, "topics");
+        assert!(
+            asked.clarifications[0]
+                .question
+                .contains("\"Emicizumab and pharmacokinetics\" and \"Hair and cortisol\""),
+            "{}",
+            asked.clarifications[0].question
+        );
+        let mut kept = asked.clone();
+        assert!(answer(&mut kept, 0, "side by side"));
+        assert_eq!(kept.domains.len(), 2);
+        assert!(answer(&mut asked, 0, "as one"));
+        assert!(asked.domains.is_empty(), "searched as one question");
     }
 
     #[test]

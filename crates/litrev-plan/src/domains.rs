@@ -23,47 +23,82 @@ const MEETING_SHARE: f64 = 0.1;
 /// (S4 §4c: the last three to five years).
 const RECENT_YEARS: i32 = 5;
 
-/// The domains of a question whose probe spread over `disciplines` (each with enough of the
-/// probe's works): each discipline's works, grouped by the field they are filed under first,
-/// claim the question's terms they use distinctly more often than the others', and share the
-/// terms used alike. A discipline that claims no term of its own is no domain; fewer than two
-/// domains: none (the question is searched as one).
+/// The domains of a question, from its probe's works: first by discipline (when the probe
+/// spread over `disciplines`, each with enough of its works), each discipline's works claiming
+/// the question's terms they use distinctly more often than the others' ([`split_terms`]);
+/// else by topic, when the works fall apart by the question's own terms ([`find_topics`]), as
+/// two unrelated questions of one discipline do. Fewer than two domains: none (the question is
+/// searched as one).
 pub fn find_domains(disciplines: &[String], key_terms: &[String], hits: &[Work]) -> Vec<Domain> {
-    if disciplines.len() < 2 || key_terms.is_empty() {
+    if key_terms.is_empty() {
         return Vec::new();
     }
-    // Per discipline: how many of its works use each stem, and how many works it has.
-    let mut uses: Vec<(usize, BTreeMap<String, usize>)> =
-        vec![Default::default(); disciplines.len()];
-    let mut stems_of: Vec<BTreeSet<String>> = Vec::new();
-    for work in hits {
-        let Some(slot) = work
-            .fields
-            .first()
-            .and_then(|field| disciplines.iter().position(|name| name == field))
-        else {
-            continue;
-        };
-        let stems: BTreeSet<String> = content_words(&work.title_and_abstract())
+    let stems: Vec<BTreeSet<String>> = hits
+        .iter()
+        .map(|work| {
+            content_words(&work.title_and_abstract())
+                .iter()
+                .map(|word| stem(word))
+                .collect()
+        })
+        .collect();
+    if disciplines.len() >= 2 {
+        let group_of: Vec<Option<usize>> = hits
             .iter()
-            .map(|word| stem(word))
+            .map(|work| {
+                work.fields
+                    .first()
+                    .and_then(|field| disciplines.iter().position(|name| name == field))
+            })
             .collect();
-        let (works, counts) = &mut uses[slot];
-        *works += 1;
-        for found in &stems {
-            *counts.entry(found.clone()).or_default() += 1;
+        let split = split_terms(disciplines.len(), &group_of, key_terms, &stems);
+        if split.len() >= 2 {
+            return split
+                .into_iter()
+                .map(|(group, key_terms)| Domain {
+                    name: disciplines[group].clone(),
+                    key_terms,
+                })
+                .collect();
         }
-        stems_of.push(stems);
     }
-    let mut own: Vec<Vec<String>> = vec![Vec::new(); disciplines.len()];
-    let mut terms: Vec<Vec<String>> = vec![Vec::new(); disciplines.len()];
+    find_topics(key_terms, &stems)
+}
+
+/// The groups of works (`group_of`, by work; `None` for works of no group) that claim terms of
+/// their own, with the terms each uses: its own, which its works use at least
+/// [`DISTINCT_RATIO`] times as often as any other group's, and those used alike. Empty unless
+/// two groups claim terms and their works seldom meet ([`MEETING_SHARE`]).
+fn split_terms(
+    groups: usize,
+    group_of: &[Option<usize>],
+    key_terms: &[String],
+    stems: &[BTreeSet<String>],
+) -> Vec<(usize, Vec<String>)> {
+    if groups < 2 {
+        return Vec::new();
+    }
+    // Per group: how many of its works use each stem, and how many works it has.
+    let mut uses: Vec<(usize, BTreeMap<&str, usize>)> = vec![Default::default(); groups];
+    for (group, stems) in group_of.iter().zip(stems) {
+        let Some(group) = group else { continue };
+        let (works, counts) = &mut uses[*group];
+        *works += 1;
+        for found in stems {
+            *counts.entry(found.as_str()).or_default() += 1;
+        }
+    }
+    let mut own: Vec<Vec<String>> = vec![Vec::new(); groups];
+    let mut terms: Vec<Vec<String>> = vec![Vec::new(); groups];
     for term in key_terms {
         let term_stem = stem(term);
         let rates: Vec<f64> = uses
             .iter()
             .map(|(works, counts)| match works {
                 0 => 0.0,
-                works => counts.get(&term_stem).copied().unwrap_or(0) as f64 / *works as f64,
+                works => {
+                    counts.get(term_stem.as_str()).copied().unwrap_or(0) as f64 / *works as f64
+                }
             })
             .collect();
         let mut order: Vec<usize> = (0..rates.len()).collect();
@@ -84,26 +119,19 @@ pub fn find_domains(disciplines: &[String], key_terms: &[String], hits: &[Work])
             }
         }
     }
-    let domains: Vec<Domain> = disciplines
-        .iter()
-        .zip(own.iter().zip(terms))
-        .filter(|(_, (own, _))| !own.is_empty())
-        .map(|(name, (_, key_terms))| Domain {
-            name: name.clone(),
-            key_terms,
-        })
+    let claiming: Vec<usize> = (0..groups)
+        .filter(|&group| !own[group].is_empty())
         .collect();
-    if domains.len() < 2 {
+    if claiming.len() < 2 {
         return Vec::new();
     }
-    // Related disciplines meet in their works (one study uses both's terms): the question is
-    // one, seen from two sides, and splitting it would search it twice.
-    let own_stems: Vec<BTreeSet<String>> = own
+    // Related groups meet in their works (one study uses both's terms): the question is one,
+    // seen from two sides, and splitting it would search it twice.
+    let own_stems: Vec<BTreeSet<String>> = claiming
         .iter()
-        .filter(|terms| !terms.is_empty())
-        .map(|terms| terms.iter().map(|term| stem(term)).collect())
+        .map(|&group| own[group].iter().map(|term| stem(term)).collect())
         .collect();
-    let touched: Vec<usize> = stems_of
+    let touched: Vec<usize> = stems
         .iter()
         .map(|stems| {
             own_stems
@@ -117,7 +145,141 @@ pub fn find_domains(disciplines: &[String], key_terms: &[String], hits: &[Work])
     if touching == 0 || meeting as f64 > MEETING_SHARE * touching as f64 {
         return Vec::new();
     }
-    domains
+    claiming
+        .into_iter()
+        .map(|group| (group, std::mem::take(&mut terms[group])))
+        .collect()
+}
+
+/// A term seeds a topic only when at least this many of the probe's works use it, and
+/// [`SEED_SHARE`] of those using any of the question's terms.
+const SEED_WORKS: usize = 5;
+
+/// See [`SEED_WORKS`].
+const SEED_SHARE: f64 = 0.1;
+
+/// The fewest terms of its own a topic needs.
+const MIN_TOPIC_TERMS: usize = 2;
+
+/// Rounds of claiming terms and regrouping the works by them: the groups settle after a few.
+const REGROUPINGS: usize = 3;
+
+/// Two topics of one question, from the question's terms alone: the most used term seeds one,
+/// and the most used term whose works seldom meet its works ([`MEETING_SHARE`]) the other. The
+/// works using one seed alone form the groups, which claim their terms ([`split_terms`]); the
+/// works are regrouped by the terms claimed, and the terms claimed again, a few times. Each
+/// topic is named by its own terms, in the question's order.
+fn find_topics(key_terms: &[String], stems: &[BTreeSet<String>]) -> Vec<Domain> {
+    let stem_of: Vec<String> = key_terms.iter().map(|term| stem(term)).collect();
+    let users = |term_stem: &str| -> BTreeSet<usize> {
+        (0..stems.len())
+            .filter(|&work| stems[work].contains(term_stem))
+            .collect()
+    };
+    let using_any = stems
+        .iter()
+        .filter(|stems| stem_of.iter().any(|term| stems.contains(term)))
+        .count();
+    let least = SEED_WORKS.max((SEED_SHARE * using_any as f64).ceil() as usize);
+    let mut frequent: Vec<(usize, BTreeSet<usize>)> = stem_of
+        .iter()
+        .enumerate()
+        .map(|(term, term_stem)| (term, users(term_stem)))
+        .filter(|(_, works)| works.len() >= least)
+        .collect();
+    frequent.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    let Some((first, first_works)) = frequent.first() else {
+        return Vec::new();
+    };
+    let apart = |works: &BTreeSet<usize>| {
+        let both = works.intersection(first_works).count();
+        let either = works.union(first_works).count();
+        both as f64 <= MEETING_SHARE * either as f64
+    };
+    let Some((second, _)) = frequent.iter().skip(1).find(|(_, works)| apart(works)) else {
+        return Vec::new();
+    };
+    let mut seeds: Vec<Vec<String>> = vec![
+        vec![stem_of[*first].clone()],
+        vec![stem_of[*second].clone()],
+    ];
+    let mut split = Vec::new();
+    for _ in 0..REGROUPINGS {
+        let group_of: Vec<Option<usize>> = stems
+            .iter()
+            .map(|stems| {
+                let uses = |group: &Vec<String>| group.iter().any(|term| stems.contains(term));
+                match (uses(&seeds[0]), uses(&seeds[1])) {
+                    (true, false) => Some(0),
+                    (false, true) => Some(1),
+                    _ => None,
+                }
+            })
+            .collect();
+        split = split_terms(2, &group_of, key_terms, stems);
+        if split.len() < 2 {
+            return Vec::new();
+        }
+        let claimed: Vec<Vec<String>> = split
+            .iter()
+            .map(|(group, terms)| {
+                terms
+                    .iter()
+                    .filter(|term| {
+                        !split
+                            .iter()
+                            .any(|(other, theirs)| other != group && theirs.contains(term))
+                    })
+                    .map(|term| stem(term))
+                    .collect()
+            })
+            .collect();
+        if claimed == seeds {
+            break;
+        }
+        seeds = claimed;
+    }
+    // A topic is more than a word: one term alone apart from the rest is a word the question
+    // uses in another sense, or that few of its works use, not a question of its own.
+    if seeds.iter().any(|own| own.len() < MIN_TOPIC_TERMS) {
+        return Vec::new();
+    }
+    split
+        .into_iter()
+        .map(|(group, key_terms)| {
+            // Named by the own terms most of the probe's works use, in the question's order.
+            let mut own: Vec<(usize, &String)> = key_terms
+                .iter()
+                .enumerate()
+                .filter(|(_, term)| seeds[group].contains(&stem(term)))
+                .collect();
+            own.sort_by_key(|&(place, term)| (std::cmp::Reverse(users(&stem(term)).len()), place));
+            own.truncate(NAME_TERMS);
+            own.sort_unstable();
+            Domain {
+                name: topic_name(own.iter().map(|(_, term)| term.as_str())),
+                key_terms,
+            }
+        })
+        .collect()
+}
+
+/// The most terms naming a topic.
+const NAME_TERMS: usize = 3;
+
+/// A topic's name: its terms, as the question has them, "a, b and c".
+fn topic_name<'a>(terms: impl Iterator<Item = &'a str>) -> String {
+    let terms: Vec<&str> = terms.collect();
+    let name = match terms.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    };
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Adds each domain's searches to a plan whose brief holds two domains or more, and gives each
@@ -267,6 +429,70 @@ mod tests {
         );
         assert_eq!(domains[0].key_terms, terms(&["stress", "emicizumab"]));
         assert_eq!(domains[1].key_terms, terms(&["stress", "rodent"]));
+    }
+
+    /// Two topics of medicine, and one work that touches both.
+    fn one_discipline_two_topics() -> Vec<Work> {
+        let mut hits: Vec<Work> = (0..10)
+            .map(|id| work(id, "Medicine", "Emicizumab pharmacokinetics and efficacy"))
+            .collect();
+        hits.extend((10..22).map(|id| work(id, "Medicine", "Hair cortisol under chronic stress")));
+        hits.push(work(22, "Medicine", "Efficacy of hair cortisol assays"));
+        hits
+    }
+
+    #[test]
+    fn one_disciplines_works_that_fall_apart_by_the_terms_make_two_topics() {
+        let key_terms = terms(&[
+            "pharmacokinetics",
+            "efficacy",
+            "emicizumab",
+            "hair",
+            "cortisol",
+        ]);
+        let domains = find_domains(
+            &terms(&["Medicine"]),
+            &key_terms,
+            &one_discipline_two_topics(),
+        );
+        assert_eq!(
+            domains,
+            [
+                Domain {
+                    name: "Hair and cortisol".into(),
+                    key_terms: terms(&["hair", "cortisol"]),
+                },
+                Domain {
+                    name: "Pharmacokinetics, efficacy and emicizumab".into(),
+                    key_terms: terms(&["pharmacokinetics", "efficacy", "emicizumab"]),
+                },
+            ],
+            "cortisol, the most used term, seeds the first topic; efficacy is ten times as \
+             common among the emicizumab works"
+        );
+    }
+
+    #[test]
+    fn one_topic_seen_through_several_terms_is_not_split() {
+        let mut hits: Vec<Work> = (0..10)
+            .map(|id| work(id, "Medicine", "Emicizumab pharmacokinetics in children"))
+            .collect();
+        hits.extend((10..20).map(|id| work(id, "Medicine", "Efficacy of emicizumab prophylaxis")));
+        let key_terms = terms(&["pharmacokinetics", "efficacy", "emicizumab"]);
+        assert!(
+            find_domains(&terms(&["Medicine"]), &key_terms, &hits).is_empty(),
+            "pharmacokinetics and efficacy never meet, but emicizumab joins them"
+        );
+        // Too few works to seed a topic: four hits off the question.
+        let mut few = hits[..10].to_vec();
+        few.extend((30..34).map(|id| work(id, "Medicine", "Hair cortisol")));
+        let key_terms = terms(&["emicizumab", "pharmacokinetics", "hair", "cortisol"]);
+        assert!(find_domains(&terms(&["Medicine"]), &key_terms, &few).is_empty());
+        // A topic of one word: the question's works treat "children" apart, but it is no topic.
+        let mut one_word = hits.clone();
+        one_word.extend((40..50).map(|id| work(id, "Medicine", "Children")));
+        let key_terms = terms(&["pharmacokinetics", "efficacy", "emicizumab", "children"]);
+        assert!(find_domains(&terms(&["Medicine"]), &key_terms, &one_word).is_empty());
     }
 
     #[test]

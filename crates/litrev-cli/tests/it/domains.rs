@@ -120,3 +120,85 @@ fn a_question_joining_two_fields_is_searched_as_two_domains_and_the_review_shows
         );
     }
 }
+
+/// Two reviews' titles joined (Jeyaraman_2020, stem cells for knee osteoarthritis, and Sep_2021,
+/// the rodent object-in-context task) whose probe the disciplines do not separate: the
+/// question's own terms do. `litrev plan` writes two topics named by their terms, each with its
+/// four searches, and the question of whether to search them apart.
+#[test]
+fn a_question_joining_two_topics_of_unseparated_fields_is_split_by_its_terms() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let plan_path = home.path().join("plan.toml");
+    let plan_text = plan_path.display().to_string();
+    let sources: Vec<String> = ["Jeyaraman_2020", "Sep_2021"]
+        .iter()
+        .map(|dataset| snapshot_source(&data, dataset))
+        .collect();
+    let question = "Does the Source of Mesenchymal Stem Cell Have an Effect in the Management of Osteoarthritis of the Knee? Meta-Analysis of Randomized Controlled Trials, and the rodent object-in-context task";
+    let output = litrev(
+        home.path(),
+        &[
+            "plan",
+            question,
+            "--source",
+            &sources[0],
+            "--source",
+            &sources[1],
+            "--yes",
+            "--out",
+            &plan_text,
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let text = std::fs::read_to_string(&plan_path).expect("plan written");
+    let plan: toml::Table = toml::from_str(&text).expect("the plan is TOML");
+    let domains: Vec<(String, Vec<String>)> = plan["brief"]["domains"]
+        .as_array()
+        .expect("domains in the brief")
+        .iter()
+        .map(|domain| {
+            let terms = domain["key_terms"]
+                .as_array()
+                .expect("terms")
+                .iter()
+                .filter_map(|term| term.as_str().map(str::to_owned))
+                .collect();
+            (domain["name"].as_str().expect("name").to_owned(), terms)
+        })
+        .collect();
+    assert_eq!(domains.len(), 2, "{text}");
+    let stem_cells = &domains[0];
+    let rodents = &domains[1];
+    assert!(
+        stem_cells.1.iter().any(|term| term == "osteoarthritis")
+            && !stem_cells.1.iter().any(|term| term == "rodent"),
+        "{stem_cells:?}"
+    );
+    assert!(
+        rodents.1.iter().any(|term| term == "rodent")
+            && !rodents.1.iter().any(|term| term == "osteoarthritis"),
+        "{rodents:?}"
+    );
+    for (name, _) in &domains {
+        let searches = plan["queries"]
+            .as_array()
+            .expect("queries")
+            .iter()
+            .filter(|query| query.get("domain").and_then(toml::Value::as_str) == Some(name))
+            .count();
+        assert_eq!(searches, 4, "{name}: {text}");
+    }
+    let asked = plan["brief"]["clarifications"]
+        .as_array()
+        .expect("clarifications");
+    assert_eq!(asked[0]["about"].as_str(), Some("topics"), "{text}");
+    assert_eq!(
+        asked[0]["options"].as_array().map(|options| options
+            .iter()
+            .filter_map(toml::Value::as_str)
+            .collect::<Vec<_>>()),
+        Some(vec!["side by side", "as one"])
+    );
+}
