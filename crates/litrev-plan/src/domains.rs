@@ -168,7 +168,8 @@ const REGROUPINGS: usize = 3;
 /// and the most used term whose works seldom meet its works ([`MEETING_SHARE`]) the other. The
 /// works using one seed alone form the groups, which claim their terms ([`split_terms`]); the
 /// works are regrouped by the terms claimed, and the terms claimed again, a few times. Each
-/// topic is named by its own terms, in the question's order.
+/// topic needs [`MIN_TOPIC_TERMS`] of its own, and is named by the three of them most works use,
+/// in the question's order.
 fn find_topics(key_terms: &[String], stems: &[BTreeSet<String>]) -> Vec<Domain> {
     let stem_of: Vec<String> = key_terms.iter().map(|term| stem(term)).collect();
     let users = |term_stem: &str| -> BTreeSet<usize> {
