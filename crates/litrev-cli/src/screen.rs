@@ -18,7 +18,11 @@ pub fn run(runner: &mut Runner, args: &ScreenArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
     if args.import_zotero {
-        let report = runner.import_zotero_labels(&args.run, args.collection.as_deref())?;
+        let collection = args.collection.as_deref();
+        let report = match &args.zotero_sqlite {
+            Some(database) => runner.import_local_zotero_labels(&args.run, database, collection)?,
+            None => runner.import_zotero_labels(&args.run, collection)?,
+        };
         println!(
             "Zotero: {} works included by you, {} included already, {} references not in this run; continue with `litrev resume {}`",
             report.changed, report.unchanged, report.unknown, args.run

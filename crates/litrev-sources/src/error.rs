@@ -48,6 +48,16 @@ pub enum Error {
         /// What was asked.
         capability: &'static str,
     },
+    /// A local Zotero database could not be read.
+    #[error(
+        "cannot read the Zotero database `{path}` ({message}): point --zotero-sqlite at the zotero.sqlite in your Zotero data folder (Zotero → Settings → Advanced → Files and Folders)"
+    )]
+    ZoteroDatabase {
+        /// The file given.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
     /// A live source failed (after retries, or for good).
     #[error(transparent)]
     Http(#[from] litrev_http::Error),

@@ -114,6 +114,21 @@ pub fn web_pages() -> Option<PathBuf> {
     )
 }
 
+/// The folder of a real Zotero library (`zotero.sqlite` and its `storage/`, from papis-zotero's
+/// test data), or `None` (after saying so) when it is missing outside CI.
+/// `LITREV_TEST_ZOTERO` names the folder; else `target/zotero-library`.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no database: the test script fetches it.
+pub fn zotero_library() -> Option<PathBuf> {
+    data_folder(
+        "LITREV_TEST_ZOTERO",
+        "zotero-library",
+        "ZOTERO LIBRARY MISSING: {} has no zotero.sqlite; run scripts/fetch-zotero-sqlite.sh (the test script does)",
+        &["zotero.sqlite"],
+    )
+}
+
 /// A folder of PDFs named by `variable`, else `target/{default}` in the workspace, when it
 /// holds a PDF; otherwise says `message` (its `{}` the folder) and gives `None`.
 fn pdf_folder(variable: &str, default: &str, message: &str) -> Option<PathBuf> {

@@ -114,21 +114,29 @@ impl Runner {
     ) -> Result<ImportReport> {
         self.check_at_gate(run)?;
         let references = self.sources().zotero()?.references(collection)?;
-        let rows = references
-            .into_iter()
-            .map(|reference| LabelledRow {
-                ids: reference
-                    .doi
-                    .as_deref()
-                    .and_then(|doi| doi.parse::<litrev_model::Doi>().ok())
-                    .map(WorkId::Doi)
-                    .into_iter()
-                    .collect(),
-                title: reference.title,
-                decision: Decision::Include,
-            })
-            .collect();
-        self.import_rows(run, rows)
+        self.import_rows(run, zotero_rows(references))
+    }
+
+    /// Includes, as the person's labels, the works of a run at the gate that a local Zotero
+    /// library holds (its `zotero.sqlite`, read from a copy so that a running Zotero is no
+    /// obstacle; all of it, or its collection `collection`), matched as
+    /// [`Runner::import_zotero_labels`] matches them.
+    ///
+    /// # Errors
+    /// When the run is not at the gate, the file is not a Zotero database, or the collection
+    /// does not exist.
+    pub fn import_local_zotero_labels(
+        &mut self,
+        run: &RunId,
+        database: &Path,
+        collection: Option<&str>,
+    ) -> Result<ImportReport> {
+        self.check_at_gate(run)?;
+        let items = litrev_sources::zotero::read_local_library(database, collection)?;
+        self.import_rows(
+            run,
+            zotero_rows(items.into_iter().map(|item| item.reference)),
+        )
     }
 
     /// Records the rows whose decision differs from the one in force as the person's labels;
@@ -479,6 +487,27 @@ fn read_labelled_rows(path: &Path) -> Result<Vec<LabelledRow>> {
 }
 
 /// A title reduced to lower-case letters and digits, for matching records across files.
+/// A Zotero library's references as the person's inclusions, each found by its DOI, else its
+/// title.
+fn zotero_rows(
+    references: impl IntoIterator<Item = litrev_sources::zotero::ZoteroReference>,
+) -> Vec<LabelledRow> {
+    references
+        .into_iter()
+        .map(|reference| LabelledRow {
+            ids: reference
+                .doi
+                .as_deref()
+                .and_then(|doi| doi.parse::<litrev_model::Doi>().ok())
+                .map(WorkId::Doi)
+                .into_iter()
+                .collect(),
+            title: reference.title,
+            decision: Decision::Include,
+        })
+        .collect()
+}
+
 fn title_key(title: &str) -> String {
     title
         .chars()

@@ -351,3 +351,182 @@ fn a_zotero_collection_includes_the_works_it_holds_at_the_gate() {
         );
     }
 }
+
+/// A copy of a real Zotero 6 database (papis-zotero's test library) holding, besides its own
+/// five articles, `studies` as journal articles (title, and DOI when given) in a collection
+/// named `collection`: what a researcher's own library looks like to `--zotero-sqlite`.
+fn local_library_with(
+    folder: &Path,
+    collection: &str,
+    studies: &[(String, Option<String>)],
+) -> Option<PathBuf> {
+    let real = litrev_testkit::zotero_library()?;
+    let database = folder.join("zotero.sqlite");
+    std::fs::copy(real.join("zotero.sqlite"), &database).expect("copy the library");
+    let zotero = rusqlite::Connection::open(&database).expect("open the copy");
+    zotero
+        .execute(
+            "INSERT INTO collections (collectionName, libraryID, key) VALUES (?1, 1, 'LITREVC1')",
+            [collection],
+        )
+        .expect("collection");
+    let collection_id = zotero.last_insert_rowid();
+    let field = |name: &str| -> i64 {
+        zotero
+            .query_row(
+                "SELECT fieldID FROM fields WHERE fieldName = ?1",
+                [name],
+                |row| row.get(0),
+            )
+            .expect("a Zotero field")
+    };
+    let (title_field, doi_field) = (field("title"), field("DOI"));
+    for (at, (title, doi)) in studies.iter().enumerate() {
+        zotero
+            .execute(
+                "INSERT INTO items (itemTypeID, libraryID, key) VALUES \
+                 ((SELECT itemTypeID FROM itemTypes WHERE typeName = 'journalArticle'), 1, ?1)",
+                [format!("LR{at:06}")],
+            )
+            .expect("item");
+        let item = zotero.last_insert_rowid();
+        for (field, value) in [(title_field, Some(title)), (doi_field, doi.as_ref())] {
+            let Some(value) = value else { continue };
+            zotero
+                .execute("INSERT INTO itemDataValues (value) VALUES (?1)", [value])
+                .expect("value");
+            let value = zotero.last_insert_rowid();
+            zotero
+                .execute(
+                    "INSERT INTO itemData (itemID, fieldID, valueID) VALUES (?1, ?2, ?3)",
+                    [item, field, value],
+                )
+                .expect("item data");
+        }
+        zotero
+            .execute(
+                "INSERT INTO collectionItems (collectionID, itemID, orderIndex) VALUES (?1, ?2, ?3)",
+                [collection_id, item, at as i64],
+            )
+            .expect("collection item");
+    }
+    Some(database)
+}
+
+/// The studies a researcher keeps in a collection of their local Zotero library become their
+/// labels at the gate: the library's own `zotero.sqlite`, read through a copy, with the SYNERGY
+/// review's included studies (half without their DOI, so matched by title) in a collection.
+#[test]
+fn a_local_zotero_library_includes_the_works_its_collection_holds_at_the_gate() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let included = crate::support::included_studies(&data, "Donners_2021");
+    let works = std::io::BufReader::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(crate::support::works_file(&data, "Donners_2021")).expect("works"),
+    ));
+    let studies: Vec<(String, Option<String>)> = std::io::BufRead::lines(works)
+        .map(|line| serde_json::from_str::<Value>(&line.expect("line")).expect("record"))
+        .filter(|record| included.iter().any(|id| record["id"] == id.as_str()))
+        .enumerate()
+        .map(|(at, record)| {
+            let doi = record["doi"]
+                .as_str()
+                .filter(|_| at % 2 == 0)
+                .map(|doi| doi.trim_start_matches("https://doi.org/").to_owned());
+            (record["title"].as_str().unwrap_or_default().to_owned(), doi)
+        })
+        .collect();
+    let Some(database) = local_library_with(home.path(), "Known studies", &studies) else {
+        return;
+    };
+    let gate = review(home.path(), &data, "Donners_2021", &out, &[]);
+    assert_eq!(gate.status.code(), Some(3), "{}", describe(&gate));
+    let run = newest_run(home.path());
+    let database_text = database.display().to_string();
+
+    let not_zotero = home.path().join("notes.sqlite");
+    std::fs::write(&not_zotero, "plain text").expect("write");
+    let refused = litrev(
+        home.path(),
+        &[
+            "screen",
+            &run,
+            "--import-zotero",
+            "--zotero-sqlite",
+            &not_zotero.display().to_string(),
+        ],
+        &[],
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("Zotero database"),
+        "{}",
+        describe(&refused)
+    );
+
+    // The whole library: the review's studies and the five articles of mathematics it had.
+    let whole = litrev(
+        home.path(),
+        &[
+            "screen",
+            &run,
+            "--import-zotero",
+            "--zotero-sqlite",
+            &database_text,
+        ],
+        &[],
+    );
+    assert!(whole.status.success(), "{}", describe(&whole));
+    let said = String::from_utf8_lossy(&whole.stdout);
+    // "Zotero: C works included by you, U included already, N references not in this run; …"
+    let counts: Vec<usize> = said
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|number| number.parse().ok())
+        .collect();
+    let [changed, unchanged, unknown, ..] = counts[..] else {
+        panic!("three counts in {said}");
+    };
+    assert_eq!(changed + unchanged, studies.len(), "{said}");
+    assert!(changed > 0, "the import changed nothing: {said}");
+    assert_eq!(unknown, 5, "the library's own five articles: {said}");
+
+    // Its collection again: nothing new to include, and the others are not asked about.
+    let collection = litrev(
+        home.path(),
+        &[
+            "screen",
+            &run,
+            "--import-zotero",
+            "--zotero-sqlite",
+            &database_text,
+            "--collection",
+            "Known studies",
+        ],
+        &[],
+    );
+    assert!(collection.status.success(), "{}", describe(&collection));
+    let said = String::from_utf8_lossy(&collection.stdout);
+    assert!(
+        said.contains(&format!(
+            "0 works included by you, {} included already, 0 references not in this run",
+            studies.len()
+        )),
+        "{said}"
+    );
+
+    let resumed = litrev(home.path(), &["resume", &run], &[]);
+    assert!(resumed.status.success(), "{}", describe(&resumed));
+    let rows = crate::support::table(&out.join("screening.csv"));
+    for id in &included {
+        let row = rows
+            .iter()
+            .find(|row| row.get("openalex_id") == Some(id))
+            .unwrap_or_else(|| panic!("{id} in screening.csv"));
+        assert_eq!(
+            row.get("decision").map(String::as_str),
+            Some("include"),
+            "{row:?}"
+        );
+    }
+}

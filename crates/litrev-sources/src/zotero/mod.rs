@@ -5,13 +5,16 @@
 //! `item.rs` turns a CSL-JSON item (the run's `references.json`) into a Zotero item; `client.rs`
 //! finds or creates the collection, reads which references it already holds (each item carries
 //! its mark in `extra`: `litrev: doi:10.…` or `litrev: key:…`), and creates the others in
-//! batches of 50 under a write token and the library's version.
+//! batches of 50 under a write token and the library's version. `local.rs` reads a library's
+//! own `zotero.sqlite` (a copy of it) for the same labels, with each item's stored files.
 
 mod client;
 mod item;
+mod local;
 
 pub use client::{
     DEFAULT_BASE_URL, ZoteroConfig, ZoteroLibrary, ZoteroReference, ZoteroWrite, parse_references,
     parse_write_answer, policy,
 };
 pub use item::{MARK_PREFIX, TAG, item_from_csl, mark_of, marks_in_extra};
+pub use local::{LocalItem, read_local_library};
