@@ -55,14 +55,25 @@ pub fn find_domains(disciplines: &[String], key_terms: &[String], hits: &[Work])
         if split.len() >= 2 {
             return split
                 .into_iter()
-                .map(|(group, key_terms)| Domain {
-                    name: disciplines[group].clone(),
-                    key_terms,
+                .map(|claim| Domain {
+                    name: disciplines[claim.group].clone(),
+                    key_terms: claim.terms,
                 })
                 .collect();
         }
     }
     find_topics(key_terms, &stems)
+}
+
+/// A group of works that claims terms of the question.
+struct Claim {
+    /// The group.
+    group: usize,
+    /// The question's terms its works use: its own and those used alike, in the question's
+    /// order.
+    terms: Vec<String>,
+    /// Its own terms, in the question's order.
+    own: Vec<String>,
 }
 
 /// The groups of works (`group_of`, by work; `None` for works of no group) that claim terms of
@@ -74,7 +85,7 @@ fn split_terms(
     group_of: &[Option<usize>],
     key_terms: &[String],
     stems: &[BTreeSet<String>],
-) -> Vec<(usize, Vec<String>)> {
+) -> Vec<Claim> {
     if groups < 2 {
         return Vec::new();
     }
@@ -147,7 +158,11 @@ fn split_terms(
     }
     claiming
         .into_iter()
-        .map(|group| (group, std::mem::take(&mut terms[group])))
+        .map(|group| Claim {
+            group,
+            terms: std::mem::take(&mut terms[group]),
+            own: std::mem::take(&mut own[group]),
+        })
         .collect()
 }
 
@@ -223,17 +238,7 @@ fn find_topics(key_terms: &[String], stems: &[BTreeSet<String>]) -> Vec<Domain> 
         }
         let claimed: Vec<Vec<String>> = split
             .iter()
-            .map(|(group, terms)| {
-                terms
-                    .iter()
-                    .filter(|term| {
-                        !split
-                            .iter()
-                            .any(|(other, theirs)| other != group && theirs.contains(term))
-                    })
-                    .map(|term| stem(term))
-                    .collect()
-            })
+            .map(|claim| claim.own.iter().map(|term| stem(term)).collect())
             .collect();
         if claimed == seeds {
             break;
@@ -247,19 +252,15 @@ fn find_topics(key_terms: &[String], stems: &[BTreeSet<String>]) -> Vec<Domain> 
     }
     split
         .into_iter()
-        .map(|(group, key_terms)| {
+        .map(|claim| {
             // Named by the own terms most of the probe's works use, in the question's order.
-            let mut own: Vec<(usize, &String)> = key_terms
-                .iter()
-                .enumerate()
-                .filter(|(_, term)| seeds[group].contains(&stem(term)))
-                .collect();
+            let mut own: Vec<(usize, &String)> = claim.own.iter().enumerate().collect();
             own.sort_by_key(|&(place, term)| (std::cmp::Reverse(users(&stem(term)).len()), place));
             own.truncate(NAME_TERMS);
             own.sort_unstable();
             Domain {
                 name: topic_name(own.iter().map(|(_, term)| term.as_str())),
-                key_terms,
+                key_terms: claim.terms,
             }
         })
         .collect()

@@ -55,10 +55,7 @@ pub fn read_local_library(database: &Path, collection: Option<&str>) -> Result<V
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|error| failed(error.to_string()))?;
-    let storage = database
-        .parent()
-        .map(|folder| folder.join("storage"))
-        .unwrap_or_else(|| PathBuf::from("storage"));
+    let storage = database.with_file_name("storage");
     read_items(&connection, &storage, collection).map_err(|error| match error {
         Read::Sql(error) => failed(format!("not a Zotero database: {error}")),
         Read::NoCollection(name) => Error::Zotero {
@@ -86,37 +83,27 @@ fn read_items(
     storage: &Path,
     collection: Option<&str>,
 ) -> std::result::Result<Vec<LocalItem>, Read> {
-    let in_collection: Option<Vec<i64>> = match collection {
-        None => None,
-        Some(name) => {
-            let mut statement = connection
-                .prepare("SELECT collectionID FROM collections WHERE collectionName = ?1")?;
-            let ids: Vec<i64> = statement
-                .query_map(params![name], |row| row.get(0))?
-                .collect::<rusqlite::Result<_>>()?;
-            if ids.is_empty() {
-                return Err(Read::NoCollection(name.to_owned()));
-            }
-            let mut members =
-                connection.prepare("SELECT itemID FROM collectionItems WHERE collectionID = ?1")?;
-            let mut items = Vec::new();
-            for id in ids {
-                for item in members.query_map(params![id], |row| row.get(0))? {
-                    items.push(item?);
-                }
-            }
-            Some(items)
+    if let Some(name) = collection {
+        let known: i64 = connection.query_row(
+            "SELECT count(*) FROM collections WHERE collectionName = ?1",
+            params![name],
+            |row| row.get(0),
+        )?;
+        if known == 0 {
+            return Err(Read::NoCollection(name.to_owned()));
         }
-    };
+    }
     let mut statement = connection.prepare(
         "SELECT i.itemID, i.key, t.typeName FROM items i \
          JOIN itemTypes t ON t.itemTypeID = i.itemTypeID \
          WHERE t.typeName NOT IN ('attachment', 'note', 'annotation') \
          AND i.itemID NOT IN (SELECT itemID FROM deletedItems) \
+         AND (?1 IS NULL OR i.itemID IN (SELECT ci.itemID FROM collectionItems ci \
+              JOIN collections c ON c.collectionID = ci.collectionID WHERE c.collectionName = ?1)) \
          ORDER BY i.itemID",
     )?;
     let mut items: BTreeMap<i64, LocalItem> = BTreeMap::new();
-    for row in statement.query_map([], |row| {
+    for row in statement.query_map(params![collection], |row| {
         Ok((
             row.get::<_, i64>(0)?,
             row.get::<_, String>(1)?,
@@ -124,12 +111,6 @@ fn read_items(
         ))
     })? {
         let (id, key, item_type) = row?;
-        if in_collection
-            .as_ref()
-            .is_some_and(|members| !members.contains(&id))
-        {
-            continue;
-        }
         items.insert(
             id,
             LocalItem {
