@@ -19,6 +19,9 @@ bash scripts/fetch-web-pages.sh "$LITREV_WEB_PAGES"
 # A real Zotero library (zotero.sqlite and storage/) a registry package ships as test data.
 export LITREV_TEST_ZOTERO="${LITREV_TEST_ZOTERO:-$(pwd)/target/zotero-library}"
 bash scripts/fetch-zotero-sqlite.sh "$LITREV_TEST_ZOTERO"
+# A real Brave Search API answer a registry package ships as test data.
+export LITREV_TEST_BRAVE="${LITREV_TEST_BRAVE:-$(pwd)/target/brave-answers}"
+bash scripts/fetch-brave-answers.sh "$LITREV_TEST_BRAVE"
 # A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # Nor from line tables (a panic names its file and line without them): they are a third of each

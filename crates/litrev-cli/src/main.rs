@@ -162,9 +162,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     let home = Home::from_env()?;
     match cli.command {
         Command::Plan(args) => {
+            let sources = parse_sources(&args.source)?;
             let options = RunOptions {
                 question: args.question.clone(),
-                sources: Vec::new(),
+                // The plan's web searches are planned only when a web source is named.
+                sources: sources.clone(),
                 seeds: args.scope.seed.clone(),
                 tier: args.scope.tier,
                 out_dir: std::path::PathBuf::new(),
@@ -179,9 +181,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 pages: Vec::new(),
             };
             let mut plan = litrev::generated_plan(&options);
-            if !args.source.is_empty() {
+            if !sources.is_empty() {
                 let runner = Runner::open(home, args.db.as_deref())?;
-                let sources = parse_sources(&args.source)?;
                 let progress = Progress::new(std::io::stderr().is_terminal());
                 let probed = runner.probe(&mut plan, &sources, &|event| progress.show(event));
                 progress.finish();
@@ -194,10 +195,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 clarify(&mut plan.brief, interactive)?;
                 litrev::apply_brief(&mut plan);
             }
-            let estimate_sources = if args.source.is_empty() {
+            let estimate_sources = if sources.is_empty() {
                 vec![litrev::SourceSpec::OpenAlex]
             } else {
-                parse_sources(&args.source)?
+                sources
             };
             let estimate = litrev::estimate(&plan, &estimate_sources);
             // Asked for, the estimate is the command's output; otherwise it is said on stderr.

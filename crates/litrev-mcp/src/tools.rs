@@ -571,7 +571,9 @@ impl Litrev {
 /// `#[tool]` methods above turn it into the answer.
 impl Litrev {
     async fn search_works_outcome(&self, args: SearchArgs) -> Outcome {
-        let sources = self.sources_of(args.sources.as_deref())?;
+        let sources = args
+            .research_mode
+            .sources(self.sources_of(args.sources.as_deref())?);
         let years = args
             .years
             .as_deref()

@@ -269,6 +269,9 @@ pub enum Channel {
     /// The field's experts: the most cited authors of the core works' topics, and their most
     /// cited works there.
     Expert,
+    /// Web search (grey literature: reports, agency pages, guidance), asked only of web search
+    /// providers and only when one is among the run's sources.
+    Web,
 }
 
 impl Channel {
@@ -278,6 +281,7 @@ impl Channel {
             Channel::Keyword => "keyword",
             Channel::Book => "book",
             Channel::Expert => "expert",
+            Channel::Web => "web",
         }
     }
 

@@ -61,6 +61,9 @@ pub struct PlanConfig {
     pub filters: Filters,
     /// The current year, where the brief's recent window ends.
     pub this_year: i32,
+    /// Whether a web search provider is among the sources: the plan then adds the web
+    /// channel's searches (grey literature), which only such a provider answers.
+    pub web_search: bool,
 }
 
 impl PlanConfig {
@@ -72,6 +75,7 @@ impl PlanConfig {
             relevance_threshold: 0.6,
             filters: Filters::default(),
             this_year: this_year(),
+            web_search: false,
         }
     }
 }
@@ -96,6 +100,11 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
     if config.tier > Tier::Quick {
         for directive in directives(&key_terms, &phrases, config.this_year) {
             push_directed(&mut queries, directive);
+        }
+    }
+    if config.web_search {
+        for search in web_searches(question, &key_terms) {
+            push_directed(&mut queries, search);
         }
     }
     let mut plan = Plan {
@@ -204,6 +213,30 @@ fn directives(key_terms: &[String], phrases: &[String], this_year: i32) -> Vec<Q
     ]
 }
 
+/// The web channel's searches (seeds S1, S3: grey literature): the question's topic terms, and
+/// its main clause's when it has one, as a web engine reads them (every word counts, so the
+/// fewer words of the main clause reach pages the whole question's words would not).
+fn web_searches(question: &str, key_terms: &[String]) -> Vec<Query> {
+    let web = |purpose: &str, text: String| Query {
+        channel: Channel::Web,
+        ..Query::new("", purpose, text)
+    };
+    let mut searches = vec![web(
+        "the topic terms on the web (reports, guidance, organisations' pages)",
+        key_terms.join(" "),
+    )];
+    if let Some((main_clause, _)) = question.split_once(':') {
+        let main_terms = topic_words(main_clause);
+        if main_terms.len() >= 2 && main_terms.len() < key_terms.len() {
+            searches.push(web(
+                "the question's main clause on the web",
+                main_terms.join(" "),
+            ));
+        }
+    }
+    searches
+}
+
 /// Adjacent terms as phrases in the plan's query syntax (`"a b"~3`): a slop of 3 lets
 /// function words ("efficacy of emicizumab") sit between the terms.
 fn pair_phrases(terms: &[String]) -> Vec<String> {
@@ -301,6 +334,35 @@ mod tests {
             assert_eq!(query.label, format!("q{}", index + 1));
         }
         assert_eq!(plan.hits_per_query, 100);
+    }
+
+    #[test]
+    fn web_searches_are_planned_only_for_a_web_source() {
+        let question = "Emicizumab prophylaxis: bleeding rates in haemophilia A";
+        let mut config = PlanConfig::for_tier(Tier::Quick);
+        let none = plan(question, &config);
+        assert!(
+            none.queries
+                .iter()
+                .all(|query| query.channel != Channel::Web)
+        );
+        config.web_search = true;
+        let with = plan(question, &config);
+        let web: Vec<&str> = with
+            .queries
+            .iter()
+            .filter(|query| query.channel == Channel::Web)
+            .map(|query| query.text.as_str())
+            .collect();
+        // The question's terms and its main clause's, beside the same keyword searches.
+        assert_eq!(
+            web,
+            [
+                "emicizumab prophylaxis bleeding rates haemophilia",
+                "emicizumab prophylaxis"
+            ]
+        );
+        assert_eq!(with.queries.len(), none.queries.len() + 2);
     }
 
     #[test]

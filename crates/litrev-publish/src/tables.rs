@@ -43,6 +43,7 @@ pub fn corpus_csv(
         "decision",
         "reason",
         "domain",
+        "url",
     ])?;
     for entry in entries {
         let work = works.get(&entry.work);
@@ -81,6 +82,9 @@ pub fn corpus_csv(
                 .to_owned(),
             decision
                 .and_then(|decision| decision.domain.clone())
+                .unwrap_or_default(),
+            ids.url
+                .map(|url| url.address().to_owned())
                 .unwrap_or_default(),
         ])?;
     }

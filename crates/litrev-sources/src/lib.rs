@@ -6,6 +6,7 @@
 //! review needs no key, no network and no service.
 
 pub mod arxiv;
+pub mod brave;
 pub mod crossref;
 mod error;
 mod federation;

@@ -25,6 +25,8 @@ pub enum SourceKind {
     Crossref,
     /// Unpaywall's open-access locations by DOI.
     Unpaywall,
+    /// The Brave Search API's web search (grey literature).
+    Brave,
     /// Several sources asked together.
     Federation,
 }
@@ -40,6 +42,7 @@ impl SourceKind {
             SourceKind::PubMed => "pubmed",
             SourceKind::Crossref => "crossref",
             SourceKind::Unpaywall => "unpaywall",
+            SourceKind::Brave => "brave",
             SourceKind::Federation => "federation",
         }
     }
@@ -78,6 +81,9 @@ pub struct Capabilities {
     pub held_kinds: &'static [WorkKind],
     /// Its works carry citation counts, so its hits can be read most cited first.
     pub citation_counts: bool,
+    /// A web search provider: it answers the web channel's searches and no other, and those
+    /// searches are asked of nothing else.
+    pub web: bool,
 }
 
 impl Capabilities {
@@ -95,6 +101,7 @@ impl Capabilities {
         fulltext_links: false,
         held_kinds: &[],
         citation_counts: false,
+        web: false,
     };
 
     /// Whether the source can answer a search as its query directs: it holds one of the
@@ -104,6 +111,9 @@ impl Capabilities {
     pub fn answers(&self, query: &Query) -> bool {
         if query.channel == litrev_model::Channel::Expert {
             return self.experts;
+        }
+        if (query.channel == litrev_model::Channel::Web) != self.web {
+            return false;
         }
         self.search
             && (query.kinds.is_empty()

@@ -499,3 +499,83 @@ fn openalex_and_a_snapshot_find_the_same_experts_and_their_works() {
         "{log:?}"
     );
 }
+
+#[test]
+fn brave_web_search_reads_a_recorded_answer_as_webpages() {
+    use litrev_sources::brave::{self, BraveConfig, BraveSource};
+    use litrev_testkit::brave::{BRAVE_TEST_KEY, brave_server};
+    let Some(answers) = litrev_testkit::brave_answers() else {
+        return;
+    };
+    let server = brave_server(&answers, FaultPlan::mixed(0.3, 11));
+    let source = BraveSource::new(
+        client().endpoint(unthrottled(brave::policy())),
+        BraveConfig {
+            base_url: server.url(),
+            api_key: Some(BRAVE_TEST_KEY.to_owned()),
+        },
+    )
+    .expect("a key");
+    let query = Query {
+        channel: litrev_model::Channel::Web,
+        ..Query::new("q9", "web", "\"hello world\"~3 OR hello")
+    };
+    let hits = source.search(&query, 300).expect("searched");
+    assert_eq!(hits.len(), 20);
+    let first = &hits[0].work;
+    assert_eq!(first.kind, litrev_model::WorkKind::Webpage);
+    assert_eq!(
+        first.id().to_string(),
+        "url:https://en.wikipedia.org/wiki/%22Hello,_World!%22_program"
+    );
+    assert_eq!(first.year, Some(2024));
+    assert_eq!(first.venue.as_deref(), Some("Wikipedia"));
+    let snippet = first.abstract_text.as_deref().expect("a snippet");
+    assert!(
+        snippet.starts_with("A \"Hello, World!\" program is usually a simple computer program")
+            && !snippet.contains('<')
+            && !snippet.contains("&quot;"),
+        "{snippet}"
+    );
+    assert!(hits[0].score > hits[19].score);
+    // One page of at most 20, the words alone, the token as a header and never in the URL.
+    let searches: Vec<String> = server
+        .request_log()
+        .into_iter()
+        .filter(|line| line.contains("/res/v1/web/search"))
+        .collect();
+    assert!(
+        searches.iter().all(|line| line
+            .contains("q=hello+world&count=20&offset=0&result_filter=web")
+            && !line.contains(BRAVE_TEST_KEY)),
+        "{searches:#?}"
+    );
+
+    // A keyword search of the literature is not a web search, nor a web search a keyword one.
+    let keyword = Query::new("q1", "keyword", "hello world");
+    assert!(!source.capabilities().answers(&keyword));
+    assert!(source.capabilities().answers(&query));
+    assert!(!litrev_sources::crossref::CAPABILITIES.answers(&query));
+
+    // A wrong key is refused for good, and saying which service refused it.
+    let wrong = BraveSource::new(
+        client().endpoint(unthrottled(brave::policy())),
+        BraveConfig {
+            base_url: server.url(),
+            api_key: Some("not-the-key".to_owned()),
+        },
+    )
+    .expect("a key");
+    let error = wrong.search(&query, 20).expect_err("refused");
+    assert!(error.to_string().contains("HTTP 401"), "{error}");
+    // No key at all: nothing is sent, and the error says how to give one.
+    let error = BraveSource::new(
+        client().endpoint(unthrottled(brave::policy())),
+        BraveConfig {
+            base_url: server.url(),
+            api_key: None,
+        },
+    )
+    .expect_err("no key");
+    assert!(error.to_string().contains("BRAVE_API_KEY"), "{error}");
+}

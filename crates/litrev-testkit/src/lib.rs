@@ -8,6 +8,7 @@
     reason = "telling the person running the tests that data or tools are missing is the point"
 )]
 
+pub mod brave;
 pub mod hostile;
 pub mod http;
 pub mod llm;
@@ -126,6 +127,21 @@ pub fn zotero_library() -> Option<PathBuf> {
         "zotero-library",
         "ZOTERO LIBRARY MISSING: {} has no zotero.sqlite; run scripts/fetch-zotero-sqlite.sh (the test script does)",
         &["zotero.sqlite"],
+    )
+}
+
+/// The folder of the recorded Brave Search answer (`web.json`, a registry package's test
+/// data), or `None` (after saying so) when it is missing outside CI.
+/// `LITREV_TEST_BRAVE` names the folder; else `target/brave-answers`.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no answer: the test script fetches it.
+pub fn brave_answers() -> Option<PathBuf> {
+    data_folder(
+        "LITREV_TEST_BRAVE",
+        "brave-answers",
+        "BRAVE ANSWERS MISSING: {} has no web.json; run scripts/fetch-brave-answers.sh (the test script does)",
+        &["web.json"],
     )
 }
 

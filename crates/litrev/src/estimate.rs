@@ -84,6 +84,7 @@ fn live_name(spec: &SourceSpec) -> Option<&'static str> {
         SourceSpec::Arxiv => Some("arxiv"),
         SourceSpec::PubMed => Some("pubmed"),
         SourceSpec::Crossref => Some("crossref"),
+        SourceSpec::Brave => Some("brave"),
     }
 }
 
@@ -143,12 +144,14 @@ const ANSWER_SECONDS: f64 = 0.5;
 /// pages (Semantic Scholar pages of 100; arXiv up to 2,000 in one request; Crossref rows of
 /// 1,000; PubMed's ESearch, then EFetch in batches of 200).
 fn search_paging(source: &str) -> Option<(Capabilities, usize, u64)> {
-    use litrev_sources::{arxiv, crossref, pubmed, semantic_scholar};
+    use litrev_sources::{arxiv, brave, crossref, pubmed, semantic_scholar};
     match source {
         "semantic-scholar" => Some((semantic_scholar::CAPABILITIES, 100, 0)),
         "arxiv" => Some((arxiv::CAPABILITIES, 2_000, 0)),
         "crossref" => Some((crossref::CAPABILITIES, 1_000, 0)),
         "pubmed" => Some((pubmed::CAPABILITIES, 200, 1)),
+        // One page of 20 per web search, whatever the plan's depth.
+        "brave" => Some((brave::CAPABILITIES, usize::MAX, 0)),
         _ => None,
     }
 }
@@ -191,11 +194,17 @@ pub fn estimate(plan: &Plan, sources: &[SourceSpec]) -> Estimate {
                     .filter(|query| !query.text.trim().is_empty() && capabilities.answers(query))
                     .count() as u64;
                 let requests = asked * (extra + shape.hits_per_query.div_ceil(page) as u64);
+                // Of these, only Brave charges for requests; it allows one a second.
+                let (cost_usd, spacing) = if name == "brave" {
+                    (litrev_sources::brave::COST_USD_PER_REQUEST, 1.0)
+                } else {
+                    (0.0, ANSWER_SECONDS)
+                };
                 SourceEstimate {
                     source: name.to_owned(),
                     requests,
-                    cost_usd: 0.0,
-                    api_seconds: requests as f64 * ANSWER_SECONDS,
+                    cost_usd: requests as f64 * cost_usd,
+                    api_seconds: requests as f64 * spacing,
                 }
             }
         })
@@ -285,5 +294,29 @@ mod tests {
             .count() as u64;
         assert!(answered < standard.queries.len() as u64);
         assert_eq!(arxiv.requests, answered);
+    }
+
+    #[test]
+    fn brave_answers_each_web_search_with_one_paid_request() {
+        let mut config = litrev_plan::PlanConfig::for_tier(Tier::Standard);
+        config.web_search = true;
+        let plan = litrev_plan::plan("Emicizumab prophylaxis: bleeding in haemophilia A", &config);
+        let web = plan
+            .queries
+            .iter()
+            .filter(|query| query.channel == Channel::Web)
+            .count() as u64;
+        assert!(web >= 1);
+        let both = estimate(&plan, &[SourceSpec::OpenAlex, SourceSpec::Brave]);
+        let brave = both
+            .sources
+            .iter()
+            .find(|source| source.source == "brave")
+            .expect("brave estimated");
+        assert_eq!(brave.requests, web);
+        assert!((brave.cost_usd - web as f64 * 0.005).abs() < 1e-9);
+        // OpenAlex is not asked the web searches.
+        let alone = estimate(&plan, &[SourceSpec::OpenAlex]);
+        assert_eq!(alone.requests + brave.requests, both.requests);
     }
 }

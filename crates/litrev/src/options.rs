@@ -105,6 +105,8 @@ pub enum SourceSpec {
     Crossref,
     /// Unpaywall, for open-access links only.
     Unpaywall,
+    /// Brave Search's web search: grey literature, for the plan's web searches only.
+    Brave,
 }
 
 impl FromStr for SourceSpec {
@@ -126,6 +128,7 @@ impl FromStr for SourceSpec {
             "pubmed" => Ok(SourceSpec::PubMed),
             "crossref" => Ok(SourceSpec::Crossref),
             "unpaywall" => Ok(SourceSpec::Unpaywall),
+            "brave" => Ok(SourceSpec::Brave),
             _ => Err(Error::BadSource(text.to_owned())),
         }
     }
@@ -147,11 +150,17 @@ impl fmt::Display for SourceSpec {
             SourceSpec::PubMed => f.write_str("pubmed"),
             SourceSpec::Crossref => f.write_str("crossref"),
             SourceSpec::Unpaywall => f.write_str("unpaywall"),
+            SourceSpec::Brave => f.write_str("brave"),
         }
     }
 }
 
 impl SourceSpec {
+    /// Whether it searches the web (the plan then adds web searches for it).
+    pub fn is_web(&self) -> bool {
+        matches!(self, SourceSpec::Brave)
+    }
+
     /// Parses a comma-separated list (`openalex,semantic-scholar`); a `snapshot:` path takes
     /// the rest of its item.
     ///

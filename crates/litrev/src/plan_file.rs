@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::options::RunOptions;
+use crate::options::{RunOptions, SourceSpec};
 
 /// The plan litrev generates for these options without a language model: what the run's plan
 /// step starts from, and what an edited plan is compared with.
@@ -18,6 +18,7 @@ pub fn generated_plan(options: &RunOptions) -> Plan {
     let mut config = PlanConfig::for_tier(options.tier);
     config.seeds = options.seeds.clone();
     config.filters = options.filters.clone();
+    config.web_search = options.sources.iter().any(SourceSpec::is_web);
     litrev_plan::plan(&options.question, &config)
 }
 

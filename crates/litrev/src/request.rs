@@ -19,7 +19,8 @@ pub struct ReviewRequest {
     /// The research question.
     pub question: String,
     /// As the CLI's `--source` values: `openalex`, `semantic-scholar`, `arxiv`, `pubmed`,
-    /// `crossref`, `snapshot:FILE`, or comma-separated lists of them. Default: `openalex`.
+    /// `crossref`, `brave` (web searches for grey literature; needs `BRAVE_API_KEY`),
+    /// `snapshot:FILE`, or comma-separated lists of them. Default: `openalex`.
     #[serde(default)]
     pub sources: Vec<String>,
     /// Seed works: OpenAlex ids, DOIs, PMIDs, PMCIDs or arXiv ids.
@@ -77,9 +78,9 @@ pub struct ReviewRequest {
     /// full-text folders are a command-line option only: a remote client names no server paths.
     #[serde(default)]
     pub max_fulltext: Option<usize>,
-    /// `academic` (default): scholarly sources, a review's structure. `general` would add
-    /// grey-literature providers; litrev has none yet, so it searches the scholarly sources
-    /// and says so ([`ResearchMode::notice`]).
+    /// `academic` (default): scholarly sources, a review's structure. `general` adds the web
+    /// channel: Brave Search's web searches for grey literature, which need a key
+    /// ([`ResearchMode::notice`]).
     #[serde(default)]
     pub research_mode: ResearchMode,
 }
@@ -91,7 +92,7 @@ pub enum ResearchMode {
     /// Scholarly sources only.
     #[default]
     Academic,
-    /// Scholarly sources and grey literature, once litrev has grey-literature providers.
+    /// Scholarly sources and grey literature from the web.
     General,
 }
 
@@ -101,9 +102,18 @@ impl ResearchMode {
         match self {
             ResearchMode::Academic => None,
             ResearchMode::General => Some(
-                "research_mode general: litrev has no grey-literature provider yet, so only the scholarly sources were searched",
+                "research_mode general: the web searches go to Brave Search, which needs a key (BRAVE_API_KEY, or api_key under [brave] in config.toml)",
             ),
         }
+    }
+
+    /// The sources asked in this mode: `general` adds Brave Search when no web search
+    /// provider is among them.
+    pub fn sources(self, mut sources: Vec<SourceSpec>) -> Vec<SourceSpec> {
+        if self == ResearchMode::General && !sources.iter().any(SourceSpec::is_web) {
+            sources.push(SourceSpec::Brave);
+        }
+        sources
     }
 }
 
@@ -163,6 +173,7 @@ impl ReviewRequest {
         for value in &given {
             sources.extend(SourceSpec::parse_list(value).map_err(|error| bad(error.to_string()))?);
         }
+        sources = self.research_mode.sources(sources);
         let seeds = parse_seeds(&self.seeds)?;
         let tier = parse_tier(self.tier.as_deref())?.unwrap_or(Tier::Quick);
         let kinds = self
@@ -359,6 +370,25 @@ mod tests {
 
     fn request(json: serde_json::Value) -> ReviewRequest {
         serde_json::from_value(json).expect("a review request")
+    }
+
+    #[test]
+    fn the_general_mode_adds_the_web_search_provider() {
+        let sources = |mode: &str| {
+            request(serde_json::json!({
+                "question": "heat pumps in cold climates",
+                "sources": ["openalex"],
+                "research_mode": mode,
+            }))
+            .options(PathBuf::from("/tmp/out"))
+            .expect("valid options")
+            .sources
+        };
+        assert_eq!(sources("academic"), [SourceSpec::OpenAlex]);
+        assert_eq!(
+            sources("general"),
+            [SourceSpec::OpenAlex, SourceSpec::Brave]
+        );
     }
 
     #[test]

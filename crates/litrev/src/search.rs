@@ -51,9 +51,10 @@ pub struct SearchReport {
 }
 
 impl Runner {
-    /// A probe for the brief: the quick tier's searches of the plan's question on `sources`,
-    /// whose works tell the brief the question's disciplines and what to ask
-    /// ([`litrev_plan::read_probe`]); how many works it read.
+    /// A probe for the brief: the quick tier's searches of the plan's question on the scholarly
+    /// ones of `sources` (web pages carry no disciplines), whose works tell the brief the
+    /// question's disciplines and what to ask ([`litrev_plan::read_probe`]); how many works it
+    /// read.
     ///
     /// # Errors
     /// As [`Runner::search`].
@@ -63,7 +64,16 @@ impl Runner {
         sources: &[SourceSpec],
         events: &dyn Fn(&Event),
     ) -> Result<usize> {
-        let report = self.search(&plan.question, sources, Tier::Quick, events)?;
+        // Web pages carry no disciplines: the web is not probed.
+        let scholarly: Vec<SourceSpec> = sources
+            .iter()
+            .filter(|source| !source.is_web())
+            .cloned()
+            .collect();
+        if scholarly.is_empty() {
+            return Ok(0);
+        }
+        let report = self.search(&plan.question, &scholarly, Tier::Quick, events)?;
         litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
         Ok(report.works.len())
     }
@@ -79,7 +89,9 @@ impl Runner {
         tier: Tier,
         events: &dyn Fn(&Event),
     ) -> Result<SearchReport> {
-        let plan = litrev_plan::plan(question, &PlanConfig::for_tier(tier));
+        let mut config = PlanConfig::for_tier(tier);
+        config.web_search = sources.iter().any(SourceSpec::is_web);
+        let plan = litrev_plan::plan(question, &config);
         if plan.queries.is_empty() {
             return Err(Error::Discover(litrev_discover::Error::NothingToSearch));
         }

@@ -254,6 +254,17 @@ impl SourceOpener {
                         },
                     ))
                 }
+                SourceSpec::Brave => {
+                    use litrev_sources::brave::{self, BraveConfig, BraveSource};
+                    let defaults = BraveConfig::default();
+                    Box::new(BraveSource::new(
+                        self.http(&config)?.endpoint(brave::policy()),
+                        BraveConfig {
+                            base_url: config.brave.base_url.clone().unwrap_or(defaults.base_url),
+                            api_key: config.brave.api_key.clone(),
+                        },
+                    )?)
+                }
             });
         }
         if opened.is_empty() {

@@ -16,5 +16,6 @@ mod serve;
 mod sources;
 mod speed;
 mod support;
+mod web;
 mod workers;
 mod zotero;
