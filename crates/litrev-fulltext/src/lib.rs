@@ -1,8 +1,8 @@
 //! Full text for the included works: where each work's text is (a local file the person
-//! brought, an open-access copy), reading it (JATS, or PDF under limits), and the bytes kept by
-//! sha256. Pure but for the files it reads and the copies it downloads (through
-//! `litrev_http::Downloader`, which refuses any address on this machine or its network); the
-//! runner stores what it returns.
+//! brought, an open-access copy), reading it (JATS, PDF under limits, or a web page's readable
+//! text for a `webpage` work), and the bytes kept by sha256. Pure but for the files it reads
+//! and the copies it downloads (through `litrev_http::Downloader`, which refuses any address on
+//! this machine or its network); the runner stores what it returns.
 
 mod ids;
 mod local;
@@ -12,7 +12,9 @@ mod remote;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use litrev_model::{FullText, MissingText, Retrieval, TextFormat, TextStatus, Work, sha256_hex};
+use litrev_model::{
+    FullText, MissingText, Retrieval, TextFormat, TextStatus, Work, WorkKind, sha256_hex,
+};
 
 pub use litrev_http::{DownloadLimits, Downloader};
 pub use local::{Library, LocalFile};
@@ -150,6 +152,29 @@ pub fn acquire<'a>(
                     text: None,
                 };
             }
+            // A copy the store holds already (an earlier run's download, a named page read when
+            // it was named) costs no download and needs no downloader.
+            let mut obtained = false;
+            let mut to_fetch = Vec::new();
+            for copy in candidates_of_work {
+                let Some(bytes) = (copies.earlier)(&copy.url) else {
+                    to_fetch.push(copy);
+                    continue;
+                };
+                obtained = true;
+                retrieval.origin = Some(copy.url.clone());
+                match read_copy(work, &copy.url, &bytes, config) {
+                    Ok(text) => return read(retrieval, bytes, text),
+                    Err(error) => retrieval.problems.push(format!("{}: {error}", copy.url)),
+                }
+            }
+            if to_fetch.is_empty() {
+                retrieval.missing = Some(MissingText::ParseFailed);
+                return Acquired {
+                    retrieval,
+                    text: None,
+                };
+            }
             let Some(downloader) = downloader else {
                 retrieval.problems.push(
                     "open-access copies not downloaded: the run reads local sources only (name a \
@@ -169,26 +194,22 @@ pub fn acquire<'a>(
                 };
             }
             downloads_left -= 1;
-            let mut downloaded = false;
-            for copy in candidates_of_work {
+            for copy in to_fetch {
                 retrieval.origin = Some(copy.url.clone());
-                let bytes = match (copies.earlier)(&copy.url) {
-                    Some(bytes) => bytes,
-                    None => match downloader.get(&copy.url, copy.accepted) {
-                        Ok(body) => body.bytes,
-                        Err(error) => {
-                            retrieval.problems.push(error.to_string());
-                            continue;
-                        }
-                    },
+                let bytes = match downloader.get(&copy.url, copy.accepted) {
+                    Ok(body) => body.bytes,
+                    Err(error) => {
+                        retrieval.problems.push(error.to_string());
+                        continue;
+                    }
                 };
-                downloaded = true;
-                match read_bytes(&bytes, config.pdf) {
+                obtained = true;
+                match read_copy(work, &copy.url, &bytes, config) {
                     Ok(text) => return read(retrieval, bytes, text),
                     Err(error) => retrieval.problems.push(format!("{}: {error}", copy.url)),
                 }
             }
-            retrieval.missing = Some(if downloaded {
+            retrieval.missing = Some(if obtained {
                 MissingText::ParseFailed
             } else {
                 MissingText::DownloadFailed
@@ -207,6 +228,7 @@ fn read(mut retrieval: Retrieval, bytes: Vec<u8>, text: FullText) -> Acquired {
     retrieval.status = match text.format {
         TextFormat::Jats => TextStatus::Jats,
         TextFormat::Pdf => TextStatus::Pdf,
+        TextFormat::Html => TextStatus::Html,
     };
     retrieval.missing = None;
     retrieval.sha256 = Some(sha256.clone());
@@ -218,6 +240,31 @@ fn read(mut retrieval: Retrieval, bytes: Vec<u8>, text: FullText) -> Acquired {
             text,
         }),
     }
+}
+
+/// Reads a copy of `work` fetched from `url`: the page itself for a web page, else JATS or PDF.
+fn read_copy(work: &Work, url: &str, bytes: &[u8], config: &FulltextConfig) -> Result<FullText> {
+    if work.kind == WorkKind::Webpage {
+        read_page(work, url, bytes)
+    } else {
+        read_bytes(bytes, config.pdf)
+    }
+}
+
+/// Reads a web page's HTML, fetched from `url`, as its full text (the page's readable text).
+///
+/// # Errors
+/// The page has no readable text, or reading it takes too long.
+pub fn read_page(work: &Work, url: &str, html: &[u8]) -> Result<FullText> {
+    let address = match &work.ids.url {
+        Some(address) => address.clone(),
+        None => url
+            .parse()
+            .map_err(|error: litrev_model::IdError| Error::Parse(error.to_string()))?,
+    };
+    litrev_sources::web::read_page_within(&address, url, html, litrev_sources::web::PAGE_TIME_LIMIT)
+        .map(|page| page.text)
+        .map_err(|error| Error::Parse(error.to_string()))
 }
 
 /// Reads a full-text file (gzipped or not): JATS when it is XML, else PDF.

@@ -1,8 +1,8 @@
 //! Open-access copies a work's record points at, in the order they are tried: JATS from Europe
 //! PMC for a PMCID (the best structure), then arXiv's PDF for an arXiv id, then the record's own
-//! open-access link (OpenAlex `best_oa_location`, Unpaywall).
+//! open-access link (OpenAlex `best_oa_location`, Unpaywall), read as HTML for a web page.
 
-use litrev_model::{Work, WorkId};
+use litrev_model::{Work, WorkId, WorkKind};
 
 use crate::{FulltextConfig, Library};
 
@@ -68,9 +68,15 @@ pub fn candidates(work: &Work, bases: &RemoteBases) -> Vec<Candidate> {
     if let Some(url) = &work.oa_url
         && !found.iter().any(|candidate| candidate.url == *url)
     {
+        // A web page's text is the page itself.
+        let accepted = if work.kind == WorkKind::Webpage {
+            litrev_sources::web::PAGE_TYPES
+        } else {
+            ANY_TYPES
+        };
         found.push(Candidate {
             url: url.clone(),
-            accepted: ANY_TYPES,
+            accepted,
         });
     }
     found

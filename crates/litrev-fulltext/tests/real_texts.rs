@@ -463,3 +463,93 @@ fn a_copy_downloaded_before_is_read_again_not_fetched() {
     assert_eq!(second[0].retrieval.status, TextStatus::Pdf);
     assert_eq!(second[0].retrieval.sha256, first[0].retrieval.sha256);
 }
+
+#[test]
+fn a_web_pages_text_is_the_page_read_in_sections() {
+    use litrev_fulltext::{DownloadLimits, Downloader};
+    use litrev_testkit::fulltext::FullTextFiles;
+    use litrev_testkit::http::{FaultPlan, Server};
+    use std::io::Read;
+    let Some(pages) = litrev_testkit::web_pages() else {
+        return;
+    };
+    let mut article = Vec::new();
+    flate2::read::GzDecoder::new(
+        std::fs::read(pages.join("fivethirtyeight-manchin.html.gz"))
+            .expect("page")
+            .as_slice(),
+    )
+    .read_to_end(&mut article)
+    .expect("gzip");
+    let files = FullTextFiles::new().file(
+        "/features/manchin.html",
+        "text/html; charset=utf-8",
+        article,
+    );
+    let server = Server::start(move |request| files.reply(request), FaultPlan::none());
+    let address = format!("{}/features/manchin.html", server.url());
+    let page = Work {
+        ids: WorkIds {
+            url: Some(address.parse().expect("an address")),
+            ..WorkIds::default()
+        },
+        title: Some("Could Manchin Actually Leave The Democratic Party?".to_owned()),
+        kind: litrev_model::WorkKind::Webpage,
+        oa_url: Some(address.clone()),
+        ..Work::default()
+    };
+    let local = Downloader::new(
+        DownloadLimits {
+            allow_private: true,
+            per_host_per_second: 0,
+            ..DownloadLimits::default()
+        },
+        "litrev-test",
+    )
+    .expect("a downloader");
+    let config = FulltextConfig {
+        max_downloads: 1,
+        ..FulltextConfig::default()
+    };
+    let acquired = acquire(
+        &config,
+        &scanned(&config),
+        [&page],
+        &Copies::fetched_by(Some(&local)),
+    )
+    .expect("acquires");
+    assert_eq!(
+        acquired[0].retrieval.status,
+        TextStatus::Html,
+        "{acquired:#?}"
+    );
+    assert_eq!(
+        acquired[0].retrieval.origin.as_deref(),
+        Some(address.as_str())
+    );
+    let text = &acquired[0].text.as_ref().expect("a text").text;
+    assert_eq!(text.format, TextFormat::Html);
+    let paragraphs: Vec<&String> = text
+        .sections
+        .iter()
+        .flat_map(|section| &section.paragraphs)
+        .collect();
+    assert!(
+        paragraphs[0].starts_with("Sen. Joe Manchin told reporters Wednesday"),
+        "{paragraphs:#?}"
+    );
+    assert!(paragraphs.len() > 10, "{paragraphs:#?}");
+    // The table's title is a heading, and the article's paragraphs follow it in its section.
+    assert!(
+        text.sections
+            .iter()
+            .any(|section| section.title == "Few senators or representatives have flipped parties"),
+        "{:#?}",
+        text.sections
+            .iter()
+            .map(|section| &section.title)
+            .collect::<Vec<_>>()
+    );
+    // Nothing of the page's navigation or markup is in the text.
+    assert!(paragraphs.iter().all(|paragraph| !paragraph.contains('<')));
+}

@@ -142,6 +142,8 @@ pub enum TextStatus {
     Jats,
     /// Read from a PDF.
     Pdf,
+    /// Read from a web page.
+    Html,
     /// Only the abstract: see the reason.
     AbstractOnly,
 }
@@ -152,6 +154,7 @@ impl TextStatus {
         match self {
             TextStatus::Jats => "jats",
             TextStatus::Pdf => "pdf",
+            TextStatus::Html => "html",
             TextStatus::AbstractOnly => "abstract_only",
         }
     }

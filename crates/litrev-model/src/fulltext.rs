@@ -12,6 +12,8 @@ pub enum TextFormat {
     Jats,
     /// A PDF's extracted text.
     Pdf,
+    /// A web page's readable text (grey literature).
+    Html,
 }
 
 /// The role of a section in a paper, from its `sec-type` or its heading.

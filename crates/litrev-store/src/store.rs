@@ -488,6 +488,7 @@ impl Store {
             let format = match stored.format {
                 TextFormat::Jats => "jats",
                 TextFormat::Pdf => "pdf",
+                TextFormat::Html => "html",
             };
             transaction.execute(
                 "INSERT INTO full_texts (sha256, format, bytes, parsed) VALUES (?1, ?2, ?3, ?4)

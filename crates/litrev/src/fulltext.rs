@@ -158,17 +158,21 @@ impl Runner {
             ranked.iter().map(|(id, _)| *id).zip(&linked).collect()
         };
         let library = Library::scan(&config.dirs, config.pdf)?;
-        if downloader.is_some()
-            && !options.approve
-            && let Some(paused) = self.download_gate(
-                run,
-                options,
-                plan_downloads(&config, &library, ranked.iter().map(|(_, work)| *work)),
-            )?
-        {
-            return Ok(ControlFlow::Break(paused));
+        // A copy some run downloaded before (or a page named and read at discovery) is read
+        // from the store, not fetched again, nor asked for.
+        if downloader.is_some() && !options.approve {
+            let mut planned =
+                plan_downloads(&config, &library, ranked.iter().map(|(_, work)| *work));
+            planned.retain(|download| {
+                !download
+                    .urls
+                    .iter()
+                    .any(|url| self.store().downloaded(url).ok().flatten().is_some())
+            });
+            if let Some(paused) = self.download_gate(run, options, planned)? {
+                return Ok(ControlFlow::Break(paused));
+            }
         }
-        // A copy some run downloaded before is read from the store, not fetched again.
         let store = self.store();
         let earlier = |url: &str| store.downloaded(url).ok().flatten();
         let copies = Copies {

@@ -4,7 +4,8 @@
 //! loopback, private, link-local or metadata address unless `LITREV_ALLOW_HOSTS` names the
 //! host; http(s) only; size, time and redirect caps; HTML only; the site's robots.txt
 //! respected, a missing or unreadable one allowing all) and read as a `webpage` work,
-//! which joins the corpus with origin `page` and is included as grey literature.
+//! which joins the corpus with origin `page` and is included as grey literature; the page as
+//! fetched is kept as its full text, which the full-text step reads from the store.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,6 +13,7 @@ use litrev_fulltext::is_known_host;
 use litrev_http::DownloadError;
 use litrev_model::{RunId, WebUrl, Work};
 use litrev_sources::web::{ROBOTS_AGENT, robots_allow, robots_url};
+use litrev_store::StoredText;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -41,6 +43,11 @@ pub(crate) struct Pages {
     pub(crate) works: Vec<Work>,
     /// One record per named page, in the order named.
     pub(crate) records: Vec<PageRecord>,
+    /// Their HTML as fetched and their readable text, kept as full texts.
+    pub(crate) texts: Vec<StoredText>,
+    /// The addresses they were fetched from (after redirects), with the sha256 of what came:
+    /// the full-text step finds each page's text under its address rather than fetch it again.
+    pub(crate) downloads: Vec<(String, String)>,
 }
 
 /// The host (and port) of a page's address.
@@ -119,6 +126,8 @@ impl Runner {
         let mut read = Pages {
             works: Vec::new(),
             records: Vec::new(),
+            texts: Vec::new(),
+            downloads: Vec::new(),
         };
         if pages.is_empty() {
             return Ok(read);
@@ -154,16 +163,28 @@ impl Runner {
                         });
                     }
                     Err(DownloadError::Failed(why)) => Err(why),
-                    Ok(fetched) => {
-                        litrev_sources::web::read_page(page, &fetched.url, &fetched.bytes)
-                            .map_err(|error| error.to_string())
-                    }
+                    Ok(fetched) => litrev_sources::web::read_page_within(
+                        page,
+                        &fetched.url,
+                        &fetched.bytes,
+                        litrev_sources::web::PAGE_TIME_LIMIT,
+                    )
+                    .map(|read| (read, fetched))
+                    .map_err(|error| error.to_string()),
                 }
             };
             let (work, failure) = match fetched {
-                Ok(work) => {
-                    let id = work.id();
-                    read.works.push(work);
+                Ok((page, fetched)) => {
+                    let id = page.work.id();
+                    let sha256 = litrev_model::sha256_hex(&fetched.bytes);
+                    read.works.push(page.work);
+                    read.downloads.push((fetched.url, sha256.clone()));
+                    read.texts.push(StoredText {
+                        sha256,
+                        format: page.text.format,
+                        bytes: fetched.bytes,
+                        text: page.text,
+                    });
                     (Some(id), None)
                 }
                 Err(why) => {

@@ -551,7 +551,7 @@ impl Runner {
             // Opening the sources (indexing snapshots) is part of the step's cost.
             self.measure();
             // Named pages first: an address the guard refuses stops the run before any search.
-            let pages = self.read_pages(&options.pages, events)?;
+            let mut pages = self.read_pages(&options.pages, events)?;
             let opened = self.sources.open(&options.sources, events)?;
             self.started(
                 events,
@@ -575,7 +575,7 @@ impl Runner {
             };
             report_failures(&opened, 0, events);
             self.sources.report_calls(events);
-            add_pages(&mut found, pages.works);
+            add_pages(&mut found, std::mem::take(&mut pages.works));
             let works: Vec<&Work> = found.works.iter().collect();
             let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
             let mut citations = edges_within(&works, &ids);
@@ -623,6 +623,9 @@ impl Runner {
                     works: &found.works,
                     corpus: &found.entries,
                     citations: &citations,
+                    // The named pages as fetched: the full-text step reads them from the store.
+                    full_texts: &pages.texts,
+                    downloads: &pages.downloads,
                     ..StepWrites::default()
                 },
                 Vec::new(),

@@ -135,6 +135,20 @@ fn named_pages_pass_the_gate_and_are_cited_as_grey_literature() {
         )),
         "{markdown}"
     );
+    // Each page's full text is the page as fetched when it was named, read from the store.
+    let cards: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("study_cards.json")).expect("study_cards.json"),
+    )
+    .expect("JSON");
+    let read_pages: Vec<&str> = cards["works"]
+        .as_array()
+        .expect("works")
+        .iter()
+        .filter(|work| work["status"] == "html")
+        .filter_map(|work| work["origin"].as_str())
+        .collect();
+    assert_eq!(read_pages.len(), 2, "{cards:#}");
+    assert!(read_pages.contains(&pages[0].as_str()), "{read_pages:?}");
     let prisma = std::fs::read_to_string(out.join("prisma.svg")).expect("prisma.svg");
     assert!(
         prisma.contains("web pages named by the user (n = 2)"),

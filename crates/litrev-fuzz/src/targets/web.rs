@@ -21,7 +21,8 @@ pub(super) fn seeds(_data: &Path) -> Seeds {
 }
 
 /// Reads one page: a page read is a `webpage` work known by its address, with a title and at
-/// most the abstract's words; a refusal names the address.
+/// most the abstract's words, and a text without empty sections or paragraphs; a refusal
+/// names the address.
 pub(super) fn run(input: &[u8]) -> Checked {
     let address: WebUrl = "url:https://example.org/page"
         .parse()
@@ -29,7 +30,18 @@ pub(super) fn run(input: &[u8]) -> Checked {
     // Under the harness's limit for a hang: a page the reader takes too long on is refused.
     let limit = std::time::Duration::from_secs(2);
     match read_page_within(&address, "https://example.org/page", input, limit) {
-        Ok(work) => {
+        Ok(page) => {
+            let work = page.work;
+            // Every paragraph of the text is plain, squeezed text, and no section is empty.
+            if page.text.sections.iter().any(|section| {
+                section.paragraphs.is_empty()
+                    || section
+                        .paragraphs
+                        .iter()
+                        .any(|paragraph| paragraph.trim().is_empty() || paragraph.contains("  "))
+            }) {
+                return Err(format!("an empty section or paragraph: {:?}", page.text));
+            }
             if work.kind != WorkKind::Webpage || work.ids.url.as_ref() != Some(&address) {
                 return Err(format!("not a webpage known by its address: {work:?}"));
             }

@@ -7,5 +7,7 @@
 mod page;
 mod robots;
 
-pub use page::{MAX_PAGE_BYTES, PAGE_TIME_LIMIT, PAGE_TYPES, host_of, read_page, read_page_within};
+pub use page::{
+    MAX_PAGE_BYTES, PAGE_TIME_LIMIT, PAGE_TYPES, ReadPage, host_of, read_page, read_page_within,
+};
 pub use robots::{ROBOTS_AGENT, robots_allow, robots_url};

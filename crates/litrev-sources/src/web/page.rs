@@ -1,9 +1,12 @@
 //! One HTML page → a [`Work`]: its title, byline, site, date and language from the page's
-//! metadata, and the opening of its readable text as the abstract a review quotes.
+//! metadata, and the opening of its readable text as the abstract a review quotes; and that
+//! text, cut into paragraphs and sections, as the page's [`FullText`].
 
 use std::time::Duration;
 
-use litrev_model::{Author, WebUrl, Work, WorkIds, WorkKind};
+use litrev_model::{
+    Author, FullText, SectionRole, TextFormat, TextSection, WebUrl, Work, WorkIds, WorkKind,
+};
 
 use crate::{Error, Result};
 
@@ -31,11 +34,22 @@ pub const PAGE_TIME_LIMIT: Duration = Duration::from_secs(10);
 /// [`Error::Page`] when the page is too large, takes too long, or has no readable title or
 /// text.
 pub fn read_page(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
-    read_page_within(address, fetched_from, html, PAGE_TIME_LIMIT)
+    read_page_within(address, fetched_from, html, PAGE_TIME_LIMIT).map(|page| page.work)
 }
 
-/// [`read_page`] with a time limit of its own: the page is read on a thread of its own, and
-/// a reader still busy at `limit` is left to finish alone while the page is refused.
+/// A page read: the work it is, and its readable text as a full text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadPage {
+    /// The page as a work of kind `webpage`.
+    pub work: Work,
+    /// Its readable text: paragraphs as the reader separates them, a short line without a
+    /// sentence's end opening a section under that heading.
+    pub text: FullText,
+}
+
+/// [`read_page`] with a time limit of its own, giving the page's text too: the page is read on
+/// a thread of its own, and a reader still busy at `limit` is left to finish alone while the
+/// page is refused.
 ///
 /// # Errors
 /// As [`read_page`].
@@ -44,7 +58,7 @@ pub fn read_page_within(
     fetched_from: &str,
     html: &[u8],
     limit: Duration,
-) -> Result<Work> {
+) -> Result<ReadPage> {
     let failed = |message: String| Error::Page {
         url: address.address().to_owned(),
         message,
@@ -79,7 +93,7 @@ pub fn read_page_within(
 }
 
 /// Reads the page on this thread.
-fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
+fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<ReadPage> {
     let failed = |message: String| Error::Page {
         url: address.address().to_owned(),
         message,
@@ -87,6 +101,8 @@ fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
     let text = String::from_utf8_lossy(html);
     let config = dom_smoothie::Config {
         max_elements_to_parse: MAX_ELEMENTS,
+        // Paragraphs apart, without markup: what the full text is cut into.
+        text_mode: dom_smoothie::TextMode::Formatted,
         ..dom_smoothie::Config::default()
     };
     let mut readability =
@@ -122,7 +138,15 @@ fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
         .map(collapse)
         .filter(|site| !site.is_empty())
         .or_else(|| host_of(address.address()).map(str::to_owned));
-    Ok(Work {
+    let full_text = FullText {
+        format: TextFormat::Html,
+        title: Some(title.clone()),
+        ids: vec![("url".to_owned(), address.address().to_owned())],
+        abstract_paragraphs: Vec::new(),
+        sections: sections(&article.text_content, &title),
+        references: Vec::new(),
+    };
+    let work = Work {
         ids: WorkIds {
             url: Some(address.clone()),
             ..WorkIds::default()
@@ -142,7 +166,58 @@ fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<Work> {
             .filter(|lang| lang.chars().all(|c| c.is_ascii_alphabetic())),
         oa_url: Some(fetched_from.to_owned()),
         ..Work::default()
+    };
+    Ok(ReadPage {
+        work,
+        text: full_text,
     })
+}
+
+/// Words a heading has at most.
+const HEADING_WORDS: usize = 12;
+
+/// The reader's text cut into sections: blocks apart are paragraphs; a short block without a
+/// sentence's end, followed by more text, is a heading opening a section (the page's own title
+/// repeated at the top is dropped, and a short block right under a heading is its first
+/// paragraph).
+fn sections(text: &str, title: &str) -> Vec<TextSection> {
+    let blocks: Vec<String> = text
+        .split("\n\n")
+        .map(collapse)
+        .filter(|block| !block.is_empty())
+        .collect();
+    let mut sections = vec![TextSection {
+        title: String::new(),
+        role: SectionRole::Other,
+        depth: 1,
+        paragraphs: Vec::new(),
+        page: None,
+    }];
+    for (index, block) in blocks.iter().enumerate() {
+        let is_heading = block.split_whitespace().count() <= HEADING_WORDS
+            && !block.ends_with(['.', '!', '?', ':', ';', ','])
+            && index + 1 < blocks.len();
+        if index == 0 && is_heading && block == title {
+            continue;
+        }
+        // A second short line under a heading is its subtitle: the section's first paragraph.
+        let under_heading = sections
+            .last()
+            .is_some_and(|section| !section.title.is_empty() && section.paragraphs.is_empty());
+        if is_heading && !under_heading {
+            sections.push(TextSection {
+                title: block.clone(),
+                role: SectionRole::of(None, block),
+                depth: 1,
+                paragraphs: Vec::new(),
+                page: None,
+            });
+        } else if let Some(section) = sections.last_mut() {
+            section.paragraphs.push(block.clone());
+        }
+    }
+    sections.retain(|section| !section.paragraphs.is_empty());
+    sections
 }
 
 /// Whitespace runs as one space, control characters dropped.
@@ -236,6 +311,38 @@ mod tests {
             "{text}"
         );
         assert_eq!(work.id().to_string(), "url:https://agency.example/heat");
+        // The text: the title repeated at the top dropped, the three paragraphs apart.
+        let page = read_page_within(
+            &address(),
+            "https://agency.example/heat",
+            PAGE.as_bytes(),
+            PAGE_TIME_LIMIT,
+        )
+        .expect("read");
+        assert_eq!(page.work, work);
+        assert_eq!(page.text.format, TextFormat::Html);
+        let paragraphs: Vec<&str> = page
+            .text
+            .sections
+            .iter()
+            .flat_map(|section| section.paragraphs.iter().map(String::as_str))
+            .collect();
+        assert_eq!(paragraphs.len(), 3, "{:#?}", page.text);
+        assert!(paragraphs[2].starts_with("We recommend that councils"));
+    }
+
+    #[test]
+    fn short_lines_without_a_sentence_end_open_sections() {
+        let text = "Heat and health\n\nOpening words of the page, which run on as a sentence does.\n\nMethods\n\nWe counted admissions.\n\nFindings\n\nFrom the 2023 season\n\nAdmissions rose.\n\nLast line";
+        let found = sections(text, "Heat and health");
+        let titles: Vec<&str> = found.iter().map(|section| section.title.as_str()).collect();
+        assert_eq!(titles, ["", "Methods", "Findings"]);
+        assert_eq!(found[1].role, SectionRole::Methods);
+        // A subtitle under a heading, and a short last line, are paragraphs.
+        assert_eq!(
+            found[2].paragraphs,
+            ["From the 2023 season", "Admissions rose.", "Last line"]
+        );
     }
 
     #[test]
