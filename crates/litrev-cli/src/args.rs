@@ -573,6 +573,15 @@ pub struct ReviewArgs {
     /// are skipped).
     #[arg(long, value_name = "FILE")]
     pub urls: Option<PathBuf>,
+    /// Your own library, whose records join the corpus and are screened like search hits: a
+    /// Zotero database (the zotero.sqlite in Zotero's data folder, read from a copy while
+    /// Zotero runs; its storage/ folder's PDFs are read as full texts) or a RIS export;
+    /// repeatable. Records without a DOI or a web address are left out.
+    #[arg(long, value_name = "FILE")]
+    pub library: Vec<PathBuf>,
+    /// With --library zotero.sqlite: only the items of this collection.
+    #[arg(long, requires = "library", value_name = "NAME")]
+    pub library_collection: Option<String>,
     /// A folder of your own full texts (PDF, JATS XML; a Zotero storage folder works), matched
     /// to the included works by the DOI, PMCID or PMID inside each file, else by title;
     /// repeatable.

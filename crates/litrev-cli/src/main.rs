@@ -179,6 +179,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 plan: None,
                 clarify: false,
                 pages: Vec::new(),
+                libraries: Vec::new(),
             };
             let mut plan = litrev::generated_plan(&options);
             if !sources.is_empty() {
@@ -266,6 +267,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             let options = RunOptions {
                 pages: litrev::parse_pages(&addresses)?,
+                libraries: review
+                    .library
+                    .iter()
+                    .map(|path| litrev::LibraryFile {
+                        path: path.clone(),
+                        collection: review.library_collection.clone(),
+                    })
+                    .collect(),
                 llm: review.llm_options()?,
                 style: review.style,
                 out_dir: review

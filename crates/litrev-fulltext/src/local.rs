@@ -70,6 +70,14 @@ impl Library {
         Ok(library)
     }
 
+    /// Says that the file at `path` (when scanned) holds the text of the work known as `id`:
+    /// a reference manager's attachment belongs to its item whatever the file says of itself.
+    pub fn attach(&mut self, path: &Path, id: &litrev_model::WorkId) {
+        for file in self.files.iter_mut().filter(|file| file.path == path) {
+            file.ids.add(id.clone());
+        }
+    }
+
     /// The file holding a work's text: one giving an id of the work, else one whose title (or
     /// first page) holds the work's title; JATS before PDF.
     pub fn find(&self, work: &Work) -> Option<&LocalFile> {

@@ -28,6 +28,8 @@ pub enum Origin {
     /// A web page the user named (`--url`): grey literature, included by right like a seed but
     /// no measure of relevance.
     Page,
+    /// A record of the person's own library (`--library`): screened like a search hit.
+    Library,
 }
 
 impl Origin {
@@ -39,6 +41,7 @@ impl Origin {
             Origin::Forward => "forward",
             Origin::Backward => "backward",
             Origin::Page => "page",
+            Origin::Library => "library",
         }
     }
 }

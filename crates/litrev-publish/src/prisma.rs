@@ -20,6 +20,8 @@ pub struct PrismaCounts {
     pub seeds: usize,
     /// Web pages named by the user (grey literature, other sources).
     pub pages: usize,
+    /// Records of the user's own libraries (other sources).
+    pub library: usize,
     /// Records added by citation snowballing (those known only by id included).
     pub snowballed: usize,
     /// Duplicates removed before screening.
@@ -82,6 +84,12 @@ pub fn prisma_svg(counts: &PrismaCounts) -> String {
         identified.push(format!(
             "other sources: web pages named by the user (n = {})",
             counts.pages
+        ));
+    }
+    if counts.library > 0 {
+        identified.push(format!(
+            "other sources: the user's library (n = {})",
+            counts.library
         ));
     }
     let removed = vec![
@@ -240,6 +248,7 @@ mod tests {
             channels: vec![("keyword".to_owned(), 100)],
             seeds: 2,
             pages: 3,
+            library: 0,
             snowballed: 40,
             duplicates: 23,
             no_metadata: 7,

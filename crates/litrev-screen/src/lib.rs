@@ -75,8 +75,9 @@ pub fn screen(
             .collect()
     };
     let seeds = named(Origin::Seed);
-    // The web pages the user named are included by right, but stand for nothing: the
-    // profile is the seeds' or the searches'.
+    // The web pages the user named are included by right, but stand for nothing, nor do the
+    // records of the user's libraries (which may hold any subject): the profile is the seeds'
+    // or the searches'.
     let pages = named(Origin::Page);
     let texts: BTreeMap<&WorkId, String> = works
         .iter()
@@ -95,7 +96,7 @@ pub fn screen(
                 .iter()
                 .filter(|entry| {
                     entry.stage == 0
-                        && entry.origin != Origin::Page
+                        && !matches!(entry.origin, Origin::Page | Origin::Library)
                         && works.contains_key(&entry.work)
                         && wanted(entry)
                 })

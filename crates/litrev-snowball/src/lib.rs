@@ -696,7 +696,7 @@ fn first_found(
         .iter()
         .filter(|entry| {
             entry.stage == 0
-                && entry.origin != Origin::Page
+                && !matches!(entry.origin, Origin::Page | Origin::Library)
                 && state.works.contains_key(&entry.work)
                 && wanted(entry)
         })

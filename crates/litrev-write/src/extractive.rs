@@ -1593,7 +1593,8 @@ impl<'a> Writer<'a> {
                 .structural(),
         );
         let experts = expert_sentences(&facts.experts);
-        let pages = page_sentences(&facts.pages, self.input.included);
+        let mut pages = page_sentences(&facts.pages, self.input.included);
+        pages.extend(library_sentences(&facts.libraries));
         let paragraphs = [searches, experts, pages, stages]
             .into_iter()
             .filter(|sentences| !sentences.is_empty())
@@ -1872,6 +1873,34 @@ impl<'a> Writer<'a> {
 
 /// The appendix's sentences on the web pages the person named: how many were read and
 /// included as grey literature, and each that was left out with why.
+/// What the person's libraries gave: their records joined the corpus and were screened with
+/// the search hits.
+fn library_sentences(libraries: &[crate::LibraryFact]) -> Vec<Sentence> {
+    libraries
+        .iter()
+        .map(|library| {
+            let left_out = library.records - library.works.min(library.records);
+            let text = format!(
+                "Other sources: the user's library {} gave {} {}, screened with the search hits{}.",
+                library.name,
+                number(library.works),
+                plural(library.works, "record", "records"),
+                if left_out == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} {} without a DOI or a web address {} left out",
+                        number(left_out),
+                        plural(left_out, "record", "records"),
+                        plural(left_out, "was", "were")
+                    )
+                }
+            );
+            SentenceBuilder::new().text(text).structural()
+        })
+        .collect()
+}
+
 fn page_sentences(
     pages: &[crate::PageFact],
     included: &BTreeMap<WorkId, litrev_model::Work>,

@@ -79,6 +79,20 @@ pub struct MethodFacts {
     /// The web pages the person named, in order, for the appendix.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<PageFact>,
+    /// The person's own libraries joined to the corpus, in order, for the appendix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub libraries: Vec<LibraryFact>,
+}
+
+/// A library of the person's own (`--library`): its file's name and what it gave.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LibraryFact {
+    /// The file's name (`zotero.sqlite`, `export.ris`).
+    pub name: String,
+    /// Its records (of the collection named).
+    pub records: usize,
+    /// Those that joined the corpus.
+    pub works: usize,
 }
 
 /// A web page the person named: its address, and why it was left out when it was.

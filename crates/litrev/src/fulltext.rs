@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use std::ops::ControlFlow;
+use std::path::Path;
 
 use litrev_extract::Paper;
 use litrev_fulltext::{
@@ -28,6 +29,8 @@ use crate::runner::{Outcome, Runner, finished};
 /// the dollars the model's calls of the earlier steps spent (off the run's budget).
 pub(crate) struct FulltextInputs<'a> {
     pub(crate) decisions: &'a [ScreeningDecision],
+    /// The files the person's libraries keep for their works (Zotero's attachments).
+    pub(crate) attached: Vec<(&'a WorkId, &'a Path)>,
     pub(crate) included: &'a BTreeMap<WorkId, Work>,
     pub(crate) spent_usd: f64,
 }
@@ -118,6 +121,7 @@ impl Runner {
     ) -> Result<ControlFlow<Outcome, FulltextRecord>> {
         let FulltextInputs {
             decisions,
+            attached,
             included,
             spent_usd,
         } = inputs;
@@ -130,7 +134,18 @@ impl Runner {
         self.started(events, "fulltext", "reading the included works' full texts");
         let ranked = sought_order(decisions, included);
         let config = FulltextConfig {
-            dirs: options.fulltext_dirs.clone(),
+            // A Zotero library's stored files are full texts the person brought.
+            dirs: options
+                .fulltext_dirs
+                .iter()
+                .cloned()
+                .chain(
+                    options
+                        .libraries
+                        .iter()
+                        .filter_map(crate::LibraryFile::storage),
+                )
+                .collect(),
             max_downloads: options
                 .max_fulltext
                 .unwrap_or(options.tier.limits().max_fulltext),
@@ -157,7 +172,10 @@ impl Runner {
         } else {
             ranked.iter().map(|(id, _)| *id).zip(&linked).collect()
         };
-        let library = Library::scan(&config.dirs, config.pdf)?;
+        let mut library = Library::scan(&config.dirs, config.pdf)?;
+        for (work, path) in attached {
+            library.attach(path, work);
+        }
         // A copy some run downloaded before (or a page named and read at discovery) is read
         // from the store, not fetched again, nor asked for.
         if downloader.is_some() && !options.approve {

@@ -26,6 +26,7 @@
 //!     plan: None,
 //!     clarify: false,
 //!     pages: Vec::new(),
+//!     libraries: Vec::new(),
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
@@ -45,6 +46,7 @@ mod explore;
 mod fulltext;
 pub use fulltext::DOWNLOAD_GATE;
 mod home;
+mod library;
 mod llm;
 mod options;
 mod outputs;
@@ -71,6 +73,7 @@ pub use event_log::{EventLog, StoredEvent, StreamRecorder};
 pub use events::Event;
 pub use explore::{Direction, Exploration};
 pub use home::Home;
+pub use library::LibraryFile;
 pub use litrev_llm::Price as LlmPrice;
 pub use litrev_model as model;
 pub use litrev_plan::{answer as answer_clarification, apply_brief};

@@ -54,6 +54,10 @@ pub struct RunOptions {
     /// grey literature and included by right.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<litrev_model::WebUrl>,
+    /// The person's own libraries (`--library`: a `zotero.sqlite` or a RIS file), whose
+    /// records join the corpus to be screened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub libraries: Vec<crate::LibraryFile>,
 }
 
 impl RunOptions {
@@ -78,6 +82,7 @@ impl RunOptions {
             fulltext_dirs: Vec::new(),
             max_fulltext: None,
             pages: Vec::new(),
+            libraries: Vec::new(),
             plan: None,
             clarify: false,
         }

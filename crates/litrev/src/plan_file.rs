@@ -164,6 +164,7 @@ mod tests {
             plan: None,
             clarify: false,
             pages: Vec::new(),
+            libraries: Vec::new(),
         }
     }
 

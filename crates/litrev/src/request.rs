@@ -228,6 +228,7 @@ impl ReviewRequest {
             plan: None,
             clarify: self.clarify,
             pages: parse_pages(&self.urls)?,
+            libraries: Vec::new(),
         })
     }
 

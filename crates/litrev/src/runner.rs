@@ -209,6 +209,9 @@ pub(crate) struct DiscoverRecord {
     /// The web pages the person named, and which could not be read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) pages: Vec<crate::pages::PageRecord>,
+    /// The person's libraries, and what each gave.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) libraries: Vec<crate::library::LibraryRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -552,6 +555,7 @@ impl Runner {
             self.measure();
             // Named pages first: an address the guard refuses stops the run before any search.
             let mut pages = self.read_pages(&options.pages, events)?;
+            let libraries = crate::library::read_libraries(&options.libraries, events)?;
             let opened = self.sources.open(&options.sources, events)?;
             self.started(
                 events,
@@ -576,6 +580,9 @@ impl Runner {
             report_failures(&opened, 0, events);
             self.sources.report_calls(events);
             add_pages(&mut found, std::mem::take(&mut pages.works));
+            let library_works =
+                crate::library::as_sources_know_them(&opened, libraries.works, events);
+            add_library(&mut found, library_works);
             let works: Vec<&Work> = found.works.iter().collect();
             let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
             let mut citations = edges_within(&works, &ids);
@@ -614,6 +621,7 @@ impl Runner {
                 continued: inherited.map(|inherited| inherited.continued),
                 experts,
                 pages: pages.records,
+                libraries: libraries.records,
             };
             self.commit(
                 run,
@@ -859,6 +867,12 @@ impl Runner {
         .spent();
         let inputs = crate::fulltext::FulltextInputs {
             decisions: &decisions,
+            attached: discovery
+                .libraries
+                .iter()
+                .flat_map(|library| &library.files)
+                .map(|(work, path)| (work, path.as_path()))
+                .collect(),
             included: &included,
             spent_usd,
         };
@@ -1443,6 +1457,18 @@ fn method_facts(
                 failure: page.failure.clone(),
             })
             .collect(),
+        libraries: discovery
+            .libraries
+            .iter()
+            .map(|library| litrev_write::LibraryFact {
+                name: library.path.file_name().map_or_else(
+                    || library.path.display().to_string(),
+                    |name| name.to_string_lossy().into_owned(),
+                ),
+                records: library.records,
+                works: library.works,
+            })
+            .collect(),
     }
 }
 
@@ -1621,6 +1647,28 @@ fn add_pages(found: &mut litrev_discover::Discovery, pages: Vec<Work>) {
     }
 }
 
+/// Adds the records of the person's libraries to the corpus, to be screened like search hits; a
+/// work a search found already keeps its entry.
+fn add_library(found: &mut litrev_discover::Discovery, works: Vec<Work>) {
+    for work in works {
+        if found
+            .works
+            .iter()
+            .any(|known| known.ids.shares_any(&work.ids))
+        {
+            continue;
+        }
+        found.entries.push(CorpusEntry {
+            work: work.id(),
+            stage: 0,
+            origin: litrev_model::Origin::Library,
+            score: 0.0,
+            queries: Vec::new(),
+        });
+        found.works.push(work);
+    }
+}
+
 /// The PRISMA flow's counts, from what the steps stored.
 fn prisma_counts(
     discovery: &DiscoverRecord,
@@ -1641,6 +1689,12 @@ fn prisma_counts(
         named(litrev_model::Origin::Seed),
         named(litrev_model::Origin::Page),
     );
+    // A library's records are identified whether or not a search found them too.
+    let library = discovery
+        .libraries
+        .iter()
+        .map(|library| library.works)
+        .sum();
     let mut excluded: Vec<(String, usize)> = screen
         .excluded
         .iter()
@@ -1654,8 +1708,11 @@ fn prisma_counts(
         channels: hits_by_channel(&discovery.hits),
         seeds,
         pages,
+        library,
         snowballed: entries.iter().filter(|entry| entry.stage > 0).count(),
-        duplicates: (discovery.raw_hits + seeds).saturating_sub(discovery.discovered),
+        // Every record identified, less those left after merging the same work's records.
+        duplicates: (discovery.raw_hits + seeds + pages + library)
+            .saturating_sub(discovery.discovered),
         no_metadata: entries.iter().filter(|entry| !described(entry)).count(),
         screened: entries.iter().filter(described).count(),
         excluded,

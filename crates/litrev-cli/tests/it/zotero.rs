@@ -530,3 +530,201 @@ fn a_local_zotero_library_includes_the_works_its_collection_holds_at_the_gate() 
         );
     }
 }
+
+/// Adds a regular item of `item_type` with `fields` (Zotero field name, value) to a Zotero
+/// database; its id.
+fn add_item(
+    zotero: &rusqlite::Connection,
+    key: &str,
+    item_type: &str,
+    fields: &[(&str, &str)],
+) -> i64 {
+    zotero
+        .execute(
+            "INSERT INTO items (itemTypeID, libraryID, key) VALUES \
+             ((SELECT itemTypeID FROM itemTypes WHERE typeName = ?1), 1, ?2)",
+            [item_type, key],
+        )
+        .expect("item");
+    let item = zotero.last_insert_rowid();
+    for (name, value) in fields {
+        zotero
+            .execute("INSERT INTO itemDataValues (value) VALUES (?1)", [value])
+            .expect("value");
+        let value = zotero.last_insert_rowid();
+        zotero
+            .execute(
+                "INSERT INTO itemData (itemID, fieldID, valueID) VALUES \
+                 (?1, (SELECT fieldID FROM fields WHERE fieldName = ?2), ?3)",
+                rusqlite::params![item, name, value],
+            )
+            .expect("item data");
+    }
+    item
+}
+
+/// A researcher's own Zotero library joins the review: three of the SYNERGY review's included
+/// studies that the searched snapshot lacks are in the library (title, DOI, abstract, journal,
+/// date), each with a stored PDF. They join the corpus as the library's records and are
+/// screened with the search hits; the stored PDF of each one included is read as its full
+/// text because Zotero files it under that study, whatever the file itself says.
+#[test]
+fn a_zotero_library_joins_the_corpus_and_its_stored_files_are_read() {
+    let Some(data) = testdata() else { return };
+    let Some(real) = litrev_testkit::zotero_library() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("home");
+    let included = crate::support::included_studies(&data, "Donners_2021");
+    let records: Vec<Value> =
+        std::io::BufRead::lines(std::io::BufReader::new(flate2::read::GzDecoder::new(
+            std::fs::File::open(crate::support::works_file(&data, "Donners_2021")).expect("works"),
+        )))
+        .map(|line| serde_json::from_str::<Value>(&line.expect("line")).expect("record"))
+        .collect();
+    // The three included studies with a DOI and an abstract, first in the file's order.
+    let kept: Vec<&Value> = records
+        .iter()
+        .filter(|record| included.iter().any(|id| record["id"] == id.as_str()))
+        .filter(|record| {
+            record["doi"].is_string() && !litrev_testkit::openalex::abstract_text(record).is_empty()
+        })
+        .take(3)
+        .collect();
+    assert_eq!(kept.len(), 3);
+    // The snapshot searched lacks them.
+    let snapshot = home.path().join("donners-without-three.jsonl");
+    let lines: Vec<String> = records
+        .iter()
+        .filter(|record| !kept.iter().any(|kept| kept["id"] == record["id"]))
+        .map(Value::to_string)
+        .collect();
+    std::fs::write(&snapshot, lines.join("\n")).expect("snapshot");
+
+    // The library: papis-zotero's real database and storage, and the three studies.
+    let folder = home.path().join("Zotero");
+    std::fs::create_dir_all(folder.join("storage")).expect("storage");
+    std::fs::copy(real.join("zotero.sqlite"), folder.join("zotero.sqlite")).expect("copy");
+    for entry in std::fs::read_dir(real.join("storage")).expect("storage") {
+        let from = entry.expect("entry").path();
+        let to = folder.join("storage").join(from.file_name().expect("name"));
+        std::fs::create_dir_all(&to).expect("folder");
+        for file in std::fs::read_dir(&from).expect("files") {
+            let file = file.expect("file").path();
+            std::fs::copy(&file, to.join(file.file_name().expect("name"))).expect("copy");
+        }
+    }
+    let stored = std::fs::read_dir(real.join("storage/WN7WJBGS"))
+        .expect("a stored file")
+        .map(|entry| entry.expect("entry").path())
+        .find(|path| path.extension().is_some_and(|ext| ext == "pdf"))
+        .expect("a PDF");
+    let zotero = rusqlite::Connection::open(folder.join("zotero.sqlite")).expect("open");
+    let mut dois = Vec::new();
+    for (at, record) in kept.iter().enumerate() {
+        let doi = record["doi"]
+            .as_str()
+            .expect("doi")
+            .trim_start_matches("https://doi.org/")
+            .to_owned();
+        let abstract_text = litrev_testkit::openalex::abstract_text(record);
+        let year = record["publication_year"].to_string();
+        let journal = record["primary_location"]["source"]["display_name"]
+            .as_str()
+            .unwrap_or("A journal")
+            .to_owned();
+        let item = add_item(
+            &zotero,
+            &format!("LRITEM{at:02}"),
+            "journalArticle",
+            &[
+                ("title", record["title"].as_str().expect("title")),
+                ("DOI", &doi),
+                ("abstractNote", &abstract_text),
+                ("publicationTitle", &journal),
+                ("date", &format!("{year}-00-00 {year}")),
+            ],
+        );
+        let key = format!("LRPDF{at:03}");
+        std::fs::create_dir_all(folder.join("storage").join(&key)).expect("storage");
+        std::fs::copy(&stored, folder.join("storage").join(&key).join("study.pdf"))
+            .expect("copy the PDF");
+        let attachment = add_item(&zotero, &key, "attachment", &[]);
+        zotero
+            .execute(
+                "INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) \
+                 VALUES (?1, ?2, 1, 'application/pdf', 'storage:study.pdf')",
+                [attachment, item],
+            )
+            .expect("attachment");
+        dois.push(doi.to_lowercase());
+    }
+    drop(zotero);
+
+    let out = home.path().join("review");
+    let question = crate::support::question(&data, "Donners_2021");
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            &question,
+            "--source",
+            &format!("snapshot:{}", snapshot.display()),
+            "--library",
+            &folder.join("zotero.sqlite").display().to_string(),
+            "--out",
+            &out.display().to_string(),
+            "--yes",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+
+    // The library's eight records are in the corpus as such, screened.
+    let corpus = crate::support::table(&out.join("corpus.csv"));
+    let from_library: Vec<_> = corpus
+        .iter()
+        .filter(|row| row["origin"] == "library")
+        .collect();
+    assert_eq!(from_library.len(), 8, "{from_library:#?}");
+    let mut included = Vec::new();
+    for doi in &dois {
+        let row = from_library
+            .iter()
+            .find(|row| row["doi"].to_lowercase() == *doi)
+            .unwrap_or_else(|| panic!("{doi} in the corpus"));
+        assert!(!row["decision"].is_empty(), "{row:?}");
+        if row["decision"] == "include" {
+            included.push(row["title"].clone());
+        }
+    }
+    assert!(!included.is_empty(), "{from_library:#?}");
+    // Each included study's text is its stored PDF.
+    let cards: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("study_cards.json")).expect("study_cards.json"),
+    )
+    .expect("JSON");
+    for title in &included {
+        let card = cards["works"]
+            .as_array()
+            .expect("works")
+            .iter()
+            .find(|work| work["title"] == title.as_str())
+            .expect("a card");
+        assert_eq!(card["status"], "pdf", "{card:#}");
+        assert!(
+            card["origin"].as_str().is_some_and(
+                |origin| origin.contains("/storage/LRPDF") && origin.ends_with("/study.pdf")
+            ),
+            "{card:#}"
+        );
+    }
+    // PRISMA and the appendix count the library as another source.
+    let prisma = std::fs::read_to_string(out.join("prisma.svg")).expect("prisma.svg");
+    assert!(prisma.contains("the user's library (n = 8)"), "{prisma}");
+    let markdown = std::fs::read_to_string(out.join("review.md")).expect("review.md");
+    assert!(
+        markdown.contains("Other sources: the user's library zotero.sqlite gave eight records, screened with the search hits."),
+        "{markdown}"
+    );
+}

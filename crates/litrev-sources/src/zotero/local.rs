@@ -1,12 +1,14 @@
 //! A local Zotero library, read from its `zotero.sqlite`: Zotero holds the file locked while it
 //! runs, so the database (and any journal beside it) is copied to a temporary folder and read
 //! there, never opened in place. Each regular item that is not in the trash gives a reference
-//! (key, DOI, title, year, authors, type) and the files of its stored attachments, found in the
-//! `storage/` folder beside the database.
+//! (key, DOI, title, year, authors, type, abstract, address, venue), read as a [`Work`] by
+//! [`LocalItem::work`], and the files of its stored attachments, found in the `storage/`
+//! folder beside the database.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use litrev_model::{Author, Doi, WebUrl, Work, WorkIds, WorkKind};
 use rusqlite::{Connection, OpenFlags, params};
 
 use super::ZoteroReference;
@@ -25,6 +27,73 @@ pub struct LocalItem {
     pub authors: Vec<String>,
     /// Its stored attachments that exist in `storage/`.
     pub files: Vec<PathBuf>,
+    /// Its abstract (`abstractNote`).
+    pub abstract_text: Option<String>,
+    /// Its web address (`url`).
+    pub url: Option<String>,
+    /// The journal, book, proceedings or site it appeared in.
+    pub venue: Option<String>,
+}
+
+impl LocalItem {
+    /// The item as a work: its DOI or web address as its id (none without either: a work is
+    /// known by an id), title, authors, year, venue, abstract and kind.
+    pub fn work(&self) -> Option<Work> {
+        let doi: Option<Doi> = self
+            .reference
+            .doi
+            .as_deref()
+            .and_then(|doi| doi.parse().ok());
+        let url: Option<WebUrl> = self.url.as_deref().and_then(|url| url.parse().ok());
+        if doi.is_none() && url.is_none() {
+            return None;
+        }
+        let kind = kind_of(&self.item_type);
+        Some(Work {
+            ids: WorkIds {
+                doi,
+                url: url.clone(),
+                ..WorkIds::default()
+            },
+            title: self.reference.title.clone(),
+            authors: self
+                .authors
+                .iter()
+                .map(|name| Author {
+                    // "Last, First" as a name is displayed: "First Last".
+                    name: match name.split_once(", ") {
+                        Some((last, first)) => format!("{first} {last}"),
+                        None => name.clone(),
+                    },
+                    ..Author::default()
+                })
+                .collect(),
+            year: self.year,
+            venue: self.venue.clone(),
+            kind,
+            abstract_text: self.abstract_text.clone(),
+            oa_url: url
+                .filter(|_| kind == WorkKind::Webpage)
+                .map(|url| url.address().to_owned()),
+            ..Work::default()
+        })
+    }
+}
+
+/// Zotero's item type as a kind of work.
+fn kind_of(item_type: &str) -> WorkKind {
+    match item_type {
+        "journalArticle" | "magazineArticle" | "newspaperArticle" => WorkKind::Article,
+        "conferencePaper" => WorkKind::ProceedingsArticle,
+        "bookSection" | "encyclopediaArticle" | "dictionaryEntry" => WorkKind::BookChapter,
+        "book" => WorkKind::Book,
+        "preprint" => WorkKind::Preprint,
+        "thesis" => WorkKind::Thesis,
+        "report" => WorkKind::Report,
+        "dataset" => WorkKind::Dataset,
+        "webpage" | "blogPost" | "forumPost" => WorkKind::Webpage,
+        _ => WorkKind::Other,
+    }
 }
 
 /// Reads the regular items of the library in `database` (a `zotero.sqlite`), or of its
@@ -123,6 +192,9 @@ fn read_items(
                 year: None,
                 authors: Vec::new(),
                 files: Vec::new(),
+                abstract_text: None,
+                url: None,
+                venue: None,
             },
         );
     }
@@ -130,7 +202,8 @@ fn read_items(
         "SELECT d.itemID, f.fieldName, v.value FROM itemData d \
          JOIN fields f ON f.fieldID = d.fieldID \
          JOIN itemDataValues v ON v.valueID = d.valueID \
-         WHERE f.fieldName IN ('title', 'DOI', 'date')",
+         WHERE f.fieldName IN ('title', 'DOI', 'date', 'abstractNote', 'url', \
+         'publicationTitle', 'bookTitle', 'proceedingsTitle', 'websiteTitle')",
     )?;
     for row in fields.query_map([], |row| {
         Ok((
@@ -150,8 +223,13 @@ fn read_items(
         match field.as_str() {
             "title" => item.reference.title = Some(value),
             "DOI" => item.reference.doi = Some(value),
+            "abstractNote" => item.abstract_text = Some(value),
+            "url" => item.url = Some(value),
             // Zotero stores dates as "YYYY-MM-DD original", the parts it could not read as 00.
-            _ => item.year = value.get(..4).and_then(|year| year.parse().ok()),
+            "date" => item.year = value.get(..4).and_then(|year| year.parse().ok()),
+            _ => {
+                item.venue.get_or_insert(value);
+            }
         }
     }
     let mut creators = connection.prepare(
@@ -269,6 +347,15 @@ mod tests {
             .expect("Morinishi et al. 1998");
         assert_eq!(four_authors.authors.len(), 4);
         assert_eq!(four_authors.year, Some(1998));
+
+        // As works: known by their DOIs, with the names as displayed, venue and kind.
+        let work = euler.work().expect("a DOI");
+        assert_eq!(work.id().to_string(), "10.4007/annals.2009.170.1417");
+        assert_eq!(work.authors[0].name, "Camillo De Lellis");
+        assert_eq!(work.venue.as_deref(), Some("Annals of Mathematics"));
+        assert_eq!(work.kind, WorkKind::Article);
+        assert_eq!(work.year, Some(2009));
+        assert!(items.iter().all(|item| item.work().is_some()));
 
         let missing = read_local_library(&database, Some("Thesis")).expect_err("no collection");
         assert!(

@@ -1,0 +1,278 @@
+//! The person's own libraries joined to a review (`--library`, seed S0): a local Zotero
+//! database (`zotero.sqlite`, read from a copy while Zotero holds it locked; `--library-collection`
+//! takes one collection) or a RIS export (EndNote, Mendeley, Zotero, Rayyan…). Their works join
+//! the corpus with origin `library` and are screened like search hits; a Zotero library's
+//! `storage/` folder becomes a full-text folder, so the PDFs it keeps are read for the works
+//! included. A record with neither a DOI nor a web address cannot be known by an id and is
+//! left out, and the run says how many.
+
+use std::path::{Path, PathBuf};
+
+use litrev_model::{Work, WorkId};
+use litrev_sources::Source;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::events::Event;
+
+/// A library named with `--library`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LibraryFile {
+    /// A `zotero.sqlite` or a RIS file.
+    pub path: PathBuf,
+    /// For a Zotero library: the collection whose items are taken (all of them when none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collection: Option<String>,
+}
+
+impl LibraryFile {
+    /// Whether the file is a Zotero database (SQLite) rather than a RIS text.
+    fn is_zotero(&self) -> bool {
+        let mut head = [0u8; 16];
+        std::fs::File::open(&self.path)
+            .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut head))
+            .is_ok_and(|()| &head == b"SQLite format 3\0")
+    }
+
+    /// The folder of a Zotero library's stored files, when it has one.
+    pub(crate) fn storage(&self) -> Option<PathBuf> {
+        self.is_zotero()
+            .then(|| self.path.with_file_name("storage"))
+            .filter(|folder| folder.is_dir())
+    }
+}
+
+/// What one library gave, stored with the discover step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct LibraryRecord {
+    /// The file.
+    pub(crate) path: PathBuf,
+    /// Its records (of the collection, when one was named).
+    pub(crate) records: usize,
+    /// Those that joined the corpus as works.
+    pub(crate) works: usize,
+    /// Those left out for want of a DOI or a web address.
+    pub(crate) without_id: usize,
+    /// The files a Zotero library keeps for its works: each work's text, whatever the file
+    /// says of itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) files: Vec<(WorkId, PathBuf)>,
+}
+
+/// The works of the named libraries, and what each gave.
+#[derive(Default)]
+pub(crate) struct Libraries {
+    /// Their works, in the libraries' order.
+    pub(crate) works: Vec<Work>,
+    /// One record per library.
+    pub(crate) records: Vec<LibraryRecord>,
+}
+
+/// Reads every named library.
+///
+/// # Errors
+/// [`Error::BadInput`] for a file that cannot be read or is neither a Zotero database nor a
+/// RIS file; the Zotero reader's error for a database it cannot read or a collection it lacks.
+pub(crate) fn read_libraries(files: &[LibraryFile], events: &dyn Fn(&Event)) -> Result<Libraries> {
+    let mut read = Libraries::default();
+    for file in files {
+        let mut attached = Vec::new();
+        let records: Vec<Option<Work>> = if file.is_zotero() {
+            let items =
+                litrev_sources::zotero::read_local_library(&file.path, file.collection.as_deref())?;
+            items
+                .iter()
+                .map(|item| {
+                    let work = item.work();
+                    if let Some(work) = &work {
+                        attached.extend(item.files.iter().map(|path| (work.id(), path.clone())));
+                    }
+                    work
+                })
+                .collect()
+        } else {
+            read_ris_works(&file.path)?
+        };
+        let total = records.len();
+        let works: Vec<Work> = records.into_iter().flatten().collect();
+        let without_id = total - works.len();
+        if without_id > 0 {
+            events(&Event::Notice {
+                message: format!(
+                    "{without_id} of the {total} records of {} have neither a DOI nor a web address and were left out: add their DOIs in your reference manager to review them",
+                    file.path.display()
+                ),
+            });
+        }
+        read.records.push(LibraryRecord {
+            path: file.path.clone(),
+            records: total,
+            works: works.len(),
+            without_id,
+            files: attached,
+        });
+        read.works.extend(works);
+    }
+    Ok(read)
+}
+
+/// The libraries' works as the run's sources know them: each one a source finds by its DOI is
+/// merged with the source's record (which brings the ids, references and subjects the
+/// relevance ranking reads), the library's fields kept where the source has none. A lookup
+/// that fails leaves the library's records as they are, and says so.
+pub(crate) fn as_sources_know_them(
+    sources: &dyn Source,
+    works: Vec<Work>,
+    events: &dyn Fn(&Event),
+) -> Vec<Work> {
+    let dois: Vec<WorkId> = works
+        .iter()
+        .filter_map(|work| work.ids.doi.clone().map(WorkId::Doi))
+        .collect();
+    if dois.is_empty() || !sources.capabilities().batch_lookup {
+        return works;
+    }
+    let known = match sources.lookup(&dois) {
+        Ok(known) => known,
+        Err(error) => {
+            events(&Event::Notice {
+                message: format!(
+                    "the library's records could not be looked up ({error}): they are screened as the library gives them"
+                ),
+            });
+            return works;
+        }
+    };
+    works
+        .into_iter()
+        .map(
+            |work| match known.iter().find(|record| record.ids.shares_any(&work.ids)) {
+                Some(record) => litrev_model::merge_pair(record.clone(), work),
+                None => work,
+            },
+        )
+        .collect()
+}
+
+/// A RIS file's records, as works where they carry an id.
+fn read_ris_works(path: &Path) -> Result<Vec<Option<Work>>> {
+    let bad = |message: String| Error::BadInput {
+        path: path.to_owned(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        bad(format!(
+            "{error}: name a zotero.sqlite or a RIS export (UTF-8 text)"
+        ))
+    })?;
+    let (records, _issues) = litrev_sources::library::read_ris(&text, path);
+    if records.is_empty() {
+        return Err(bad(
+            "no RIS record in it: name a zotero.sqlite or a RIS export (records opening with `TY  - `)"
+                .to_owned(),
+        ));
+    }
+    Ok(records
+        .into_iter()
+        .map(|record| Some(record.work).filter(|work| work.ids.primary().is_some()))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A real Zotero RIS export gives its records with DOIs as works; a file of records without
+    /// any id gives none and says how many it left out; a file that is neither is refused.
+    #[test]
+    fn ris_exports_give_the_records_they_can_name() {
+        let Some(data) = litrev_testkit::testdata() else {
+            return;
+        };
+        let folder = data.join("import-exports/asreview-demo-data");
+        let notices = std::sync::Mutex::new(Vec::new());
+        let read = read_libraries(
+            &[
+                LibraryFile {
+                    path: folder.join("baseline_zotero.ris"),
+                    collection: None,
+                },
+                LibraryFile {
+                    path: folder.join("baseline_tag-notes.ris"),
+                    collection: None,
+                },
+            ],
+            &|event| {
+                if let Event::Notice { message } = event {
+                    notices.lock().expect("notices").push(message.clone());
+                }
+            },
+        )
+        .expect("reads");
+        assert_eq!(read.records[0].records, 100);
+        assert_eq!(read.records[0].works, 100);
+        // Of its eleven records, one has a title (the others are notes alone), and no id.
+        assert_eq!(
+            (read.records[1].records, read.records[1].without_id),
+            (1, 1)
+        );
+        assert!(read.works[0].ids.doi.is_some() && read.works[0].abstract_text.is_some());
+        let said = notices.lock().expect("notices").join("\n");
+        assert!(said.contains("1 of the 1 records of"), "{said}");
+        let not_a_library = tempfile::NamedTempFile::new().expect("file");
+        std::fs::write(not_a_library.path(), "title,doi\nA,10.1/x\n").expect("write");
+        let refused = read_libraries(
+            &[LibraryFile {
+                path: not_a_library.path().to_owned(),
+                collection: None,
+            }],
+            &|_| {},
+        )
+        .err()
+        .expect("refused");
+        assert!(
+            refused
+                .to_string()
+                .contains("zotero.sqlite or a RIS export"),
+            "{refused}"
+        );
+    }
+
+    /// A library record known only by DOI, title and abstract becomes the snapshot's record of
+    /// that work (its OpenAlex id and references), keeping what the source lacks.
+    #[test]
+    fn library_records_are_merged_with_what_the_sources_know() {
+        let Some(data) = litrev_testkit::testdata() else {
+            return;
+        };
+        let index = tempfile::tempdir().expect("index folder");
+        let (snapshot, _) = litrev_sources::SnapshotSource::open(
+            &[data.join("synergy/works/Donners_2021.jsonl.gz")],
+            index.path(),
+            &|_| {},
+        )
+        .expect("the snapshot opens");
+        let known: Work = Work {
+            ids: litrev_model::WorkIds {
+                doi: Some("10.1056/NEJMoa1703068".parse().expect("a DOI")),
+                ..litrev_model::WorkIds::default()
+            },
+            title: Some("Emicizumab Prophylaxis in Hemophilia A with Inhibitors".to_owned()),
+            venue: Some("From my library".to_owned()),
+            ..Work::default()
+        };
+        let unknown = Work {
+            ids: litrev_model::WorkIds {
+                doi: Some("10.9999/not.in.the.snapshot".parse().expect("a DOI")),
+                ..litrev_model::WorkIds::default()
+            },
+            title: Some("A record only the library holds".to_owned()),
+            ..Work::default()
+        };
+        let merged = as_sources_know_them(&snapshot, vec![known, unknown.clone()], &|_| {});
+        assert!(merged[0].ids.openalex.is_some(), "{:?}", merged[0].ids);
+        assert!(!merged[0].references.is_empty());
+        assert!(merged[0].abstract_text.is_some());
+        assert_eq!(merged[1], unknown);
+    }
+}
