@@ -521,6 +521,10 @@ pub struct PlanArgs {
     /// these sources (none: for `review`'s default, openalex).
     #[arg(long)]
     pub source: Vec<String>,
+    /// Sites searched through the web search provider, as `review --site` (needs --source
+    /// brave): one web search each in the plan.
+    #[arg(long, value_name = "SITE")]
+    pub site: Vec<String>,
     /// Take the default answer to every clarifying question (also when not on a terminal).
     #[arg(long, short = 'y')]
     pub yes: bool,
@@ -573,6 +577,12 @@ pub struct ReviewArgs {
     /// are skipped).
     #[arg(long, value_name = "FILE")]
     pub urls: Option<PathBuf>,
+    /// A site whose pages are searched for the question's terms through the web search
+    /// provider (needs --source brave): a host (who.int, nice.org.uk), or `sep` for the
+    /// Stanford Encyclopedia of Philosophy (its entries cited as encyclopedia entries) or
+    /// `philpapers`; repeatable.
+    #[arg(long, value_name = "SITE")]
+    pub site: Vec<String>,
     /// Your own library, whose records join the corpus and are screened like search hits: a
     /// Zotero database (the zotero.sqlite in Zotero's data folder, read from a copy while
     /// Zotero runs; its storage/ folder's PDFs are read as full texts) or a RIS export;

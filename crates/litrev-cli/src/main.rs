@@ -180,6 +180,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 clarify: false,
                 pages: Vec::new(),
                 libraries: Vec::new(),
+                sites: litrev::parse_sites(&args.site, &sources)?,
             };
             let mut plan = litrev::generated_plan(&options);
             if !sources.is_empty() {
@@ -275,6 +276,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                         collection: review.library_collection.clone(),
                     })
                     .collect(),
+                sites: litrev::parse_sites(&review.site, &sources)?,
                 llm: review.llm_options()?,
                 style: review.style,
                 out_dir: review

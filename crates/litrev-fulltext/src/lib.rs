@@ -12,9 +12,7 @@ mod remote;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use litrev_model::{
-    FullText, MissingText, Retrieval, TextFormat, TextStatus, Work, WorkKind, sha256_hex,
-};
+use litrev_model::{FullText, MissingText, Retrieval, TextFormat, TextStatus, Work, sha256_hex};
 
 pub use litrev_http::{DownloadLimits, Downloader};
 pub use local::{Library, LocalFile};
@@ -244,7 +242,7 @@ fn read(mut retrieval: Retrieval, bytes: Vec<u8>, text: FullText) -> Acquired {
 
 /// Reads a copy of `work` fetched from `url`: the page itself for a web page, else JATS or PDF.
 fn read_copy(work: &Work, url: &str, bytes: &[u8], config: &FulltextConfig) -> Result<FullText> {
-    if work.kind == WorkKind::Webpage {
+    if remote::is_web_page(work) {
         read_page(work, url, bytes)
     } else {
         read_bytes(bytes, config.pdf)

@@ -42,6 +42,15 @@ const ANY_TYPES: &[&str] = &[
     "text/xml",
 ];
 
+/// Whether a work is a page of the web (a web page, an online encyclopedia's entry known by
+/// its address): its text is the page itself, HTML.
+pub fn is_web_page(work: &Work) -> bool {
+    work.kind == WorkKind::Webpage
+        || (work.kind == WorkKind::EncyclopediaEntry
+            && work.ids.doi.is_none()
+            && work.ids.url.is_some())
+}
+
 /// The copies of a work to try, best first, each once.
 pub fn candidates(work: &Work, bases: &RemoteBases) -> Vec<Candidate> {
     let mut found = Vec::new();
@@ -69,7 +78,7 @@ pub fn candidates(work: &Work, bases: &RemoteBases) -> Vec<Candidate> {
         && !found.iter().any(|candidate| candidate.url == *url)
     {
         // A web page's text is the page itself.
-        let accepted = if work.kind == WorkKind::Webpage {
+        let accepted = if is_web_page(work) {
             litrev_sources::web::PAGE_TYPES
         } else {
             ANY_TYPES

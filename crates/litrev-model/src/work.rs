@@ -145,6 +145,8 @@ pub enum WorkKind {
     Editorial,
     /// A web page (grey literature).
     Webpage,
+    /// An entry of an encyclopedia (the Stanford Encyclopedia of Philosophy's).
+    EncyclopediaEntry,
     /// Anything else or unknown.
     #[default]
     Other,
@@ -152,7 +154,7 @@ pub enum WorkKind {
 
 impl WorkKind {
     /// Every kind.
-    pub const ALL: [WorkKind; 12] = [
+    pub const ALL: [WorkKind; 13] = [
         WorkKind::Article,
         WorkKind::ProceedingsArticle,
         WorkKind::BookChapter,
@@ -164,6 +166,7 @@ impl WorkKind {
         WorkKind::Dataset,
         WorkKind::Editorial,
         WorkKind::Webpage,
+        WorkKind::EncyclopediaEntry,
         WorkKind::Other,
     ];
 
@@ -181,6 +184,7 @@ impl WorkKind {
             WorkKind::Dataset => "dataset",
             WorkKind::Editorial => "editorial",
             WorkKind::Webpage => "webpage",
+            WorkKind::EncyclopediaEntry => "encyclopedia-entry",
             WorkKind::Other => "other",
         }
     }
@@ -199,6 +203,9 @@ impl WorkKind {
             "dataset" => WorkKind::Dataset,
             "editorial" | "letter" | "erratum" | "paratext" => WorkKind::Editorial,
             "webpage" | "web-page" | "post" | "post-weblog" => WorkKind::Webpage,
+            "encyclopedia-entry" | "entry-encyclopedia" | "reference-entry" => {
+                WorkKind::EncyclopediaEntry
+            }
             _ => WorkKind::Other,
         }
     }

@@ -64,6 +64,9 @@ pub struct PlanConfig {
     /// Whether a web search provider is among the sources: the plan then adds the web
     /// channel's searches (grey literature), which only such a provider answers.
     pub web_search: bool,
+    /// Sites whose pages are searched for the topic terms (`plato.stanford.edu`): one web
+    /// search each, restricted to the site.
+    pub web_sites: Vec<String>,
 }
 
 impl PlanConfig {
@@ -76,6 +79,7 @@ impl PlanConfig {
             filters: Filters::default(),
             this_year: this_year(),
             web_search: false,
+            web_sites: Vec::new(),
         }
     }
 }
@@ -103,7 +107,7 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         }
     }
     if config.web_search {
-        for search in web_searches(question, &key_terms) {
+        for search in web_searches(question, &key_terms, &config.web_sites) {
             push_directed(&mut queries, search);
         }
     }
@@ -215,8 +219,9 @@ fn directives(key_terms: &[String], phrases: &[String], this_year: i32) -> Vec<Q
 
 /// The web channel's searches (seeds S1, S3: grey literature): the question's topic terms, and
 /// its main clause's when it has one, as a web engine reads them (every word counts, so the
-/// fewer words of the main clause reach pages the whole question's words would not).
-fn web_searches(question: &str, key_terms: &[String]) -> Vec<Query> {
+/// fewer words of the main clause reach pages the whole question's words would not); then the
+/// topic terms on each of `sites`.
+fn web_searches(question: &str, key_terms: &[String], sites: &[String]) -> Vec<Query> {
     let web = |purpose: &str, text: String| Query {
         channel: Channel::Web,
         ..Query::new("", purpose, text)
@@ -233,6 +238,13 @@ fn web_searches(question: &str, key_terms: &[String]) -> Vec<Query> {
                 main_terms.join(" "),
             ));
         }
+    }
+    // A site's own search is the web engine's, restricted to it (`site:` in every engine).
+    for site in sites {
+        searches.push(web(
+            &format!("the topic terms on {site}"),
+            format!("site:{site} {}", key_terms.join(" ")),
+        ));
     }
     searches
 }
@@ -363,6 +375,14 @@ mod tests {
             ]
         );
         assert_eq!(with.queries.len(), none.queries.len() + 2);
+        config.web_sites = vec!["plato.stanford.edu".to_owned()];
+        let sites = plan(question, &config);
+        let last = sites.queries.last().expect("a query");
+        assert_eq!(last.channel, Channel::Web);
+        assert_eq!(
+            last.text,
+            "site:plato.stanford.edu emicizumab prophylaxis bleeding rates haemophilia"
+        );
     }
 
     #[test]

@@ -84,7 +84,9 @@ fn entry_type(kind: WorkKind) -> (EntryType, VenueField) {
         WorkKind::ProceedingsArticle => {
             (EntryType::InProceedings, VenueField::Container("booktitle"))
         }
-        WorkKind::BookChapter => (EntryType::InCollection, VenueField::Container("booktitle")),
+        WorkKind::BookChapter | WorkKind::EncyclopediaEntry => {
+            (EntryType::InCollection, VenueField::Container("booktitle"))
+        }
         WorkKind::Book => (EntryType::Book, VenueField::Omitted),
         WorkKind::Thesis => (EntryType::PhdThesis, VenueField::Issuer("school")),
         WorkKind::Report => (EntryType::TechReport, VenueField::Issuer("institution")),

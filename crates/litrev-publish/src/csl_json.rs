@@ -138,6 +138,8 @@ fn csl_type(kind: WorkKind) -> (&'static str, VenueRole) {
         }
         WorkKind::ProceedingsArticle => ("paper-conference", VenueRole::Container),
         WorkKind::BookChapter => ("chapter", VenueRole::Container),
+        // The encyclopedia is the entry's container: "In The Stanford Encyclopedia of …".
+        WorkKind::EncyclopediaEntry => ("entry-encyclopedia", VenueRole::Container),
         WorkKind::Book => ("book", VenueRole::Omitted),
         WorkKind::Thesis => ("thesis", VenueRole::Issuer),
         WorkKind::Report => ("report", VenueRole::Issuer),
@@ -356,6 +358,24 @@ pub(crate) mod tests {
                 "title": "A thesis",
                 "author": [{"family": "Li", "given": "Bo"}],
                 "publisher": "Utrecht University",
+            }),
+        );
+
+        let mut entry = work(
+            "W4",
+            WorkKind::EncyclopediaEntry,
+            &["David Chalmers"],
+            "Consciousness",
+        );
+        entry.venue = Some("The Stanford Encyclopedia of Philosophy".into());
+        check(
+            &entry,
+            json!({
+                "id": "key",
+                "type": "entry-encyclopedia",
+                "title": "Consciousness",
+                "author": [{"family": "Chalmers", "given": "David"}],
+                "container-title": "The Stanford Encyclopedia of Philosophy",
             }),
         );
     }

@@ -92,6 +92,7 @@ fn ris_type(kind: WorkKind) -> &'static str {
         WorkKind::Dataset => "DATA",
         WorkKind::Preprint => "UNPB",
         WorkKind::Webpage => "ELEC",
+        WorkKind::EncyclopediaEntry => "ENCYC",
         _ => "GEN",
     }
 }

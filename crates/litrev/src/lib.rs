@@ -27,6 +27,7 @@
 //!     clarify: false,
 //!     pages: Vec::new(),
 //!     libraries: Vec::new(),
+//!     sites: Vec::new(),
 //! };
 //! let outcome = runner.start(&options, &|event| eprintln!("{event:?}")).unwrap();
 //! ```
@@ -85,8 +86,8 @@ pub use panics::{PanicReport, install_panic_hook, panic_message};
 pub use plan_file::{PlanEdit, generated_plan, plan_edits, plan_to_toml, read_plan};
 pub use record::{EstimateCheck, OutputFile, RunRecordFile, SourceCalls};
 pub use request::{
-    LlmRequest, PriceRequest, ResearchMode, ReviewRequest, parse_pages, parse_seeds, parse_tier,
-    parse_years,
+    LlmRequest, PriceRequest, ResearchMode, ReviewRequest, parse_pages, parse_seeds, parse_sites,
+    parse_tier, parse_years,
 };
 pub use runner::{Outcome, RunSummary, Runner, Summary, style_csl};
 pub use search::{SearchReport, SourceRow};

@@ -58,6 +58,10 @@ pub struct RunOptions {
     /// records join the corpus to be screened.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub libraries: Vec<crate::LibraryFile>,
+    /// Sites searched through the web search provider (`--site`: `plato.stanford.edu`), one
+    /// web search each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<String>,
 }
 
 impl RunOptions {
@@ -83,6 +87,7 @@ impl RunOptions {
             max_fulltext: None,
             pages: Vec::new(),
             libraries: Vec::new(),
+            sites: Vec::new(),
             plan: None,
             clarify: false,
         }

@@ -74,6 +74,11 @@ pub struct ReviewRequest {
     /// names the host.
     #[serde(default)]
     pub urls: Vec<String>,
+    /// Sites searched through the web search provider for the topic terms (as `--site`: a
+    /// host such as `who.int`, or `sep`, `philpapers`); needs `brave` among the sources or
+    /// `research_mode: "general"`.
+    #[serde(default)]
+    pub sites: Vec<String>,
     /// Most included works whose full text is downloaded (the tier's when absent). Local
     /// full-text folders are a command-line option only: a remote client names no server paths.
     #[serde(default)]
@@ -174,6 +179,7 @@ impl ReviewRequest {
             sources.extend(SourceSpec::parse_list(value).map_err(|error| bad(error.to_string()))?);
         }
         sources = self.research_mode.sources(sources);
+        let sites = parse_sites(&self.sites, &sources)?;
         let seeds = parse_seeds(&self.seeds)?;
         let tier = parse_tier(self.tier.as_deref())?.unwrap_or(Tier::Quick);
         let kinds = self
@@ -229,6 +235,7 @@ impl ReviewRequest {
             clarify: self.clarify,
             pages: parse_pages(&self.urls)?,
             libraries: Vec::new(),
+            sites,
         })
     }
 
@@ -328,6 +335,49 @@ pub fn parse_pages(addresses: &[String]) -> Result<Vec<litrev_model::WebUrl>> {
         .collect()
 }
 
+/// Sites as `--site` takes them: a host (`who.int`), or `sep` (the Stanford Encyclopedia of
+/// Philosophy, `plato.stanford.edu`) or `philpapers` (`philpapers.org`); searching them needs a
+/// web search provider among `sources`.
+///
+/// # Errors
+/// [`Error::InvalidRequest`] for a text that is no host name, or sites without a web source.
+pub fn parse_sites(sites: &[String], sources: &[SourceSpec]) -> Result<Vec<String>> {
+    let hosts = sites
+        .iter()
+        .map(|site| {
+            let text = site.trim().to_ascii_lowercase();
+            let host = match text.as_str() {
+                "sep" => "plato.stanford.edu".to_owned(),
+                "philpapers" => "philpapers.org".to_owned(),
+                _ => text
+                    .trim_start_matches("https://")
+                    .trim_start_matches("http://")
+                    .trim_end_matches('/')
+                    .to_owned(),
+            };
+            let is_host = host.contains('.')
+                && !host.starts_with('.')
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'));
+            if is_host {
+                Ok(host)
+            } else {
+                Err(Error::InvalidRequest(format!(
+                    "--site `{site}` is not a site: give a host name (who.int), sep or philpapers"
+                )))
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if !hosts.is_empty() && !sources.iter().any(SourceSpec::is_web) {
+        return Err(Error::InvalidRequest(
+            "--site searches sites through a web search provider: add --source brave (with BRAVE_API_KEY set)"
+                .to_owned(),
+        ));
+    }
+    Ok(hosts)
+}
+
 /// A tier as the CLI's `--tier` reads it.
 ///
 /// # Errors
@@ -371,6 +421,20 @@ mod tests {
 
     fn request(json: serde_json::Value) -> ReviewRequest {
         serde_json::from_value(json).expect("a review request")
+    }
+
+    #[test]
+    fn sites_are_hosts_or_the_philosophy_presets_and_need_a_web_source() {
+        let web = [SourceSpec::OpenAlex, SourceSpec::Brave];
+        let sites = ["sep".to_owned(), "https://www.who.int/".to_owned()];
+        assert_eq!(
+            parse_sites(&sites, &web).expect("sites"),
+            ["plato.stanford.edu", "www.who.int"]
+        );
+        let error = parse_sites(&sites, &[SourceSpec::OpenAlex]).expect_err("no web source");
+        assert!(error.to_string().contains("--source brave"), "{error}");
+        let error = parse_sites(&["not a site".to_owned()], &web).expect_err("no host");
+        assert!(error.to_string().contains("host name"), "{error}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! `--source brave`: the plan's web searches go to Brave Search (a stand-in serving a real
-//! recorded answer), their pages join the corpus as `webpage` works screened like any record,
-//! PRISMA counts them as web searches, and a missing key stops the run before anything runs.
+//! `--source brave`: the plan's web searches (and `--site` searches) go to Brave Search (a
+//! stand-in serving a real recorded answer), their pages join the corpus as `webpage` works
+//! screened like any record, PRISMA counts them as web searches, and a missing key stops the
+//! run before anything runs.
 
 use litrev_testkit::brave::{BRAVE_TEST_KEY, brave_server};
 use litrev_testkit::http::FaultPlan;
@@ -34,6 +35,8 @@ fn web_searches_reach_brave_and_their_pages_are_screened_and_counted() {
             &question,
             "--source",
             &sources,
+            "--site",
+            "sep",
             "--out",
             &format!("{out_text}.toml"),
         ],
@@ -48,7 +51,12 @@ fn web_searches_reach_brave_and_their_pages_are_screened_and_counted() {
         .iter()
         .filter(|query| query.get("channel").and_then(toml::Value::as_str) == Some("web"))
         .count();
-    assert!(web_queries >= 1, "{plan_text}");
+    assert!(web_queries >= 2, "{plan_text}");
+    // The Stanford Encyclopedia of Philosophy is searched as a site of its own.
+    assert!(
+        plan_text.contains("text = \"site:plato.stanford.edu "),
+        "{plan_text}"
+    );
     let brave = plan["estimate"]["sources"]
         .as_array()
         .expect("sources estimated")
@@ -65,7 +73,7 @@ fn web_searches_reach_brave_and_their_pages_are_screened_and_counted() {
     let output = litrev(
         home.path(),
         &[
-            "review", &question, "--source", &sources, "--out", &out_text, "--yes",
+            "review", &question, "--source", &sources, "--site", "sep", "--out", &out_text, "--yes",
         ],
         &env,
     );
@@ -74,6 +82,12 @@ fn web_searches_reach_brave_and_their_pages_are_screened_and_counted() {
         server.requests(),
         web_queries as u64,
         "one request per web search"
+    );
+    let log = server.request_log();
+    assert!(
+        log.iter()
+            .any(|line| line.contains("q=site%3Aplato.stanford.edu+pharmacokinetics+")),
+        "{log:#?}"
     );
 
     let record: Value =
@@ -96,6 +110,7 @@ fn web_searches_reach_brave_and_their_pages_are_screened_and_counted() {
     // The pages are in the corpus once each, found by the web channel, and screened.
     let corpus = table(&out.join("corpus.csv"));
     let pages: Vec<_> = corpus.iter().filter(|row| !row["url"].is_empty()).collect();
+    // Each search answered the same recorded page of 20: the same 20 pages.
     assert_eq!(pages.len(), 20, "{corpus:?}");
     assert!(
         pages

@@ -115,6 +115,21 @@ pub fn parse_web_results(body: &str) -> std::result::Result<WebResults, String> 
     Ok(read)
 }
 
+/// The Stanford Encyclopedia of Philosophy, as its entries are cited.
+pub const SEP_NAME: &str = "The Stanford Encyclopedia of Philosophy";
+
+/// What the encyclopedia's pages add to an entry's title.
+const SEP_TITLE_SUFFIX: &str = "(Stanford Encyclopedia of Philosophy)";
+
+/// Whether an address is an entry of the Stanford Encyclopedia of Philosophy
+/// (`https://plato.stanford.edu/entries/consciousness/`, or an archived edition's).
+fn is_sep_entry(url: &WebUrl) -> bool {
+    let address = url.address();
+    let rest = address.split_once("://").map_or(address, |(_, rest)| rest);
+    rest.strip_prefix("plato.stanford.edu/")
+        .is_some_and(|path| path.starts_with("entries/") || path.starts_with("archives/"))
+}
+
 /// A result as a work; none without a web address or a title.
 fn work_of(result: Result) -> Option<Work> {
     let url: WebUrl = result.url.as_deref()?.parse().ok()?;
@@ -149,6 +164,19 @@ fn work_of(result: Result) -> Option<Work> {
         .or_else(|| result.meta_url.and_then(|meta| meta.hostname))
         .map(|name| inline_to_text(&name))
         .filter(|name| !name.is_empty());
+    // An entry of the Stanford Encyclopedia of Philosophy is cited as such, by its own title.
+    let (kind, title, venue) = if is_sep_entry(&url) {
+        let title = title
+            .strip_suffix(SEP_TITLE_SUFFIX)
+            .map_or(title.clone(), |entry| entry.trim().to_owned());
+        (
+            WorkKind::EncyclopediaEntry,
+            title,
+            Some(SEP_NAME.to_owned()),
+        )
+    } else {
+        (WorkKind::Webpage, title, venue)
+    };
     Some(Work {
         ids: WorkIds {
             url: Some(url.clone()),
@@ -158,7 +186,7 @@ fn work_of(result: Result) -> Option<Work> {
         year,
         date,
         venue,
-        kind: WorkKind::Webpage,
+        kind,
         abstract_text: Some(snippets.join(" ")).filter(|text| !text.is_empty()),
         language: result
             .language
@@ -206,6 +234,19 @@ mod tests {
         );
         assert_eq!(read.works[1].venue.as_deref(), Some("gobyexample.com"));
         assert_eq!(read.works[1].year, None);
+    }
+
+    #[test]
+    fn an_encyclopedia_entry_is_one_by_its_own_title() {
+        let body = r#"{"web":{"results":[
+            {"title":"Consciousness (Stanford Encyclopedia of Philosophy)","url":"https://plato.stanford.edu/entries/consciousness/","description":"Perhaps no aspect of mind is more familiar.","page_age":"2023-10-24T00:00:00","profile":{"name":"Stanford Encyclopedia of Philosophy"}},
+            {"title":"Table of Contents (Stanford Encyclopedia of Philosophy)","url":"https://plato.stanford.edu/contents.html"}]}}"#;
+        let read = parse_web_results(body).expect("reads");
+        let entry = &read.works[0];
+        assert_eq!(entry.kind, WorkKind::EncyclopediaEntry);
+        assert_eq!(entry.title.as_deref(), Some("Consciousness"));
+        assert_eq!(entry.venue.as_deref(), Some(SEP_NAME));
+        assert_eq!(read.works[1].kind, WorkKind::Webpage);
     }
 
     #[test]

@@ -186,6 +186,7 @@ fn kind_of(ris_type: &str) -> WorkKind {
         "DATA" => WorkKind::Dataset,
         "UNPB" | "PREPRINT" => WorkKind::Preprint,
         "ELEC" | "BLOG" | "WEB" => WorkKind::Webpage,
+        "ENCYC" | "DICT" => WorkKind::EncyclopediaEntry,
         _ => WorkKind::Other,
     }
 }

@@ -85,7 +85,8 @@ fn kind_of(item_type: &str) -> WorkKind {
     match item_type {
         "journalArticle" | "magazineArticle" | "newspaperArticle" => WorkKind::Article,
         "conferencePaper" => WorkKind::ProceedingsArticle,
-        "bookSection" | "encyclopediaArticle" | "dictionaryEntry" => WorkKind::BookChapter,
+        "bookSection" => WorkKind::BookChapter,
+        "encyclopediaArticle" | "dictionaryEntry" => WorkKind::EncyclopediaEntry,
         "book" => WorkKind::Book,
         "preprint" => WorkKind::Preprint,
         "thesis" => WorkKind::Thesis,
