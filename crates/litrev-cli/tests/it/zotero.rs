@@ -371,38 +371,12 @@ fn local_library_with(
         )
         .expect("collection");
     let collection_id = zotero.last_insert_rowid();
-    let field = |name: &str| -> i64 {
-        zotero
-            .query_row(
-                "SELECT fieldID FROM fields WHERE fieldName = ?1",
-                [name],
-                |row| row.get(0),
-            )
-            .expect("a Zotero field")
-    };
-    let (title_field, doi_field) = (field("title"), field("DOI"));
     for (at, (title, doi)) in studies.iter().enumerate() {
-        zotero
-            .execute(
-                "INSERT INTO items (itemTypeID, libraryID, key) VALUES \
-                 ((SELECT itemTypeID FROM itemTypes WHERE typeName = 'journalArticle'), 1, ?1)",
-                [format!("LR{at:06}")],
-            )
-            .expect("item");
-        let item = zotero.last_insert_rowid();
-        for (field, value) in [(title_field, Some(title)), (doi_field, doi.as_ref())] {
-            let Some(value) = value else { continue };
-            zotero
-                .execute("INSERT INTO itemDataValues (value) VALUES (?1)", [value])
-                .expect("value");
-            let value = zotero.last_insert_rowid();
-            zotero
-                .execute(
-                    "INSERT INTO itemData (itemID, fieldID, valueID) VALUES (?1, ?2, ?3)",
-                    [item, field, value],
-                )
-                .expect("item data");
+        let mut fields = vec![("title", title.as_str())];
+        if let Some(doi) = doi {
+            fields.push(("DOI", doi.as_str()));
         }
+        let item = add_item(&zotero, &format!("LR{at:06}"), "journalArticle", &fields);
         zotero
             .execute(
                 "INSERT INTO collectionItems (collectionID, itemID, orderIndex) VALUES (?1, ?2, ?3)",

@@ -153,11 +153,7 @@ fn work_of(result: Result) -> Option<Work> {
         .filter(|age| age.len() >= 10 && age.as_bytes()[4] == b'-')
         .and_then(|age| age.get(..10))
         .map(str::to_owned);
-    let year = date
-        .as_deref()
-        .and_then(|date| date.get(..4))
-        .and_then(|year| year.parse().ok())
-        .filter(|year| (1900..=2200).contains(year));
+    let year = date.as_deref().and_then(crate::web::year_of);
     let venue = result
         .profile
         .and_then(|profile| profile.name)

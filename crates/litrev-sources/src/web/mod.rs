@@ -7,6 +7,7 @@
 mod page;
 mod robots;
 
+pub(crate) use page::year_of;
 pub use page::{
     MAX_PAGE_BYTES, PAGE_TIME_LIMIT, PAGE_TYPES, ReadPage, host_of, read_page, read_page_within,
 };

@@ -127,11 +127,7 @@ fn read_now(address: &WebUrl, fetched_from: &str, html: &[u8]) -> Result<ReadPag
         .map(str::trim)
         .filter(|date| date.len() >= 4)
         .map(|date| date.chars().take(10).collect::<String>());
-    let year = date
-        .as_deref()
-        .and_then(|date| date.get(..4))
-        .and_then(|year| year.parse().ok())
-        .filter(|year| (1900..=2200).contains(year));
+    let year = date.as_deref().and_then(year_of);
     let site = article
         .site_name
         .as_deref()
@@ -218,6 +214,14 @@ fn sections(text: &str, title: &str) -> Vec<TextSection> {
     }
     sections.retain(|section| !section.paragraphs.is_empty());
     sections
+}
+
+/// The year a date opening with one (`2023-06-01…`) gives, when it is a plausible year of
+/// publication.
+pub(crate) fn year_of(date: &str) -> Option<i32> {
+    date.get(..4)
+        .and_then(|year| year.parse().ok())
+        .filter(|year| (1900..=2200).contains(year))
 }
 
 /// Whitespace runs as one space, control characters dropped.
