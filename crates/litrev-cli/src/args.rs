@@ -525,6 +525,10 @@ pub struct PlanArgs {
     /// brave): one web search each in the plan.
     #[arg(long, value_name = "SITE")]
     pub site: Vec<String>,
+    /// The language model a review of the plan would use: the estimate then gives the most
+    /// calls, tokens and dollars it may cost.
+    #[command(flatten)]
+    pub model: LlmArgs,
     /// Take the default answer to every clarifying question (also when not on a terminal).
     #[arg(long, short = 'y')]
     pub yes: bool,

@@ -202,7 +202,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             } else {
                 sources
             };
-            let estimate = litrev::estimate(&plan, &estimate_sources);
+            let mut estimate = litrev::estimate(&plan, &estimate_sources);
+            if let Some(llm) = args.model.options() {
+                estimate.llm = Some(litrev::estimate_llm(&plan, &llm, plan.limits.max_fulltext));
+            }
             // Asked for, the estimate is the command's output; otherwise it is said on stderr.
             match (args.estimate, args.json) {
                 (true, true) => println!("{}", serde_json::to_string_pretty(&estimate)?),
@@ -759,19 +762,37 @@ fn report(outcome: Outcome, json: bool) -> anyhow::Result<u8> {
 
 /// An estimate as lines for a person: one per source, then the total.
 fn estimate_lines(estimate: &litrev::model::Estimate) -> String {
-    if estimate.sources.is_empty() {
-        return "estimate: no live source is asked (local snapshots cost no request)\n".to_owned();
-    }
     let mut lines = String::new();
+    if estimate.sources.is_empty() {
+        lines.push_str("estimate: no live source is asked (local snapshots cost no request)\n");
+    }
     for source in &estimate.sources {
         lines.push_str(&format!(
             "estimate: {} {} requests, ${:.4}\n",
             source.source, source.requests, source.cost_usd
         ));
     }
-    lines.push_str(&format!(
-        "estimate: {} requests in all (expected between {} and {}), ${:.4}, about {:.0} s waiting on the APIs\n",
-        estimate.requests, estimate.requests_low, estimate.requests_high, estimate.cost_usd, estimate.api_seconds
-    ));
+    if !estimate.sources.is_empty() {
+        lines.push_str(&format!(
+            "estimate: {} requests in all (expected between {} and {}), ${:.4}, about {:.0} s waiting on the APIs\n",
+            estimate.requests, estimate.requests_low, estimate.requests_high, estimate.cost_usd, estimate.api_seconds
+        ));
+    }
+    if let Some(llm) = &estimate.llm {
+        for phase in &llm.phases {
+            lines.push_str(&format!(
+                "estimate: {} at most {} calls, {} tokens in, {} out\n",
+                phase.phase, phase.calls, phase.input_tokens, phase.output_tokens
+            ));
+        }
+        let cost = llm.cost_usd.map_or_else(
+            || "no known price (give --llm-price IN,OUT)".to_owned(),
+            |cost| format!("at most ${cost:.2}"),
+        );
+        lines.push_str(&format!(
+            "estimate: the model {} at most {} calls, {} tokens in, {} out: {cost}\n",
+            llm.model, llm.calls, llm.input_tokens, llm.output_tokens
+        ));
+    }
     lines
 }

@@ -20,6 +20,38 @@ pub struct SourceEstimate {
     pub api_seconds: f64,
 }
 
+/// What a run's language model may be asked, at most, in one phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmPhaseEstimate {
+    /// The phase, as the run's ledger names it (`plan`, `snowball`, `screen`…).
+    pub phase: String,
+    /// Calls at most.
+    pub calls: u64,
+    /// Input tokens over those calls, for records and texts of typical length.
+    pub input_tokens: u64,
+    /// Output tokens at most: every answer as long as the phase lets it be.
+    pub output_tokens: u64,
+}
+
+/// What a run's language model may be asked, at most, within the plan's limits, and what
+/// that costs at the model's price.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmEstimate {
+    /// The model.
+    pub model: String,
+    /// Phase by phase, in run order.
+    pub phases: Vec<LlmPhaseEstimate>,
+    /// Calls over the phases.
+    pub calls: u64,
+    /// Input tokens over the phases.
+    pub input_tokens: u64,
+    /// Output tokens over the phases.
+    pub output_tokens: u64,
+    /// US dollars at the model's price; none for a model without a known price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}
+
 /// A plan's expected cost.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
@@ -35,6 +67,9 @@ pub struct Estimate {
     pub cost_usd: f64,
     /// Seconds waiting on the APIs; the steps' own computing comes on top.
     pub api_seconds: f64,
+    /// What the run's language model may be asked, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm: Option<LlmEstimate>,
 }
 
 impl Estimate {
@@ -49,6 +84,7 @@ impl Estimate {
             cost_usd: sources.iter().map(|source| source.cost_usd).sum(),
             api_seconds: sources.iter().map(|source| source.api_seconds).sum(),
             sources,
+            llm: None,
         }
     }
 }

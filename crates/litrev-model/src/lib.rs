@@ -37,7 +37,7 @@ pub use dedup::{
     normalise as normalise_title,
 };
 pub use digest::sha256_hex;
-pub use estimate::{ESTIMATE_TOLERANCE, Estimate, SourceEstimate};
+pub use estimate::{ESTIMATE_TOLERANCE, Estimate, LlmEstimate, LlmPhaseEstimate, SourceEstimate};
 pub use expert::{Expert, add_experts, rank_experts};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WebUrl, WorkId, WorkIds};

@@ -22,7 +22,7 @@ use litrev_text::content_words;
 
 pub use brief::{answer, brief, read_probe, this_year};
 pub use domains::{find_domains, split_into_domains};
-pub use variants::{PLANNER_PHASE, PlannerReport, QueryPlanner};
+pub use variants::{PLANNER_MAX_TOKENS, PLANNER_PHASE, PlannerReport, QueryPlanner};
 
 /// Words that name the kind of review rather than its topic.
 const REVIEW_WORDS: &[&str] = &[

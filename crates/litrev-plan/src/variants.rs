@@ -35,7 +35,7 @@ const MAX_PHRASE_WORDS: usize = 4;
 const MAX_AIM_WORDS: usize = 12;
 
 /// Most tokens of the answer: five searches of eight terms and an aim each.
-const MAX_TOKENS: u32 = 600;
+pub const PLANNER_MAX_TOKENS: u32 = 600;
 
 /// A language model asked for searches beyond the question's words.
 #[derive(Clone, Copy)]
@@ -163,7 +163,7 @@ impl QueryPlanner<'_> {
     fn request(&self, question: &str) -> Result<LlmRequest, litrev_llm::Error> {
         let settings = RequestSettings {
             model: self.model.to_owned(),
-            max_tokens: MAX_TOKENS,
+            max_tokens: PLANNER_MAX_TOKENS,
             temperature: 0.0,
         };
         let count = MAX_VARIANTS.to_string();

@@ -50,7 +50,7 @@ use litrev_sources::{Held, Source};
 use serde::{Deserialize, Serialize};
 
 pub use judge::{Basis, Judgement};
-pub use scorer::{LlmScorer, LlmVerdict, SCORER_PHASE, ScorerReport};
+pub use scorer::{LlmScorer, LlmVerdict, SCORER_MAX_TOKENS, SCORER_PHASE, ScorerReport};
 
 /// Why a stage failed.
 #[derive(Debug, thiserror::Error)]

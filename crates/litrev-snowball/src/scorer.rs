@@ -25,7 +25,7 @@ use crate::judge::Judgement;
 pub const SCORER_PHASE: &str = "snowball";
 
 /// Most tokens of one answer: a verdict and a sentence.
-const MAX_TOKENS: u32 = 200;
+pub const SCORER_MAX_TOKENS: u32 = 200;
 
 /// A language model asked about the works the text judgement is unsure of.
 #[derive(Clone, Copy)]
@@ -188,7 +188,7 @@ impl LlmScorer<'_> {
     fn request(&self, question: &str, work: &Work) -> Result<LlmRequest, litrev_llm::Error> {
         let settings = RequestSettings {
             model: self.model.to_owned(),
-            max_tokens: MAX_TOKENS,
+            max_tokens: SCORER_MAX_TOKENS,
             temperature: 0.0,
         };
         let slots = WorkSlots::of(work);

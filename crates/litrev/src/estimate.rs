@@ -8,7 +8,7 @@
 //! and how many lists the stages ask for before saturation, are the [`RequestModel`]'s
 //! constants, chosen by `litrev bench estimate` leaving each dataset out.
 
-use litrev_model::{Channel, Estimate, Plan, SourceEstimate};
+use litrev_model::{Channel, Estimate, LlmEstimate, LlmPhaseEstimate, Plan, SourceEstimate};
 use litrev_sources::Capabilities;
 use litrev_sources::openalex::{LIST_COST_USD, MAX_OR_VALUES, MAX_PER_PAGE, SEARCH_COST_USD};
 
@@ -212,6 +212,107 @@ pub fn estimate(plan: &Plan, sources: &[SourceSpec]) -> Estimate {
     Estimate::of(sources)
 }
 
+/// Tokens of a title and abstract as the prompts show them: an abstract of about 250 words,
+/// its title and the labels around them.
+const RECORD_TOKENS: u64 = 450;
+
+/// Tokens of one numbered sentence of a full text shown to the study-card reader.
+const SENTENCE_TOKENS: u64 = 40;
+
+/// Tokens of one evidence span shown to the writer, with its key and pinpoint.
+const SPAN_TOKENS: u64 = 70;
+
+/// What the run's model may be asked at most within the plan's limits: one planning call; in
+/// each snowball stage, every work the stage may add left in doubt (a bound: the works a
+/// score leaves in doubt are not known before the run); with eligibility criteria, the judge
+/// on the included works and half as many borderline ones; a study card per full text read;
+/// per theme, one draft and the repair rounds. Input tokens are the prompts' own and records
+/// of typical length, output tokens each answer as long as its phase allows; the price is
+/// the model's list price (or `--llm-price`).
+pub fn estimate_llm(plan: &Plan, options: &crate::LlmOptions, max_fulltext: usize) -> LlmEstimate {
+    use litrev_llm::{
+        DRAFT_SECTION, PLAN_QUERIES, REPAIR_SENTENCE, SCREEN_JUDGE, SNOWBALL_RELEVANCE, STUDY_CARD,
+        estimate_tokens,
+    };
+    let model = options.model.as_str();
+    let question = estimate_tokens(&plan.question);
+    let limits = &plan.limits;
+    let phase = |name: &str, calls: u64, input_each: u64, output_each: u64| LlmPhaseEstimate {
+        phase: name.to_owned(),
+        calls,
+        input_tokens: calls * input_each,
+        output_tokens: calls * output_each,
+    };
+    let mut phases = vec![
+        phase(
+            litrev_plan::PLANNER_PHASE,
+            1,
+            estimate_tokens(PLAN_QUERIES.text) + question,
+            u64::from(litrev_plan::PLANNER_MAX_TOKENS),
+        ),
+        phase(
+            litrev_snowball::SCORER_PHASE,
+            u64::from(limits.max_stages) * limits.max_works as u64,
+            estimate_tokens(SNOWBALL_RELEVANCE.text) + question + RECORD_TOKENS,
+            u64::from(litrev_snowball::SCORER_MAX_TOKENS),
+        ),
+    ];
+    if let Some(criteria) = &options.criteria {
+        let judge = litrev_screen::JudgeConfig::for_model(model, limits.max_works);
+        // The included works (the tier's limit at most) and the best excluded, a share of them.
+        let borderline = (limits.max_works as f32 * judge.borderline_share).ceil() as u64;
+        let judged = limits.max_works as u64 + borderline;
+        phases.push(phase(
+            litrev_screen::JUDGE_PHASE,
+            judged,
+            estimate_tokens(SCREEN_JUDGE.text)
+                + question
+                + estimate_tokens(criteria)
+                + RECORD_TOKENS,
+            u64::from(judge.max_tokens),
+        ));
+    }
+    let cards = litrev_extract::CardLlmConfig::for_model(model);
+    phases.push(phase(
+        litrev_extract::CARDS_PHASE,
+        max_fulltext.min(limits.max_works) as u64,
+        estimate_tokens(STUDY_CARD.text) + cards.max_sentences as u64 * SENTENCE_TOKENS,
+        u64::from(cards.max_tokens),
+    ));
+    let write = litrev_write::LlmWriteConfig::for_model(model);
+    let themes = litrev_organise::OrganiseConfig::default().max_themes as u64;
+    phases.push(phase(
+        litrev_write::DRAFT_PHASE,
+        themes,
+        estimate_tokens(DRAFT_SECTION.text)
+            + question
+            + write.max_spans_per_section as u64 * SPAN_TOKENS,
+        u64::from(write.draft_max_tokens),
+    ));
+    phases.push(phase(
+        litrev_write::REPAIR_PHASE,
+        themes * u64::from(write.repair_rounds),
+        estimate_tokens(REPAIR_SENTENCE.text) + 3 * SPAN_TOKENS,
+        u64::from(write.repair_max_tokens),
+    ));
+    let input_tokens = phases.iter().map(|phase| phase.input_tokens).sum();
+    let output_tokens = phases.iter().map(|phase| phase.output_tokens).sum();
+    let mut prices = litrev_llm::PriceTable::list_prices();
+    if let Some(price) = options.price {
+        prices = prices.with(model, price);
+    }
+    LlmEstimate {
+        model: model.to_owned(),
+        calls: phases.iter().map(|phase| phase.calls).sum(),
+        input_tokens,
+        output_tokens,
+        cost_usd: prices
+            .price(model)
+            .map(|price| price.cost(input_tokens, output_tokens, options.batch)),
+        phases,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +395,41 @@ mod tests {
             .count() as u64;
         assert!(answered < standard.queries.len() as u64);
         assert_eq!(arxiv.requests, answered);
+    }
+
+    #[test]
+    fn the_models_calls_are_bounded_by_the_plans_limits_and_priced_when_known() {
+        let plan = plan(Tier::Standard, 0);
+        let mut options = crate::LlmOptions::new(crate::LlmKind::Anthropic);
+        let without = estimate_llm(&plan, &options, 50);
+        let phases: Vec<&str> = without
+            .phases
+            .iter()
+            .map(|phase| phase.phase.as_str())
+            .collect();
+        assert_eq!(
+            phases,
+            [
+                "plan",
+                "snowball",
+                "fulltext",
+                "write.draft",
+                "write.repair"
+            ]
+        );
+        assert!(without.cost_usd.is_some_and(|cost| cost > 0.0));
+        options.criteria = Some("Randomised trials in adults only.".to_owned());
+        let judged = estimate_llm(&plan, &options, 50);
+        let screen = judged
+            .phases
+            .iter()
+            .find(|phase| phase.phase == "screen")
+            .expect("the judge");
+        // The included works and half as many borderline ones.
+        assert_eq!(screen.calls, plan.limits.max_works as u64 * 3 / 2);
+        assert_eq!(judged.calls, without.calls + screen.calls);
+        options.model = "a-local-model".to_owned();
+        assert_eq!(estimate_llm(&plan, &options, 50).cost_usd, None);
     }
 
     #[test]

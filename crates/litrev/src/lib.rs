@@ -69,7 +69,7 @@ pub use config::{ApiConfig, CacheSettings, CacheStore, HttpSettings, SourcesConf
 pub use continuation::FollowUp;
 pub use edit::{EditProblem, ReviewText, Revised};
 pub use error::{Error, ErrorCode, Result};
-pub use estimate::{RequestModel, SearchShape, estimate};
+pub use estimate::{RequestModel, SearchShape, estimate, estimate_llm};
 pub use event_log::{EventLog, StoredEvent, StreamRecorder};
 pub use events::Event;
 pub use explore::{Direction, Exploration};

@@ -47,6 +47,10 @@ pub struct RunRecordFile {
     /// its sentences came to (absent for extractive runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm: Option<crate::LlmRecord>,
+    /// What the plan's limits let the model be asked at most ([`crate::estimate_llm`]), beside
+    /// `llm`'s actual figures (absent for runs without a model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_estimate: Option<litrev_model::LlmEstimate>,
     /// What each step cost: time, memory, calls, tokens and dollars.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub telemetry: Option<crate::Telemetry>,

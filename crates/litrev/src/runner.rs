@@ -1149,6 +1149,13 @@ impl Runner {
             estimate: EstimateCheck::of(crate::estimate(&plan, &options.sources), &calls),
             calls,
             llm: written.llm.clone(),
+            llm_estimate: options.llm.as_ref().map(|llm| {
+                crate::estimate_llm(
+                    &plan,
+                    llm,
+                    options.max_fulltext.unwrap_or(plan.limits.max_fulltext),
+                )
+            }),
             telemetry: Some(telemetry.clone()),
         };
         let run_json = serde_json::to_string_pretty(&run_record)

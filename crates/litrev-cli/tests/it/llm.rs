@@ -230,6 +230,7 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
     let expected = (input as f64 + 2.0 * output_tokens as f64) / 1_000_000.0;
     assert!((cost - expected).abs() < 1e-9, "{cost} vs {expected}");
     assert_eq!(record["options"]["llm"]["budget_usd"], 5.0);
+    check_estimate(&record);
 
     // The same review again: every answer comes from the cache, the text is the same.
     let again = home.path().join("again");
@@ -244,6 +245,36 @@ fn an_llm_review_cites_only_stored_works_and_repairs_an_invented_claim() {
         std::fs::read(again.join("review.md")).expect("review.md"),
         markdown.into_bytes()
     );
+}
+
+/// `run.json`'s estimate of the model's calls bounds what each phase asked: at most as many
+/// calls in every phase, and in all; the output tokens too.
+fn check_estimate(record: &serde_json::Value) {
+    let estimate = &record["llm_estimate"];
+    assert_eq!(estimate["model"], "scripted", "{estimate}");
+    let estimated = |phase: &str| {
+        estimate["phases"]
+            .as_array()
+            .expect("phases")
+            .iter()
+            .find(|row| row["phase"] == phase)
+            .unwrap_or_else(|| panic!("no estimate of {phase}: {estimate}"))
+    };
+    for actual in record["llm"]["phases"].as_array().expect("phases") {
+        let phase = actual["phase"].as_str().expect("a phase");
+        let bound = estimated(phase);
+        assert!(
+            actual["calls"].as_u64() <= bound["calls"].as_u64(),
+            "{phase}: {actual} over {bound}"
+        );
+    }
+    assert!(record["llm"]["total"]["calls"].as_u64() <= estimate["calls"].as_u64());
+    assert!(record["llm"]["total"]["output_tokens"].as_u64() <= estimate["output_tokens"].as_u64());
+    // At the run's price ($1 and $2 per million tokens in and out).
+    let tokens = |key: &str| estimate[key].as_f64().expect("tokens");
+    let expected = (tokens("input_tokens") + 2.0 * tokens("output_tokens")) / 1_000_000.0;
+    let cost = estimate["cost_usd"].as_f64().expect("a cost");
+    assert!((cost - expected).abs() < 1e-9, "{cost} vs {expected}");
 }
 
 /// The plan of `run.json` against [`VARIANTS`]: the two new searches added after the question's
@@ -446,6 +477,7 @@ fn eligibility_criteria_are_applied_by_the_model_at_screening() {
         llm.calls().len() as u64,
         "the total counts planning, snowballing, the judge and the writer"
     );
+    check_estimate(&record);
 
     // The method says what the model judged.
     let review = std::fs::read_to_string(out.join("review.md")).expect("review.md");
