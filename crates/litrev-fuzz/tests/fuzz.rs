@@ -50,6 +50,7 @@ targets!(
     openalex_authors,
     zotero,
     web_page,
+    brave,
     work_id,
 );
 

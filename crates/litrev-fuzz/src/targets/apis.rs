@@ -125,6 +125,28 @@ pub(super) fn crossref(input: &[u8]) -> Checked {
     Ok(())
 }
 
+/// The recorded Brave Search answer a registry package ships (`scripts/fetch-brave-answers.sh`).
+pub(super) fn brave_seeds(_data: &Path) -> Seeds {
+    let folder = litrev_testkit::brave_answers()
+        .ok_or("no recorded Brave answer: run scripts/fetch-brave-answers.sh")?;
+    let file = folder.join("web.json");
+    let out = vec![Seed::new(file.display().to_string(), seeds::read(&file)?)];
+    Ok(seeds::sized(out, seeds::shrink_json))
+}
+
+/// Brave's web results: every work read is a page (or an encyclopedia entry) known by its
+/// address, with a title.
+pub(super) fn brave(input: &[u8]) -> Checked {
+    let body = text(input);
+    if let Ok(page) = litrev_sources::brave::parse_web_results(&body) {
+        check::api_works(&page.works)?;
+        if let Some(work) = page.works.iter().find(|work| work.ids.url.is_none()) {
+            return Err(format!("a web result without its address: {work:?}"));
+        }
+    }
+    Ok(())
+}
+
 /// Biopython's E-utilities answers, PubMed and MEDLINE records, and ASReview's PubMed export.
 pub(super) fn pubmed_seeds(data: &Path) -> Seeds {
     let mut out = Vec::new();

@@ -204,6 +204,15 @@ pub const TARGETS: &[Target] = &[
         cost: 4,
     },
     Target {
+        name: "brave",
+        parsers: "litrev_sources::brave::parse_web_results (Brave Search's web results)",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: apis::brave_seeds,
+        run: apis::brave,
+        cost: 1,
+    },
+    Target {
         name: "work_id",
         parsers: "litrev_model::WorkId and its newtypes' FromStr (every id read from outside data)",
         format: Format::Text,
