@@ -59,8 +59,8 @@ pub use ledger::{Ledger, PhaseUsage, Price, PriceTable};
 pub use metered::Metered;
 pub use openai::{OPENAI_URL, OpenAiCompatible};
 pub use prompt::{
-    DRAFT_SECTION, PLAN_QUERIES, Prompt, REPAIR_SENTENCE, RequestSettings, SCREEN_JUDGE,
-    SNOWBALL_RELEVANCE, STUDY_CARD, WorkSlots,
+    DRAFT_SECTION, PLAN_BRIEF, PLAN_QUERIES, Prompt, REPAIR_SENTENCE, RequestSettings,
+    SCREEN_JUDGE, SNOWBALL_RELEVANCE, STUDY_CARD, WorkSlots,
 };
 pub use provider::{DEFAULT_PARALLEL_CALLS, LlmProvider, in_parallel};
 pub use request::{JsonSchema, LlmRequest, LlmResponse, Message, Role, estimate_tokens};

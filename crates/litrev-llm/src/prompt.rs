@@ -58,6 +58,14 @@ pub const PLAN_QUERIES: Prompt = Prompt {
     text: include_str!("../prompts/plan_queries.v1.md"),
 };
 
+/// The research brief a question implies: disciplines, methods, population and, for a question
+/// joining unrelated fields, its domains (JSON).
+pub const PLAN_BRIEF: Prompt = Prompt {
+    name: "plan_brief",
+    version: 1,
+    text: include_str!("../prompts/plan_brief.v1.md"),
+};
+
 /// Filling one paper's study card from its numbered full-text sentences (JSON: one list of
 /// sentence numbers per card field).
 pub const STUDY_CARD: Prompt = Prompt {
@@ -202,6 +210,7 @@ mod tests {
     #[test]
     fn prompts_have_both_parts_and_versioned_ids() {
         for prompt in [
+            PLAN_BRIEF,
             PLAN_QUERIES,
             DRAFT_SECTION,
             REPAIR_SENTENCE,

@@ -222,7 +222,8 @@ const SENTENCE_TOKENS: u64 = 40;
 /// Tokens of one evidence span shown to the writer, with its key and pinpoint.
 const SPAN_TOKENS: u64 = 70;
 
-/// What the run's model may be asked at most within the plan's limits: one planning call; in
+/// What the run's model may be asked at most within the plan's limits: two planning calls (the
+/// brief, the query variants); in
 /// each snowball stage, every work the stage may add left in doubt (a bound: the works a
 /// score leaves in doubt are not known before the run); with eligibility criteria, the judge
 /// on the included works and half as many borderline ones; a study card per full text read;
@@ -231,8 +232,8 @@ const SPAN_TOKENS: u64 = 70;
 /// the model's list price (or `--llm-price`).
 pub fn estimate_llm(plan: &Plan, options: &crate::LlmOptions, max_fulltext: usize) -> LlmEstimate {
     use litrev_llm::{
-        DRAFT_SECTION, PLAN_QUERIES, REPAIR_SENTENCE, SCREEN_JUDGE, SNOWBALL_RELEVANCE, STUDY_CARD,
-        estimate_tokens,
+        DRAFT_SECTION, PLAN_BRIEF, PLAN_QUERIES, REPAIR_SENTENCE, SCREEN_JUDGE, SNOWBALL_RELEVANCE,
+        STUDY_CARD, estimate_tokens,
     };
     let model = options.model.as_str();
     let question = estimate_tokens(&plan.question);
@@ -243,13 +244,18 @@ pub fn estimate_llm(plan: &Plan, options: &crate::LlmOptions, max_fulltext: usiz
         input_tokens: calls * input_each,
         output_tokens: calls * output_each,
     };
+    // Planning asks twice: for the brief, then for query variants.
+    let mut planning = phase(
+        litrev_plan::PLANNER_PHASE,
+        1,
+        estimate_tokens(PLAN_QUERIES.text) + question,
+        u64::from(litrev_plan::PLANNER_MAX_TOKENS),
+    );
+    planning.calls += 1;
+    planning.input_tokens += estimate_tokens(PLAN_BRIEF.text) + question;
+    planning.output_tokens += u64::from(litrev_plan::BRIEF_MAX_TOKENS);
     let mut phases = vec![
-        phase(
-            litrev_plan::PLANNER_PHASE,
-            1,
-            estimate_tokens(PLAN_QUERIES.text) + question,
-            u64::from(litrev_plan::PLANNER_MAX_TOKENS),
-        ),
+        planning,
         phase(
             litrev_snowball::SCORER_PHASE,
             u64::from(limits.max_stages) * limits.max_works as u64,

@@ -172,6 +172,9 @@ pub struct PlanLlmRecord {
     /// What was proposed, added and left out.
     #[serde(flatten)]
     pub report: PlannerReport,
+    /// What the model's brief (prompt `plan_brief`) filled, asked before the variants.
+    #[serde(default)]
+    pub brief: litrev_plan::BriefReport,
 }
 
 /// What the model said of one snowball stage's works in doubt, and what it cost (kept with the
@@ -357,14 +360,45 @@ pub(crate) fn plan_queries(
 ) -> Result<PlanLlmRecord> {
     // The plan is the first step to ask the model: the whole budget is left.
     let (llm, priced) = open_metered(cache, options, left_of_budget(options, 0.0))?;
+    // The brief first: domains it finds get searches of their own before the variants.
+    let brief = litrev_plan::BriefReader {
+        llm: &llm,
+        model: &options.model,
+    }
+    .enrich(plan)
+    .map_err(llm_error)?;
+    if !brief.domains.is_empty() {
+        litrev_plan::split_into_domains(plan, litrev_plan::this_year());
+    }
     let planner = QueryPlanner {
         llm: &llm,
         model: &options.model,
     };
     let report = planner.extend(plan).map_err(llm_error)?;
     report_usage(&llm, options, priced, events);
+    let said = match (
+        &brief.failure,
+        brief.filled.is_empty(),
+        brief.domains.is_empty(),
+    ) {
+        (Some(failure), _, _) => format!("no brief ({failure})"),
+        (None, true, true) => "the brief as it was".to_owned(),
+        (None, _, _) => format!(
+            "the brief's {}{}",
+            if brief.filled.is_empty() {
+                "domains".to_owned()
+            } else {
+                brief.filled.join(", ")
+            },
+            if brief.domains.is_empty() {
+                String::new()
+            } else {
+                format!(" (domains: {})", brief.domains.join("; "))
+            }
+        ),
+    };
     events(&Event::Notice {
-        message: format!("LLM planning: {report}"),
+        message: format!("LLM planning: {said}; {report}"),
     });
     Ok(PlanLlmRecord {
         prompt: PLAN_QUERIES.id(),
@@ -373,6 +407,7 @@ pub(crate) fn plan_queries(
             ..llm.ledger().total()
         },
         report,
+        brief,
     })
 }
 
@@ -743,6 +778,7 @@ mod tests {
             prompt: PLAN_QUERIES.id(),
             usage: usage(PLANNER_PHASE, 0.125),
             report: PlannerReport::default(),
+            brief: litrev_plan::BriefReport::default(),
         };
         let stage = StageLlmRecord {
             usage: usage(SCORER_PHASE, 0.25),

@@ -428,10 +428,14 @@ fn snowballing_asks_the_model_about_the_works_in_doubt() {
     let stdout = bench_snowball_with(home.path(), &data, "Donners_2021", &llm_args);
     let (planning, calls): (Vec<ChatCall>, Vec<ChatCall>) =
         llm.calls().into_iter().partition(is_planning);
-    assert_eq!(planning.len(), 1, "the plan's variants are asked for once");
+    assert_eq!(
+        planning.len(),
+        2,
+        "the plan's brief and variants are asked for once each"
+    );
     assert!(
         stdout.contains(
-            "LLM (plan_queries.v1): 1 searches proposed, 1 added (q7), 0 left out; 1 calls"
+            "LLM (plan_queries.v1): 1 searches proposed, 1 added (q7), 0 left out; 2 calls"
         ),
         "{stdout}"
     );

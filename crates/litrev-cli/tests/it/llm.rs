@@ -10,8 +10,8 @@ use std::process::Output;
 use litrev_testkit::llm::{ChatCall, ScriptedLlm, evidence_lines, faithful_paraphrase, words};
 
 use crate::support::{
-    cited_keys, describe, is_planning, is_snowballing, litrev, newest_run, question, review_of,
-    scripted_llm_args, testdata, works_file,
+    cited_keys, describe, is_briefing, is_planning, is_snowballing, litrev, newest_run, question,
+    review_of, scripted_llm_args, testdata, works_file,
 };
 
 const DATASET: &str = "Donners_2021";
@@ -29,11 +29,19 @@ const VARIANTS: &str = r#"{"searches": [
     {"terms": ["emicizumab", "efficacy"], "aim": "the question again"}
 ]}"#;
 
-/// The plan's variants: [`VARIANTS`]. Snowballing's works in doubt: relevant when the title
+/// The brief the script gives: disciplines (which nothing else settles without a probe), and
+/// methods and population (which the question states: they stay the question's).
+const BRIEF: &str = r#"{"disciplines": ["Medicine", "Pharmacology"], "methods": ["clinical trials"],
+    "population": ["people with haemophilia A"], "domains": []}"#;
+
+/// The plan's brief: [`BRIEF`]; its variants: [`VARIANTS`]. Snowballing's works in doubt: relevant when the title
 /// names emicizumab. Drafts: a faithful sentence per span (the first with an inline
 /// placeholder) and the invented claim; repairs: a cautious sentence from the span the claim
 /// cited.
 pub(crate) fn script(call: &ChatCall) -> String {
+    if is_briefing(call) {
+        return BRIEF.to_owned();
+    }
     if is_planning(call) {
         return VARIANTS.to_owned();
     }
@@ -277,15 +285,26 @@ fn check_estimate(record: &serde_json::Value) {
     assert!((cost - expected).abs() < 1e-9, "{cost} vs {expected}");
 }
 
-/// The plan of `run.json` against [`VARIANTS`]: the two new searches added after the question's
-/// own, in the plan's syntax, searched at discovery; the repeat left out; one call, counted
-/// under `plan`.
+/// The plan of `run.json` against [`BRIEF`] and [`VARIANTS`]: the disciplines filled, the two
+/// new searches added after the question's own, in the plan's syntax, searched at discovery;
+/// the repeat left out; two calls (the brief first), counted under `plan`.
 fn check_planning(record: &serde_json::Value) {
     let planning = &record["llm"]["planning"];
     assert_eq!(planning["prompt"], "plan_queries.v1");
     assert_eq!(planning["proposed"], 3, "{planning}");
     assert_eq!(planning["skipped"], 1, "{planning}");
-    assert_eq!(planning["usage"]["calls"], 1);
+    // Two calls: the brief, then the variants.
+    assert_eq!(planning["usage"]["calls"], 2);
+    assert_eq!(
+        planning["brief"]["filled"],
+        serde_json::json!(["disciplines"])
+    );
+    let brief = &record["plan"]["brief"];
+    assert_eq!(
+        brief["disciplines"],
+        serde_json::json!({"value": ["Medicine", "Pharmacology"], "basis": "derived"})
+    );
+    assert_eq!(brief["methods"]["basis"], "stated", "{brief}");
     assert_eq!(record["llm"]["phases"][0]["phase"], "plan");
     let queries = record["plan"]["queries"].as_array().expect("queries");
     let added: Vec<&str> = planning["added"]
@@ -585,8 +604,8 @@ fn snowball_verdicts_are_kept_with_their_stage_through_a_kill() {
     );
     let planned = llm.calls().iter().filter(|call| is_planning(call)).count();
     assert_eq!(
-        planned, 1,
-        "the variants stored with the plan were asked for again"
+        planned, 2,
+        "the brief and variants stored with the plan were asked for again"
     );
-    assert_eq!(record["llm"]["planning"]["usage"]["calls"], 1);
+    assert_eq!(record["llm"]["planning"]["usage"]["calls"], 2);
 }

@@ -118,9 +118,15 @@ pub fn scripted_llm_args(llm: &ScriptedLlm) -> Vec<String> {
     .to_vec()
 }
 
-/// Whether `call` asks for the plan's query variants (the `plan_queries` prompt).
+/// Whether `call` is one of the plan step's: the brief (`plan_brief`) or the query variants
+/// (`plan_queries`).
 pub fn is_planning(call: &ChatCall) -> bool {
-    call.system.contains("You plan the searches")
+    call.system.contains("You plan the searches") || is_briefing(call)
+}
+
+/// Whether `call` asks for the research brief (the `plan_brief` prompt).
+pub fn is_briefing(call: &ChatCall) -> bool {
+    call.system.contains("You settle the scope")
 }
 
 /// Whether `call` asks about a work snowballing left in doubt (the `snowball_relevance`
