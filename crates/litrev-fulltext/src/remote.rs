@@ -212,11 +212,14 @@ impl PlannedDownload {
 }
 
 /// The downloads [`crate::acquire`] would make for `works`, in order: each work not in the
-/// person's folders that has an open-access copy, within the budget.
+/// person's folders that has an open-access copy none of which is `held` already (a copy
+/// downloaded before, or a page read when it was named: [`crate::Copies::earlier`]), within
+/// the budget.
 pub fn plan_downloads<'a>(
     config: &FulltextConfig,
     library: &Library,
     works: impl IntoIterator<Item = &'a Work>,
+    held: &dyn Fn(&str) -> bool,
 ) -> Vec<PlannedDownload> {
     works
         .into_iter()
@@ -226,7 +229,7 @@ pub fn plan_downloads<'a>(
                 .into_iter()
                 .map(|candidate| candidate.url)
                 .collect();
-            (!urls.is_empty()).then(|| PlannedDownload {
+            (!urls.is_empty() && !urls.iter().any(|url| held(url))).then(|| PlannedDownload {
                 work: work.id(),
                 urls,
             })
@@ -262,7 +265,7 @@ mod tests {
             ..FulltextConfig::default()
         };
         let library = Library::scan(&[], config.pdf).expect("no folders");
-        let plan = plan_downloads(&config, &library, [&first, &none, &second]);
+        let plan = plan_downloads(&config, &library, [&first, &none, &second], &|_| false);
         assert_eq!(plan.len(), 2);
         assert_eq!(plan[0].hosts(), ["www.ebi.ac.uk", "files.example.com"]);
         assert_eq!(plan[1].work, second.id());
@@ -270,6 +273,14 @@ mod tests {
             max_downloads: 1,
             ..config
         };
-        assert_eq!(plan_downloads(&tight, &library, [&first, &second]).len(), 1);
+        assert_eq!(
+            plan_downloads(&tight, &library, [&first, &second], &|_| false).len(),
+            1
+        );
+        // A work whose copy is held already is not planned, and leaves the budget to the next.
+        let held = |url: &str| url == "https://files.example.com/a.pdf";
+        let plan = plan_downloads(&tight, &library, [&first, &second], &held);
+        assert_eq!(plan.len(), 1);
+        assert_eq!(plan[0].work, second.id());
     }
 }

@@ -7,26 +7,17 @@
 //! so each domain's searches are made of the question's words. A call that fails, an answer
 //! that does not parse, or a call the budget refuses leaves the brief as it was.
 
-use litrev_llm::{JsonSchema, LlmProvider, LlmRequest, PLAN_BRIEF, RequestSettings};
+use litrev_llm::{JsonSchema, LlmRequest, PLAN_BRIEF, RequestSettings};
 use litrev_model::{Domain, Grounds, Plan};
 use serde::{Deserialize, Serialize};
 
-use crate::variants::PLANNER_PHASE;
+use crate::variants::{PLANNER_PHASE, QueryPlanner};
 
 /// Most tokens of the answer: a few short lists.
 pub const BRIEF_MAX_TOKENS: u32 = 400;
 
 /// Most entries of one list the brief keeps.
 const MAX_ITEMS: usize = 5;
-
-/// A language model asked for the brief a question implies.
-#[derive(Clone, Copy)]
-pub struct BriefReader<'a> {
-    /// The model behind its cache, ledger and budget.
-    pub llm: &'a dyn LlmProvider,
-    /// The model's name.
-    pub model: &'a str,
-}
 
 /// What the model's brief changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,14 +52,14 @@ struct AnswerDomain {
     terms: Vec<String>,
 }
 
-impl BriefReader<'_> {
+impl QueryPlanner<'_> {
     /// Asks the model for `plan`'s brief and fills what nothing settled.
     ///
     /// # Errors
     /// When the prompt cannot be filled (a bug); a failed call or answer is reported, not
     /// returned.
-    pub fn enrich(&self, plan: &mut Plan) -> Result<BriefReport, litrev_llm::Error> {
-        let request = self.request(&plan.question)?;
+    pub fn brief(&self, plan: &mut Plan) -> Result<BriefReport, litrev_llm::Error> {
+        let request = self.brief_request(&plan.question)?;
         let answer = match self
             .llm
             .complete(&request)
@@ -119,7 +110,7 @@ impl BriefReader<'_> {
         Ok(report)
     }
 
-    fn request(&self, question: &str) -> Result<LlmRequest, litrev_llm::Error> {
+    fn brief_request(&self, question: &str) -> Result<LlmRequest, litrev_llm::Error> {
         let settings = RequestSettings {
             model: self.model.to_owned(),
             max_tokens: BRIEF_MAX_TOKENS,
@@ -186,37 +177,11 @@ fn own_terms(terms: &[String], key_terms: &[String]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use litrev_llm::LlmResponse;
     use litrev_model::Tier;
 
     use super::*;
+    use crate::scripted::Scripted;
     use crate::{PlanConfig, plan, split_into_domains};
-
-    /// A model that answers every call with `answer`.
-    struct Scripted(&'static str);
-
-    impl LlmProvider for Scripted {
-        fn id(&self) -> String {
-            "scripted".to_owned()
-        }
-
-        fn complete(&self, request: &LlmRequest) -> litrev_llm::Result<LlmResponse> {
-            assert_eq!(request.prompt, "plan_brief.v1");
-            assert!(
-                request.schema.is_some(),
-                "the brief is asked for as schema JSON"
-            );
-            Ok(LlmResponse {
-                text: self.0.to_owned(),
-                input_tokens: 10,
-                output_tokens: 10,
-                estimated_usage: false,
-                truncated: false,
-                batched: false,
-                cached: false,
-            })
-        }
-    }
 
     const QUESTION: &str =
         "Emicizumab pharmacokinetics in haemophilia A, and the rodent object-in-context task";
@@ -230,11 +195,14 @@ mod tests {
               {"name": "Haemophilia pharmacology", "terms": ["emicizumab", "pharmacokinetics", "haemophilia"]},
               {"name": "Rodent memory", "terms": ["object-in-context task", "rats"]},
               {"name": "Invented", "terms": ["quantum"]}]}"#;
-        let report = BriefReader {
-            llm: &Scripted(answer),
+        let report = QueryPlanner {
+            llm: &Scripted {
+                prompt: "plan_brief.v1",
+                answer: Ok(answer),
+            },
             model: "scripted",
         }
-        .enrich(&mut plan)
+        .brief(&mut plan)
         .expect("asked");
         // The disciplines are the model's; the methods the question states stay its own, and
         // the population, which the model did not name, stays assumed.
@@ -262,18 +230,24 @@ mod tests {
         assert!(plan.queries.len() > before, "each domain gets searches");
 
         // Asked again, a split question is not split again, and a failed answer changes nothing.
-        let again = BriefReader {
-            llm: &Scripted(answer),
+        let again = QueryPlanner {
+            llm: &Scripted {
+                prompt: "plan_brief.v1",
+                answer: Ok(answer),
+            },
             model: "scripted",
         }
-        .enrich(&mut plan)
+        .brief(&mut plan)
         .expect("asked");
         assert!(again.domains.is_empty() && again.filled.is_empty());
-        let failed = BriefReader {
-            llm: &Scripted("not JSON"),
+        let failed = QueryPlanner {
+            llm: &Scripted {
+                prompt: "plan_brief.v1",
+                answer: Ok("not JSON"),
+            },
             model: "scripted",
         }
-        .enrich(&mut plan)
+        .brief(&mut plan)
         .expect("asked");
         assert!(failed.failure.is_some());
     }

@@ -16,13 +16,15 @@
 mod brief;
 mod brief_llm;
 mod domains;
+#[cfg(test)]
+mod scripted;
 mod variants;
 
 use litrev_model::{Channel, Filters, HitOrder, Plan, Query, Tier, WorkId, WorkKind};
 use litrev_text::content_words;
 
 pub use brief::{answer, brief, read_probe, this_year};
-pub use brief_llm::{BRIEF_MAX_TOKENS, BriefReader, BriefReport};
+pub use brief_llm::{BRIEF_MAX_TOKENS, BriefReport};
 pub use domains::{find_domains, split_into_domains};
 pub use variants::{PLANNER_MAX_TOKENS, PLANNER_PHASE, PlannerReport, QueryPlanner};
 

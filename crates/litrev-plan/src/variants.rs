@@ -37,7 +37,8 @@ const MAX_AIM_WORDS: usize = 12;
 /// Most tokens of the answer: five searches of eight terms and an aim each.
 pub const PLANNER_MAX_TOKENS: u32 = 600;
 
-/// A language model asked for searches beyond the question's words.
+/// A language model asked at planning: for the research brief ([`QueryPlanner::brief`]), and
+/// for searches beyond the question's words ([`QueryPlanner::extend`]).
 #[derive(Clone, Copy)]
 pub struct QueryPlanner<'a> {
     /// The model behind its cache, ledger and budget.
@@ -249,38 +250,11 @@ fn variant_text(terms: &[String], key_terms: &[String]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use litrev_llm::LlmResponse;
     use litrev_model::Tier;
 
     use super::*;
+    use crate::scripted::Scripted;
     use crate::{PlanConfig, plan};
-
-    /// A model that answers every call with `answer`, or fails.
-    struct Scripted(Result<&'static str, litrev_llm::Error>);
-
-    impl LlmProvider for Scripted {
-        fn id(&self) -> String {
-            "scripted".to_owned()
-        }
-
-        fn complete(&self, request: &LlmRequest) -> litrev_llm::Result<LlmResponse> {
-            assert_eq!(request.prompt, "plan_queries.v1");
-            assert!(
-                request.schema.is_some(),
-                "variants are asked for as schema JSON"
-            );
-            let text = self.0.clone()?;
-            Ok(LlmResponse {
-                text: text.to_owned(),
-                input_tokens: 10,
-                output_tokens: 10,
-                estimated_usage: false,
-                truncated: false,
-                batched: false,
-                cached: false,
-            })
-        }
-    }
 
     fn question_plan() -> Plan {
         plan(
@@ -291,7 +265,10 @@ mod tests {
 
     fn extend(answer: Result<&'static str, litrev_llm::Error>) -> (Plan, PlannerReport) {
         let mut plan = question_plan();
-        let model = Scripted(answer);
+        let model = Scripted {
+            prompt: "plan_queries.v1",
+            answer,
+        };
         let planner = QueryPlanner {
             llm: &model,
             model: "scripted",

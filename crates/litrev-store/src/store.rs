@@ -574,6 +574,22 @@ impl Store {
             .transpose()
     }
 
+    /// Whether a copy downloaded from `url` is stored ([`Store::downloaded`] without reading
+    /// its bytes).
+    ///
+    /// # Errors
+    /// When the query fails.
+    pub fn has_download(&self, url: &str) -> Result<bool> {
+        Ok(self
+            .db
+            .borrow_mut()
+            .query_opt(
+                "SELECT 1 FROM downloads JOIN full_texts USING (sha256) WHERE downloads.url = ?1",
+                &[url.into()],
+            )?
+            .is_some())
+    }
+
     /// A stored full text as read, by the sha256 of its bytes.
     ///
     /// # Errors

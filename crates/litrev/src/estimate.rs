@@ -139,20 +139,50 @@ impl RequestModel {
 /// step, so a run waits about this long per request when the rate limit spaces them closer.
 const ANSWER_SECONDS: f64 = 0.5;
 
-/// For the live sources whose searches are estimated by their paging alone: what they can
-/// answer, the hits one search request returns, and the requests a search makes besides its
-/// pages (Semantic Scholar pages of 100; arXiv up to 2,000 in one request; Crossref rows of
-/// 1,000; PubMed's ESearch, then EFetch in batches of 200).
-fn search_paging(source: &str) -> Option<(Capabilities, usize, u64)> {
+/// How a live source estimated by its paging alone answers a search.
+struct Paging {
+    /// What it can answer.
+    capabilities: Capabilities,
+    /// Hits one search request returns.
+    page: usize,
+    /// Requests a search makes besides its pages.
+    extra: u64,
+    /// US dollars one request costs.
+    usd_per_request: f64,
+    /// Seconds one request takes, its answer or its rate limit.
+    seconds_per_request: f64,
+}
+
+impl Paging {
+    /// A free source answering in [`ANSWER_SECONDS`].
+    fn free(capabilities: Capabilities, page: usize, extra: u64) -> Paging {
+        Paging {
+            capabilities,
+            page,
+            extra,
+            usd_per_request: 0.0,
+            seconds_per_request: ANSWER_SECONDS,
+        }
+    }
+}
+
+/// For the live sources whose searches are estimated by their paging alone: Semantic Scholar
+/// pages of 100; arXiv up to 2,000 in one request; Crossref rows of 1,000; PubMed's ESearch,
+/// then EFetch in batches of 200; Brave one page of 20 per web search whatever the plan's
+/// depth, each request paid for and one a second.
+fn search_paging(source: &str) -> Paging {
     use litrev_sources::{arxiv, brave, crossref, pubmed, semantic_scholar};
     match source {
-        "semantic-scholar" => Some((semantic_scholar::CAPABILITIES, 100, 0)),
-        "arxiv" => Some((arxiv::CAPABILITIES, 2_000, 0)),
-        "crossref" => Some((crossref::CAPABILITIES, 1_000, 0)),
-        "pubmed" => Some((pubmed::CAPABILITIES, 200, 1)),
-        // One page of 20 per web search, whatever the plan's depth.
-        "brave" => Some((brave::CAPABILITIES, usize::MAX, 0)),
-        _ => None,
+        "semantic-scholar" => Paging::free(semantic_scholar::CAPABILITIES, 100, 0),
+        "arxiv" => Paging::free(arxiv::CAPABILITIES, 2_000, 0),
+        "crossref" => Paging::free(crossref::CAPABILITIES, 1_000, 0),
+        "pubmed" => Paging::free(pubmed::CAPABILITIES, 200, 1),
+        "brave" => Paging {
+            usd_per_request: brave::COST_USD_PER_REQUEST,
+            seconds_per_request: 1.0 / f64::from(brave::policy().requests_per_second.max(1)),
+            ..Paging::free(brave::CAPABILITIES, usize::MAX, 0)
+        },
+        _ => Paging::free(Capabilities::default(), MAX_PER_PAGE, 0),
     }
 }
 
@@ -185,26 +215,22 @@ pub fn estimate(plan: &Plan, sources: &[SourceSpec]) -> Estimate {
                     api_seconds: requests as f64 * spacing.max(ANSWER_SECONDS),
                 }
             } else {
-                let (capabilities, page, extra) =
-                    search_paging(name).unwrap_or((Capabilities::default(), MAX_PER_PAGE, 0));
+                let paging = search_paging(name);
                 // A federation does not ask a source what it cannot answer.
                 let asked = plan
                     .queries
                     .iter()
-                    .filter(|query| !query.text.trim().is_empty() && capabilities.answers(query))
+                    .filter(|query| {
+                        !query.text.trim().is_empty() && paging.capabilities.answers(query)
+                    })
                     .count() as u64;
-                let requests = asked * (extra + shape.hits_per_query.div_ceil(page) as u64);
-                // Of these, only Brave charges for requests; it allows one a second.
-                let (cost_usd, spacing) = if name == "brave" {
-                    (litrev_sources::brave::COST_USD_PER_REQUEST, 1.0)
-                } else {
-                    (0.0, ANSWER_SECONDS)
-                };
+                let requests =
+                    asked * (paging.extra + shape.hits_per_query.div_ceil(paging.page) as u64);
                 SourceEstimate {
                     source: name.to_owned(),
                     requests,
-                    cost_usd: requests as f64 * cost_usd,
-                    api_seconds: requests as f64 * spacing,
+                    cost_usd: requests as f64 * paging.usd_per_request,
+                    api_seconds: requests as f64 * paging.seconds_per_request,
                 }
             }
         })

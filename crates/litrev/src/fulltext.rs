@@ -179,14 +179,13 @@ impl Runner {
         // A copy some run downloaded before (or a page named and read at discovery) is read
         // from the store, not fetched again, nor asked for.
         if downloader.is_some() && !options.approve {
-            let mut planned =
-                plan_downloads(&config, &library, ranked.iter().map(|(_, work)| *work));
-            planned.retain(|download| {
-                !download
-                    .urls
-                    .iter()
-                    .any(|url| self.store().downloaded(url).ok().flatten().is_some())
-            });
+            let held = |url: &str| self.store().has_download(url).unwrap_or(false);
+            let planned = plan_downloads(
+                &config,
+                &library,
+                ranked.iter().map(|(_, work)| *work),
+                &held,
+            );
             if let Some(paused) = self.download_gate(run, options, planned)? {
                 return Ok(ControlFlow::Break(paused));
             }

@@ -6,6 +6,7 @@
 //! included. A record with neither a DOI nor a web address cannot be known by an id and is
 //! left out, and the run says how many.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use litrev_model::{Work, WorkId};
@@ -143,14 +144,22 @@ pub(crate) fn as_sources_know_them(
             return works;
         }
     };
+    // The sources' records by each of their ids, so each library record finds its own at once.
+    let mut by_id: BTreeMap<WorkId, &Work> = BTreeMap::new();
+    for record in &known {
+        for id in record.ids.all() {
+            by_id.entry(id).or_insert(record);
+        }
+    }
     works
         .into_iter()
-        .map(
-            |work| match known.iter().find(|record| record.ids.shares_any(&work.ids)) {
+        .map(|work| {
+            let record = work.ids.all().iter().find_map(|id| by_id.get(id).copied());
+            match record {
                 Some(record) => litrev_model::merge_pair(record.clone(), work),
                 None => work,
-            },
-        )
+            }
+        })
         .collect()
 }
 

@@ -360,20 +360,15 @@ pub(crate) fn plan_queries(
 ) -> Result<PlanLlmRecord> {
     // The plan is the first step to ask the model: the whole budget is left.
     let (llm, priced) = open_metered(cache, options, left_of_budget(options, 0.0))?;
-    // The brief first: domains it finds get searches of their own before the variants.
-    let brief = litrev_plan::BriefReader {
-        llm: &llm,
-        model: &options.model,
-    }
-    .enrich(plan)
-    .map_err(llm_error)?;
-    if !brief.domains.is_empty() {
-        litrev_plan::split_into_domains(plan, litrev_plan::this_year());
-    }
     let planner = QueryPlanner {
         llm: &llm,
         model: &options.model,
     };
+    // The brief first: domains it finds get searches of their own before the variants.
+    let brief = planner.brief(plan).map_err(llm_error)?;
+    if !brief.domains.is_empty() {
+        litrev_plan::split_into_domains(plan, litrev_plan::this_year());
+    }
     let report = planner.extend(plan).map_err(llm_error)?;
     report_usage(&llm, options, priced, events);
     let said = match (

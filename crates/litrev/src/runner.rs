@@ -1657,14 +1657,15 @@ fn add_pages(found: &mut litrev_discover::Discovery, pages: Vec<Work>) {
 /// Adds the records of the person's libraries to the corpus, to be screened like search hits; a
 /// work a search found already keeps its entry.
 fn add_library(found: &mut litrev_discover::Discovery, works: Vec<Work>) {
+    // Every id the corpus knows, once: a library of thousands is checked against it, not
+    // against each work in turn.
+    let mut known: BTreeSet<WorkId> = found.works.iter().flat_map(|work| work.ids.all()).collect();
     for work in works {
-        if found
-            .works
-            .iter()
-            .any(|known| known.ids.shares_any(&work.ids))
-        {
+        let ids = work.ids.all();
+        if ids.iter().any(|id| known.contains(id)) {
             continue;
         }
+        known.extend(ids);
         found.entries.push(CorpusEntry {
             work: work.id(),
             stage: 0,
