@@ -447,6 +447,7 @@ mod tests {
             relevance_threshold: 0.6,
             filters: litrev_model::Filters::default(),
             brief: litrev_model::Brief::default(),
+            synthesis: None,
         };
         let found = discover(&snapshot, &plan).expect("discover");
         let by_id: BTreeMap<WorkId, &Work> =

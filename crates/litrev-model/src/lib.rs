@@ -44,7 +44,7 @@ pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WebUrl, WorkI
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{
     Brief, Channel, Clarification, Dimension, Domain, Filters, Focus, Grounds, HitOrder, Plan,
-    Query, TimeWindow,
+    Query, SynthesisPart, SynthesisSection, TimeWindow,
 };
 pub use processing::{Processing, processing, work_in_process};
 pub use review::{

@@ -32,6 +32,78 @@ pub struct Plan {
     /// question stated it, litrev derived it, or litrev assumed it.
     #[serde(default)]
     pub brief: Brief,
+    /// Which sections of the review draw on which domains, and in what order; none: the
+    /// default synthesis of the plan's domains ([`Plan::synthesis`]). A person may edit it
+    /// (drop a part, reorder, rename, narrow a part to some domains).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthesis: Option<Vec<SynthesisSection>>,
+}
+
+/// A part of the review a synthesis plan maps domains to (the sections a researcher's review
+/// has beside its themes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SynthesisPart {
+    /// The seminal works each domain stands on: its most cited included works, and what they
+    /// set out to do and concluded.
+    Foundations,
+    /// How each domain's works studied their question: the designs they name and how they
+    /// went about it.
+    Methods,
+    /// What the works found, theme by theme (the themes are found within and across domains).
+    Findings,
+    /// The limitations and open questions the works name.
+    Gaps,
+}
+
+impl SynthesisPart {
+    /// Every part, in the order a review gives them.
+    pub const ALL: [SynthesisPart; 4] = [
+        SynthesisPart::Foundations,
+        SynthesisPart::Methods,
+        SynthesisPart::Findings,
+        SynthesisPart::Gaps,
+    ];
+
+    /// The section's default heading.
+    pub fn heading(self) -> &'static str {
+        match self {
+            SynthesisPart::Foundations => "Theoretical foundations",
+            SynthesisPart::Methods => "Methodological approaches",
+            SynthesisPart::Findings => "Empirical findings",
+            SynthesisPart::Gaps => "Gaps and future directions",
+        }
+    }
+
+    /// What the section takes from its works, said to the person reading the plan.
+    pub fn draws_on(self) -> &'static str {
+        match self {
+            SynthesisPart::Foundations => {
+                "the most cited included works (the seminal searches' aim): their objectives and conclusions"
+            }
+            SynthesisPart::Methods => "the designs the works name and their methods sentences",
+            SynthesisPart::Findings => {
+                "the themes' results and conclusions (the recent searches' aim among them)"
+            }
+            SynthesisPart::Gaps => "the limitations and future work the works name",
+        }
+    }
+}
+
+/// One section of the synthesis plan: a part of the review and the domains it draws on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SynthesisSection {
+    /// What the section is.
+    pub part: SynthesisPart,
+    /// Its heading in the review.
+    pub heading: String,
+    /// The domains whose works it draws on, each a [`Domain`]'s name; empty: every work (a
+    /// question searched as one, or every domain).
+    #[serde(default)]
+    pub domains: Vec<String>,
+    /// What it takes from those works.
+    #[serde(default)]
+    pub draws_on: String,
 }
 
 /// How a dimension of the brief was settled.
@@ -124,6 +196,24 @@ pub struct Focus {
 }
 
 impl Plan {
+    /// The synthesis plan: the one stored (as a person may have edited it), else the default
+    /// of every part over every domain of a split question, or over the whole question.
+    pub fn synthesis(&self) -> Vec<SynthesisSection> {
+        if let Some(sections) = &self.synthesis {
+            return sections.clone();
+        }
+        let domains: Vec<String> = self.focuses().into_iter().map(|focus| focus.name).collect();
+        SynthesisPart::ALL
+            .iter()
+            .map(|&part| SynthesisSection {
+                part,
+                heading: part.heading().to_owned(),
+                domains: domains.clone(),
+                draws_on: part.draws_on().to_owned(),
+            })
+            .collect()
+    }
+
     /// The domains searched side by side, as foci of relevance; empty when the question is
     /// searched as one (fewer than two domains), so single-domain runs judge as before.
     pub fn focuses(&self) -> Vec<Focus> {

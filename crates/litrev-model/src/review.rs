@@ -24,6 +24,10 @@ pub enum SectionKind {
     Introduction,
     /// How the works were found and chosen.
     Method,
+    /// The seminal works the literature stands on (a synthesis plan's foundations).
+    Foundations,
+    /// How the works studied their question, across themes (a synthesis plan's methods).
+    Approaches,
     /// One theme.
     Theme,
     /// A part of a theme (key findings, methods used, debates, gaps).

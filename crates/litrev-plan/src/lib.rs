@@ -126,6 +126,7 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         relevance_threshold: config.relevance_threshold,
         filters: config.filters.clone(),
         brief: brief(question, &config.filters, config.this_year),
+        synthesis: None,
     };
     apply_time_window(&mut plan);
     plan

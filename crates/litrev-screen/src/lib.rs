@@ -520,6 +520,7 @@ mod tests {
             relevance_threshold: 0.6,
             filters: litrev_model::Filters::default(),
             brief: litrev_model::Brief::default(),
+            synthesis: None,
         }
     }
 }

@@ -9,8 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_model::{
-    Basis, Expert, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason, Theme,
-    WorkId,
+    Basis, Expert, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason,
+    SynthesisPart, SynthesisSection, Theme, WorkId,
 };
 use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generic};
 
@@ -159,14 +159,32 @@ impl<'a> Writer<'a> {
             })
             .collect();
         let discussion = self.discussion();
-        let gaps = self.gaps();
+        // The synthesis plan orders the parts and names the domains each draws on; the themes
+        // choose their quotes first, the foundations and methods sections from what is left.
+        let synthesis = self.input.plan.synthesis();
+        let mut themes = Some(themes);
+        let mut parts = Vec::new();
+        for planned in &synthesis {
+            match planned.part {
+                SynthesisPart::Findings => {
+                    parts.extend(themes.take().unwrap_or_default());
+                    parts.push(discussion.clone());
+                }
+                SynthesisPart::Gaps => {
+                    let mut gaps = self.gaps();
+                    gaps.heading.clone_from(&planned.heading);
+                    parts.push(gaps);
+                }
+                SynthesisPart::Foundations | SynthesisPart::Methods => {
+                    parts.extend(self.synthesis_section(planned));
+                }
+            }
+        }
         let conclusion = self.conclusion();
         let abstract_section = self.abstract_section();
 
         let mut sections = vec![abstract_section, introduction, method];
-        sections.extend(themes);
-        sections.push(discussion);
-        sections.push(gaps);
+        sections.extend(parts);
         sections.push(conclusion);
         sections.push(self.appendix());
         sections.extend(self.characteristics());
@@ -174,6 +192,146 @@ impl<'a> Writer<'a> {
             title: title_of(&self.input.plan.question),
             sections,
         }
+    }
+
+    // ----- synthesis parts ------------------------------------------------------------------
+
+    /// The included works a synthesis section draws on, one group per domain it names (the
+    /// works of the themes mostly of that domain), then the works of themes across the domains;
+    /// one group of every work when the question was searched as one or the section names no
+    /// domain. Groups without works are left out.
+    fn synthesis_groups(&self, planned: &SynthesisSection) -> Vec<(Option<String>, Vec<WorkId>)> {
+        let themes = &self.input.organisation.themes;
+        let split = !self.input.plan.focuses().is_empty();
+        let works_of = |domain: Option<&str>| -> Vec<WorkId> {
+            let mut ids: Vec<WorkId> = themes
+                .iter()
+                .filter(|theme| theme.domain.as_deref() == domain)
+                .flat_map(|theme| theme.works.iter().cloned())
+                .collect();
+            ids.sort();
+            ids.dedup();
+            ids
+        };
+        let mut groups = Vec::new();
+        if split {
+            let named: Vec<String> = if planned.domains.is_empty() {
+                self.input
+                    .plan
+                    .focuses()
+                    .into_iter()
+                    .map(|focus| focus.name)
+                    .collect()
+            } else {
+                planned.domains.clone()
+            };
+            for domain in named {
+                groups.push((Some(domain.clone()), works_of(Some(&domain))));
+            }
+            if planned.domains.is_empty() {
+                groups.push((None, works_of(None)));
+            }
+        } else {
+            groups.push((None, self.input.included.keys().cloned().collect()));
+        }
+        groups.retain(|(_, works)| !works.is_empty());
+        groups
+    }
+
+    /// A foundations or methods section of the synthesis plan: a paragraph per group of
+    /// works it draws on ([`Writer::synthesis_groups`]); none when no group has anything to
+    /// say.
+    fn synthesis_section(&mut self, planned: &SynthesisSection) -> Option<Section> {
+        let split = !self.input.plan.focuses().is_empty();
+        let mut paragraphs = Vec::new();
+        for (domain, works) in self.synthesis_groups(planned) {
+            let whose = match (&domain, split) {
+                (Some(domain), _) => format!("{domain}'s"),
+                (None, true) => "the cross-domain themes'".to_owned(),
+                (None, false) => "the".to_owned(),
+            };
+            let paragraph = match planned.part {
+                SynthesisPart::Foundations => self.foundations(&whose, &works),
+                _ => self.approaches(&whose, &works),
+            };
+            paragraphs.extend(paragraph);
+        }
+        if paragraphs.is_empty() {
+            return None;
+        }
+        let kind = match planned.part {
+            SynthesisPart::Foundations => SectionKind::Foundations,
+            _ => SectionKind::Approaches,
+        };
+        Some(section(kind, &planned.heading, paragraphs))
+    }
+
+    /// What the most cited of `works` (three at most) set out to do and concluded, in their
+    /// words: the works the rest of the literature builds on.
+    fn foundations(&mut self, whose: &str, works: &[WorkId]) -> Option<Paragraph> {
+        let mut cited: Vec<(&WorkId, u32)> = works
+            .iter()
+            .filter_map(|id| {
+                let count = self.input.included.get(id)?.cited_by_count?;
+                (count > 0).then_some((id, count))
+            })
+            .collect();
+        cited.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        let seminal: Vec<WorkId> = cited.iter().take(3).map(|(id, _)| (*id).clone()).collect();
+        if seminal.is_empty() {
+            return None;
+        }
+        let counts: Vec<String> = cited
+            .iter()
+            .take(3)
+            .map(|(_, count)| format!("{count}"))
+            .collect();
+        let times = match counts.as_slice() {
+            [one] => format!(" (cited {one} times)."),
+            _ => format!(" (cited {} times respectively).", list(&counts)),
+        };
+        let mut sentences = vec![
+            SentenceBuilder::new()
+                .text(format!(
+                    "The most cited of {whose} {} included works {} ",
+                    number(works.len()),
+                    if seminal.len() == 1 { "is" } else { "are" }
+                ))
+                .narrative_list(&seminal)
+                .text(times)
+                .structural(),
+        ];
+        let spans = self.standalone_spans(
+            &seminal,
+            &[Role::Objective, Role::Conclusion, Role::Background],
+            seminal.len(),
+        );
+        if spans.is_empty() {
+            return None;
+        }
+        sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
+        Some(Paragraph { sentences })
+    }
+
+    /// How `works` went about their question: the designs their abstracts name, then two of
+    /// their method sentences in their words.
+    fn approaches(&mut self, whose: &str, works: &[WorkId]) -> Option<Paragraph> {
+        let spans = self.standalone_spans(works, &[Role::Method], 2);
+        if spans.is_empty() {
+            return None;
+        }
+        let mut sentences = vec![
+            SentenceBuilder::new()
+                .text(format!(
+                    "{} {} included works are, by the designs their abstracts name, {}.",
+                    capitalise(whose),
+                    number(works.len()),
+                    self.designs_of(works)
+                ))
+                .structural(),
+        ];
+        sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
+        Some(Paragraph { sentences })
     }
 
     /// The group openers' frame used least so far (the earliest of those tied), so that no
@@ -2226,6 +2384,80 @@ mod tests {
             .retain(|id| ["W1", "W3"].contains(&id.to_string().as_str()));
         let mut writer = Writer::new(&input, Drafting::Extractive);
         assert!(writer.debates(&unrelated).is_empty());
+    }
+
+    #[test]
+    fn the_synthesis_plan_orders_the_parts_and_leaves_out_those_removed() {
+        let mut fixture = debate_fixture();
+        for (id, cited) in [("W1", 40), ("W2", 12)] {
+            let work = fixture.work_mut(id);
+            work.cited_by_count = Some(cited);
+            work.abstract_text = Some(format!(
+                "Osteoarthritis of the knee is a leading cause of pain and disability in older adults. {} In conclusion, stem cell injection is a safe option for knee osteoarthritis.",
+                work.abstract_text.clone().unwrap_or_default()
+            ));
+        }
+        let kinds = |fixture: &Fixture| -> Vec<SectionKind> {
+            write(&fixture.input())
+                .sections
+                .iter()
+                .map(|section| section.kind)
+                .collect()
+        };
+        let default = kinds(&fixture);
+        let at = |kind| {
+            default
+                .iter()
+                .position(|k| *k == kind)
+                .unwrap_or_else(|| panic!("no {kind:?} in {default:?}"))
+        };
+        assert!(
+            at(SectionKind::Foundations) < at(SectionKind::Theme),
+            "{default:?}"
+        );
+        assert!(
+            at(SectionKind::Theme) < at(SectionKind::Gaps),
+            "{default:?}"
+        );
+        let foundations = write(&fixture.input())
+            .sections
+            .into_iter()
+            .find(|section| section.kind == SectionKind::Foundations)
+            .expect("a foundations section");
+        assert_eq!(foundations.heading, "Theoretical foundations");
+        let cited: Vec<String> = foundations.paragraphs[0].sentences[0]
+            .cited()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(cited, ["W1", "W2"], "the most cited first");
+
+        // The person kept the gaps before the findings, renamed, and dropped the rest.
+        fixture.plan.synthesis = Some(vec![
+            SynthesisSection {
+                part: SynthesisPart::Gaps,
+                heading: "What is not known".to_owned(),
+                domains: Vec::new(),
+                draws_on: String::new(),
+            },
+            SynthesisSection {
+                part: SynthesisPart::Findings,
+                heading: "Findings".to_owned(),
+                domains: Vec::new(),
+                draws_on: String::new(),
+            },
+        ]);
+        let review = write(&fixture.input());
+        let kinds: Vec<SectionKind> = review.sections.iter().map(|section| section.kind).collect();
+        assert!(!kinds.contains(&SectionKind::Foundations), "{kinds:?}");
+        assert!(!kinds.contains(&SectionKind::Approaches), "{kinds:?}");
+        let position = |kind| kinds.iter().position(|k| *k == kind).expect("a section");
+        assert!(position(SectionKind::Gaps) < position(SectionKind::Theme));
+        assert!(
+            review
+                .sections
+                .iter()
+                .any(|section| section.heading == "What is not known")
+        );
     }
 
     #[test]

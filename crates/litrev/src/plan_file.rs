@@ -33,7 +33,7 @@ pub fn plan_to_toml(plan: &Plan, estimate: &Estimate) -> Result<String> {
     struct Expected<'a> {
         estimate: &'a Estimate,
     }
-    let body = to_toml(plan)?;
+    let body = to_toml(&with_synthesis(plan))?;
     let expected = to_toml(&Expected { estimate })?;
     Ok(format!(
         "# litrev plan: edit the queries, seeds, limits or filters, then run it with\n\
@@ -82,7 +82,45 @@ pub fn read_plan(path: &Path) -> Result<Plan> {
     if plan.hits_per_query == 0 {
         return Err(bad("hits_per_query must be at least 1".to_owned()));
     }
+    let domains: Vec<&str> = plan
+        .brief
+        .domains
+        .iter()
+        .map(|domain| domain.name.as_str())
+        .collect();
+    for section in plan.synthesis.iter().flatten() {
+        if section.heading.trim().is_empty() {
+            return Err(bad(format!(
+                "a [[synthesis]] section ({:?}) has an empty heading: give it one, or remove the section",
+                section.part
+            )));
+        }
+        if let Some(unknown) = section
+            .domains
+            .iter()
+            .find(|name| !domains.contains(&name.as_str()))
+        {
+            return Err(bad(format!(
+                "the [[synthesis]] section \"{}\" names the domain \"{unknown}\", which the plan's [[brief.domains]] do not have ({}): use one of those names, or leave `domains` empty for every work",
+                section.heading,
+                if domains.is_empty() {
+                    "none".to_owned()
+                } else {
+                    domains.join(", ")
+                }
+            )));
+        }
+    }
     Ok(plan)
+}
+
+/// The plan with its synthesis written out (the default one when it has none), as a plan file
+/// shows it, as `run.json` records it and as edits are compared.
+pub(crate) fn with_synthesis(plan: &Plan) -> Plan {
+    Plan {
+        synthesis: Some(plan.synthesis()),
+        ..plan.clone()
+    }
 }
 
 /// One field a person changed in the plan: its path (`queries`, `limits.max_stages`), what
@@ -101,8 +139,8 @@ pub struct PlanEdit {
 /// field by field, lists whole), in the fields' order.
 pub fn plan_edits(generated: &Plan, edited: &Plan) -> Vec<PlanEdit> {
     let (Ok(generated), Ok(edited)) = (
-        serde_json::to_value(generated),
-        serde_json::to_value(edited),
+        serde_json::to_value(with_synthesis(generated)),
+        serde_json::to_value(with_synthesis(edited)),
     ) else {
         return Vec::new();
     };
@@ -190,8 +228,11 @@ mod tests {
                 .expect("toml"),
             )
             .expect("write");
-            assert_eq!(read_plan(&path).expect("reads back"), plan);
-            assert!(plan_edits(&plan, &plan).is_empty());
+            // The file spells out the default synthesis plan; nothing else changes.
+            let read = read_plan(&path).expect("reads back");
+            assert_eq!(read.synthesis.as_ref(), Some(&plan.synthesis()));
+            assert_eq!(read, with_synthesis(&plan));
+            assert!(plan_edits(&plan, &read).is_empty());
         }
     }
 
@@ -227,5 +268,41 @@ mod tests {
         .expect("write");
         let error = read_plan(&path).expect_err("nothing to search").to_string();
         assert!(error.contains("nothing to search"), "{error}");
+    }
+
+    #[test]
+    fn an_edited_synthesis_is_an_edit_and_must_name_the_plans_domains() {
+        let generated = generated_plan(&options(Tier::Quick));
+        let mut edited = with_synthesis(&generated);
+        let sections = edited.synthesis.as_mut().expect("written out");
+        assert_eq!(
+            sections
+                .iter()
+                .map(|section| section.part)
+                .collect::<Vec<_>>(),
+            litrev_model::SynthesisPart::ALL
+        );
+        sections.retain(|section| section.part != litrev_model::SynthesisPart::Foundations);
+        let fields: Vec<String> = plan_edits(&generated, &edited)
+            .into_iter()
+            .map(|edit| edit.field)
+            .collect();
+        assert_eq!(fields, ["synthesis"]);
+
+        let folder = tempfile::tempdir().expect("folder");
+        let path = folder.path().join("plan.toml");
+        if let Some(sections) = edited.synthesis.as_mut() {
+            sections[0].domains = vec!["Astrology".to_owned()];
+        }
+        std::fs::write(
+            &path,
+            plan_to_toml(&edited, &Estimate::default()).expect("toml"),
+        )
+        .expect("write");
+        let error = read_plan(&path).expect_err("no such domain").to_string();
+        assert!(
+            error.contains("\"Astrology\"") && error.contains("[[brief.domains]]"),
+            "{error}"
+        );
     }
 }

@@ -1140,7 +1140,7 @@ impl Runner {
             question: plan.question.clone(),
             options: serde_json::to_value(&options)
                 .map_err(|error| Error::BadOptions(error.to_string()))?,
-            plan: serde_json::to_value(&plan)
+            plan: serde_json::to_value(crate::plan_file::with_synthesis(&plan))
                 .map_err(|error| Error::BadOptions(error.to_string()))?,
             plan_edits: plan_edits.clone(),
             inputs: discovery.inputs.clone(),
@@ -1323,6 +1323,11 @@ impl Runner {
     /// The store.
     pub(crate) fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The home: models, caches and settings.
+    pub(crate) fn home(&self) -> &Home {
+        &self.home
     }
 
     /// The sources this runner opens (one HTTP client for all of them).

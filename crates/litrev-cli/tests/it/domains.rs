@@ -108,6 +108,52 @@ fn a_question_joining_two_fields_is_searched_as_two_domains_and_the_review_shows
         );
     }
 
+    // The synthesis plan maps the domains to the review's parts: run.json records it, and the
+    // foundations and methods sections have a paragraph per domain.
+    let synthesis: Vec<(&str, Vec<&str>)> = plan["synthesis"]
+        .as_array()
+        .expect("the synthesis plan in run.json")
+        .iter()
+        .map(|section| {
+            let domains = section["domains"]
+                .as_array()
+                .expect("domains")
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            (section["part"].as_str().expect("part"), domains)
+        })
+        .collect();
+    assert_eq!(
+        synthesis,
+        [
+            ("foundations", domains.clone()),
+            ("methods", domains.clone()),
+            ("findings", domains.clone()),
+            ("gaps", domains.clone()),
+        ]
+    );
+    for heading in ["Theoretical foundations", "Methodological approaches"] {
+        let start = markdown
+            .find(&format!("\n# {heading}\n"))
+            .unwrap_or_else(|| panic!("no {heading} section in:\n{markdown}"));
+        let body = &markdown[start + heading.len() + 4..];
+        let body = &body[..body.find("\n# ").unwrap_or(body.len())];
+        for domain in &domains {
+            assert!(
+                body.contains(&format!("{domain}'s ")),
+                "{heading} says nothing of {domain}:\n{body}"
+            );
+        }
+        assert!(body.contains("[@"), "{heading} cites no work:\n{body}");
+    }
+    let foundations = markdown.find("\n# Theoretical foundations\n");
+    let first_theme = markdown.find(&format!("\n# {}: ", domains[0]));
+    assert!(
+        foundations < first_theme,
+        "the foundations come before the findings"
+    );
+
     // Each pool's recall is at least 80 % of what its own question alone reaches.
     for dataset in ["Donners_2021", "Sep_2021"] {
         let alone = home.path().join(dataset);
