@@ -613,13 +613,18 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
     if args.cv {
         return screen_cross_validated(args);
     }
-    let (name, records): (String, LabelledRecords) = match (&args.works, &args.labels, &args.csv) {
-        (Some(works), Some(labels), None) => {
-            (file_stem(works), read_works_with_labels(works, labels)?)
-        }
-        (None, None, Some(csv)) => (file_stem(csv), read_labelled_csv(csv)?),
-        _ => bail!("pass --works FILE --labels FILE, or --csv FILE"),
-    };
+    let (name, mut records): (String, LabelledRecords) =
+        match (&args.works, &args.labels, &args.csv) {
+            (Some(works), Some(labels), None) => {
+                (file_stem(works), read_works_with_labels(works, labels)?)
+            }
+            (None, None, Some(csv)) => (file_stem(csv), read_labelled_csv(csv)?),
+            _ => bail!("pass --works FILE --labels FILE, or --csv FILE"),
+        };
+    match litrev::bench::embed_if_installed(&litrev::Home::from_env()?, &mut records)? {
+        Ok(model) => eprintln!("the ranking reads {model} embeddings beside the words"),
+        Err(why) => eprintln!("the ranking reads the words and links alone: {why}"),
+    }
     let seeds: Vec<u64> = (0..args.repeats.max(1)).collect();
     let runs = simulate_screening(&records, &seeds)?;
     let included = records.labels.iter().filter(|label| **label).count();
@@ -686,7 +691,9 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
 /// one (the setting chosen on the other datasets) and, given its results, ASReview's.
 fn screen_cross_validated(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
     let data = args.data.clone().unwrap_or_else(shared_data);
-    let datasets = litrev::bench::labelled_datasets(&data)?;
+    let mut datasets = litrev::bench::labelled_datasets(&data)?;
+    let home = litrev::Home::from_env()?;
+    litrev::bench::embed_datasets(&home, &mut datasets)?;
     let seeds: Vec<u64> = (0..args.repeats.max(1)).collect();
     if let Some(folder) = &args.asreview_out {
         litrev::bench::write_asreview_inputs(folder, &datasets, &seeds)?;

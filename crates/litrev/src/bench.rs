@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
 use litrev_model::WorkId;
-use litrev_screen::{Simulation, SimulationConfig};
+use litrev_screen::{FeatureSpace, Simulation, SimulationConfig};
 use litrev_sources::SnapshotSource;
 
 use crate::error::{Error, Result};
@@ -22,8 +22,8 @@ mod sweep;
 
 pub use crate::embeddings::EmbedderOptions;
 pub use cross_validate::{
-    CrossValidation, Dataset, ScreenSetting, cross_validate, data_files, labelled_datasets,
-    setting_grid, write_asreview_inputs,
+    CrossValidation, Dataset, ScreenSetting, cross_validate, data_files, embed_datasets,
+    embed_if_installed, labelled_datasets, setting_grid, write_asreview_inputs,
 };
 pub use estimate::{
     EstimateBenchOptions, EstimatedRun, MeasuredRun, fit as fit_request_model,
@@ -60,6 +60,8 @@ pub struct LabelledRecords {
     pub titles: Vec<String>,
     /// Each record's abstract alone (empty when it has none).
     pub abstracts: Vec<String>,
+    /// Each record's sentence embedding, when the bench computed them (else empty).
+    pub embeddings: Vec<Vec<f32>>,
 }
 
 /// Reads an OpenAlex works file and a SYNERGY labels file (`openalex_id,…,label_included`),
@@ -220,11 +222,15 @@ pub fn simulate_screening(
                 prior_seed,
                 ..SimulationConfig::default()
             };
+            let space =
+                FeatureSpace::fit_with_config(&records.texts, &records.links, &config.features)
+                    .with_embeddings(&records.embeddings, config.features.embedding_weight);
             let simulation =
-                litrev_screen::simulate(&records.texts, &records.links, &records.labels, &config)
-                    .map_err(|error| Error::BadInput {
-                    path: PathBuf::new(),
-                    message: error.to_string(),
+                litrev_screen::simulate_in(&space, &records.labels, &config).map_err(|error| {
+                    Error::BadInput {
+                        path: PathBuf::new(),
+                        message: error.to_string(),
+                    }
                 })?;
             Ok(TimedSimulation {
                 simulation,

@@ -90,6 +90,12 @@ const PRIOR_SPREAD: f64 = 0.02;
 fn screening_saves_more_reading_than_asreview_over_the_synergy_datasets() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
+    // The ranking as it ships: with the records' sentence embeddings when the model is there.
+    let model = litrev_testkit::embed_model().map(|dir| dir.display().to_string());
+    let env: Vec<(&str, &str)> = model
+        .iter()
+        .map(|dir| ("LITREV_EMBED_MODEL", dir.as_str()))
+        .collect();
     let mut report = Vec::new();
     let mut behind = Vec::new();
     let (mut ours, mut theirs) = (0.0, 0.0);
@@ -111,8 +117,12 @@ fn screening_saves_more_reading_than_asreview_over_the_synergy_datasets() {
         };
         let mut args = vec!["bench", "screen", "--repeats", "5"];
         args.extend(input.iter().map(String::as_str));
-        let output = litrev(home.path(), &args, &[]);
+        let output = litrev(home.path(), &args, &env);
         assert!(output.status.success(), "{dataset}: {}", describe(&output));
+        if model.is_some() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains("all-MiniLM-L6-v2@"), "{stderr}");
+        }
         let wss_95 = mean_wss_95(&String::from_utf8_lossy(&output.stdout));
         report.push(format!(
             "{dataset}: litrev {wss_95:.3}, ASReview {asreview:.3}"

@@ -27,10 +27,11 @@ fn paused_run(home: &Path, data: &Path, out: &Path) -> String {
 }
 
 /// Starts `litrev screen RUN` with piped stdin and stdout, as a person at a terminal.
-fn screen_session(home: &Path, run: &str) -> Child {
+fn screen_session(home: &Path, run: &str, env: &[(&str, &str)]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_litrev"))
         .args(["screen", run])
         .env("LITREV_HOME", home)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -57,7 +58,7 @@ fn a_label_given_interactively_survives_kill_9_and_resume() {
     let out = home.path().join("review");
     let run = paused_run(home.path(), &data, &out);
 
-    let mut session = screen_session(home.path(), &run);
+    let mut session = screen_session(home.path(), &run, &[]);
     let mut stdin = session.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(session.stdout.take().expect("stdout"));
     // Skip the first record, exclude the second, then wait for the label to be saved.
@@ -101,7 +102,14 @@ fn undo_takes_back_the_last_label() {
     let home = tempfile::tempdir().expect("home");
     let out = home.path().join("review");
     let run = paused_run(home.path(), &data, &out);
-    let mut session = screen_session(home.path(), &run);
+    // With the embedding model installed, the session's ranking reads the records' embeddings
+    // beside their words, and keeps them in the home's cache.
+    let model = litrev_testkit::embed_model().map(|dir| dir.display().to_string());
+    let env: Vec<(&str, &str)> = model
+        .iter()
+        .map(|dir| ("LITREV_EMBED_MODEL", dir.as_str()))
+        .collect();
+    let mut session = screen_session(home.path(), &run, &env);
     session
         .stdin
         .take()
@@ -122,6 +130,15 @@ fn undo_takes_back_the_last_label() {
         .to_owned();
     assert!(text.contains(&format!("undone: include {saved}")), "{text}");
     assert!(text.contains("1 labels given"), "{text}");
+    if model.is_some() {
+        let cached: u64 = std::fs::read_dir(home.path().join("embeddings"))
+            .expect("the session embedded the records")
+            .filter_map(|entry| entry.ok()?.metadata().ok())
+            .map(|metadata| metadata.len())
+            .sum();
+        // 384 floats a record, for the run's candidate records.
+        assert!(cached >= 100 * 384 * 4, "{cached} bytes of embeddings");
+    }
 
     let resumed = litrev(home.path(), &["resume", &run], &[]);
     assert!(resumed.status.success(), "{}", describe(&resumed));
