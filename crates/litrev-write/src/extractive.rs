@@ -303,7 +303,7 @@ impl<'a> Writer<'a> {
         ];
         let spans = self.standalone_spans(
             &seminal,
-            &[Role::Objective, Role::Conclusion, Role::Background],
+            &[Role::Objective, Role::Conclusion],
             seminal.len(),
         );
         if spans.is_empty() {
@@ -2393,7 +2393,7 @@ mod tests {
             let work = fixture.work_mut(id);
             work.cited_by_count = Some(cited);
             work.abstract_text = Some(format!(
-                "Osteoarthritis of the knee is a leading cause of pain and disability in older adults. {} In conclusion, stem cell injection is a safe option for knee osteoarthritis.",
+                "Osteoarthritis of the knee is a leading cause of pain and disability in older adults. This trial aimed to assess whether stem cell injection reduces knee pain. {} In conclusion, stem cell injection is a safe option for knee osteoarthritis.",
                 work.abstract_text.clone().unwrap_or_default()
             ));
         }

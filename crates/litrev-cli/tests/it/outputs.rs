@@ -203,8 +203,9 @@ fn check_quotes_stand_alone(dataset: &str, out: &std::path::Path) {
 }
 
 /// Each sentence taken from an abstract sits where its role belongs (`evidence.json` gives the
-/// role the writer read): key findings quote results and conclusions, methods used quote
-/// methods, gaps quote limitations and future work, background only in the introduction, and
+/// role the writer read): key findings quote results and conclusions, methods used and the
+/// methodological approaches quote methods, the theoretical foundations objectives and
+/// conclusions, gaps quote limitations and future work, background only in the introduction, and
 /// "other" (registration, funding, copyright) nowhere. Counts how many were checked, so a
 /// review whose spans carry no role fails instead of passing empty.
 fn check_roles_by_section(dataset: &str, out: &std::path::Path) {
@@ -229,7 +230,8 @@ fn check_roles_by_section(dataset: &str, out: &std::path::Path) {
             // Background belongs to the introduction alone; "other" belongs nowhere.
             let allowed = |role: &str| match section {
                 "Key findings" | "Debates" => ["result", "conclusion"].contains(&role),
-                "Methods used" => role == "method",
+                "Methods used" | "Methodological approaches" => role == "method",
+                "Theoretical foundations" => ["objective", "conclusion"].contains(&role),
                 "Gaps" | "Gaps and future directions" => {
                     ["limitation", "future_work"].contains(&role)
                 }
