@@ -162,13 +162,15 @@ impl<'a> Writer<'a> {
         // The synthesis plan orders the parts and names the domains each draws on; the themes
         // choose their quotes first, the foundations and methods sections from what is left.
         let synthesis = self.input.plan.synthesis();
-        let mut themes = Some(themes);
+        let mut findings = Some((themes, discussion));
         let mut parts = Vec::new();
         for planned in &synthesis {
             match planned.part {
                 SynthesisPart::Findings => {
-                    parts.extend(themes.take().unwrap_or_default());
-                    parts.push(discussion.clone());
+                    if let Some((themes, discussion)) = findings.take() {
+                        parts.extend(themes);
+                        parts.push(discussion);
+                    }
                 }
                 SynthesisPart::Gaps => {
                     let mut gaps = self.gaps();

@@ -88,11 +88,21 @@ pub fn read_plan(path: &Path) -> Result<Plan> {
         .iter()
         .map(|domain| domain.name.as_str())
         .collect();
-    for section in plan.synthesis.iter().flatten() {
+    let sections = plan.synthesis.as_deref().unwrap_or_default();
+    for (index, section) in sections.iter().enumerate() {
+        if sections[..index]
+            .iter()
+            .any(|earlier| earlier.part == section.part)
+        {
+            return Err(bad(format!(
+                "the [[synthesis]] part \"{}\" is there twice: keep one section of each part",
+                format!("{:?}", section.part).to_lowercase()
+            )));
+        }
         if section.heading.trim().is_empty() {
             return Err(bad(format!(
-                "a [[synthesis]] section ({:?}) has an empty heading: give it one, or remove the section",
-                section.part
+                "a [[synthesis]] section (part \"{}\") has an empty heading: give it one, or remove the section",
+                format!("{:?}", section.part).to_lowercase()
             )));
         }
         if let Some(unknown) = section
@@ -304,5 +314,17 @@ mod tests {
             error.contains("\"Astrology\"") && error.contains("[[brief.domains]]"),
             "{error}"
         );
+        if let Some(sections) = edited.synthesis.as_mut() {
+            sections[0].domains.clear();
+            let again = sections[0].clone();
+            sections.push(again);
+        }
+        std::fs::write(
+            &path,
+            plan_to_toml(&edited, &Estimate::default()).expect("toml"),
+        )
+        .expect("write");
+        let error = read_plan(&path).expect_err("a part twice").to_string();
+        assert!(error.contains("\"methods\" is there twice"), "{error}");
     }
 }
