@@ -250,6 +250,12 @@ function showPlan(plan) {
   for (const query of plan.queries) {
     queries.append(el("li", query.label + ": " + query.text + " (" + query.purpose + ")"));
   }
+  const synthesis = document.getElementById("synthesis");
+  synthesis.replaceChildren();
+  for (const part of plan.synthesis || []) {
+    const domains = part.domains.length ? part.domains.join(", ") : "every work";
+    synthesis.append(el("li", part.heading + " (" + domains + "): " + part.draws_on, { "data-part": part.part }));
+  }
   const estimate = plan.estimate;
   if (estimate) {
     document.getElementById("estimate").textContent = estimate.sources.length

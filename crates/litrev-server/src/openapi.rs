@@ -341,7 +341,7 @@ fn schemas() -> Value {
             "id": string, "question": string,
             "status": {"enum": ["queued", "running", "stopped", "waiting", "needs_clarification", "done", "failed"]},
             "clarifications": {"type": "array", "items": {"$ref": "#/components/schemas/Clarification"}},
-            "plan": {"type": ["object", "null"], "description": "once planned, for one run (the list leaves it out): the brief (each dimension with its basis: stated, derived or assumed), the queries, seeds and filters, and the estimate (requests per live source with the range ±30 %, dollars, seconds waiting on the APIs)"},
+            "plan": {"type": ["object", "null"], "description": "once planned, for one run (the list leaves it out): the brief (each dimension with its basis: stated, derived or assumed), the queries, seeds and filters, the synthesis (the review's parts in order, each with the domains it draws on), and the estimate (requests per live source with the range ±30 %, dollars, seconds waiting on the APIs)"},
             "step": {"type": ["string", "null"]},
             "queue_position": {"type": ["integer", "null"]},
             "created_at": string,

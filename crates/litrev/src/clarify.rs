@@ -170,6 +170,7 @@ pub fn plan_json(
         "queries": plan.queries,
         "seeds": plan.seeds,
         "filters": plan.filters,
+        "synthesis": plan.synthesis(),
         "estimate": estimate,
     })
 }

@@ -453,6 +453,16 @@ fn the_run_page_asks_what_the_question_leaves_open() {
         serde_json::json!("Expected: no request (local snapshots only)"),
         "the plan says what it costs"
     );
+    // The synthesis: the review's parts in order, over every work of a question kept whole.
+    let parts = eval(
+        &tab,
+        "(() => [...document.querySelectorAll('#synthesis li')].map(item => item.dataset.part))()",
+    );
+    assert_eq!(
+        parts,
+        serde_json::json!(["foundations", "methods", "findings", "gaps"]),
+        "{parts}"
+    );
     eval(&tab, "document.getElementById('plan-box').open = true");
     screenshot(&tab, "8-plan");
 }

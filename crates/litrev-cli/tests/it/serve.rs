@@ -160,6 +160,15 @@ fn a_run_that_raises_questions_waits_for_the_answers() {
         shown["plan"]["brief"], record["plan"]["brief"],
         "the API shows the plan the run followed"
     );
+    assert_eq!(
+        shown["plan"]["synthesis"], record["plan"]["synthesis"],
+        "and its synthesis"
+    );
+    assert_eq!(
+        shown["plan"]["synthesis"][0]["heading"], "Theoretical foundations",
+        "{}",
+        shown["plan"]
+    );
     assert!(
         shown["plan"]["queries"]
             .as_array()
