@@ -80,6 +80,9 @@ const BOILERPLATE_CUES: &[&str] = &[
     "(table presented)",
     "off-label",
     "no relevant conflicts",
+    "where the work was carried out",
+    "supplementary material",
+    "available online at",
 ];
 
 /// Whether a sentence is publishing boilerplate (funding, trial registration, copyright,
@@ -550,6 +553,13 @@ mod tests {
             "Smith: Consultancy: Roche; Honoraria: Bayer."
         ));
         assert!(!is_boilerplate("Bleeding fell by 80%."));
+        // Run-in notes of publishers that the role model would read as a conclusion.
+        assert!(is_boilerplate(
+            "Institution where the work was carried out: Research Division, Chugai Pharmaceutical Co., Ltd."
+        ));
+        assert!(is_boilerplate(
+            "Supplementary Material to this article is available online at www.thrombosis-online.com."
+        ));
         // From a SYNERGY record (Sep_2021) whose abstract is the publisher's notice.
         assert!(is_boilerplate(
             "Article Higher Order Memories for Objects Encountered in Different Spatio-temporal Contexts in Mice: Evidence for Episodic Memory was published on August 1, 2004 in the journal Reviews in the Neurosciences (volume 15, issue 4)."

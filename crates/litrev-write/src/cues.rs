@@ -95,8 +95,8 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "this could",
         "this is ",
         "this was ",
-        "these were ",
-        "these are ",
+        "these ",
+        "those ",
         "it ",
         "its ",
         "they ",
@@ -296,6 +296,9 @@ mod tests {
             "In particular, it allows to address the >45 years population."
         ));
         assert!(leans_on_context("It reduced pain at one year."));
+        assert!(leans_on_context(
+            "These features of hBS910 enable routine prophylaxis by subcutaneous delivery."
+        ));
         assert!(!leans_on_context("Items were scored from 0 to 4."));
         assert!(!leans_on_context(
             "This study found lower cortisol in obese children."

@@ -268,26 +268,39 @@ impl<'a> Writer<'a> {
         Some(section(kind, &planned.heading, paragraphs))
     }
 
-    /// What the most cited of `works` (three at most) set out to do and concluded, in their
-    /// words: the works the rest of the literature builds on.
+    /// What the most cited of `works` set out to do and concluded, in their words: the works
+    /// the rest of the literature builds on. Three at most, taken from the ten most cited, each
+    /// with an objective or conclusion that stands alone and that the themes have not quoted.
     fn foundations(&mut self, whose: &str, works: &[WorkId]) -> Option<Paragraph> {
-        let mut cited: Vec<(&WorkId, u32)> = works
+        let mut cited: Vec<(WorkId, u32)> = works
             .iter()
             .filter_map(|id| {
                 let count = self.input.included.get(id)?.cited_by_count?;
-                (count > 0).then_some((id, count))
+                (count > 0).then(|| (id.clone(), count))
             })
             .collect();
-        cited.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-        let seminal: Vec<WorkId> = cited.iter().take(3).map(|(id, _)| (*id).clone()).collect();
+        cited.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let mut seminal: Vec<(WorkId, u32)> = Vec::new();
+        let mut spans = Vec::new();
+        for (id, count) in cited.into_iter().take(10) {
+            if seminal.len() == 3 {
+                break;
+            }
+            let alone = self
+                .ranked_spans(&id, &[Role::Objective, Role::Conclusion], None)
+                .into_iter()
+                .find(|span| !leans_on_context(&span.text));
+            if let Some(span) = alone {
+                self.mark_used(&span);
+                spans.push(span);
+                seminal.push((id, count));
+            }
+        }
         if seminal.is_empty() {
             return None;
         }
-        let counts: Vec<String> = cited
-            .iter()
-            .take(3)
-            .map(|(_, count)| format!("{count}"))
-            .collect();
+        let ids: Vec<WorkId> = seminal.iter().map(|(id, _)| id.clone()).collect();
+        let counts: Vec<String> = seminal.iter().map(|(_, count)| count.to_string()).collect();
         let times = match counts.as_slice() {
             [one] => format!(" (cited {one} times)."),
             _ => format!(" (cited {} times respectively).", list(&counts)),
@@ -295,22 +308,14 @@ impl<'a> Writer<'a> {
         let mut sentences = vec![
             SentenceBuilder::new()
                 .text(format!(
-                    "The most cited of {whose} {} included works {} ",
+                    "Among the most cited of {whose} {} included works {} ",
                     number(works.len()),
-                    if seminal.len() == 1 { "is" } else { "are" }
+                    if ids.len() == 1 { "is" } else { "are" }
                 ))
-                .narrative_list(&seminal)
+                .narrative_list(&ids)
                 .text(times)
                 .structural(),
         ];
-        let spans = self.standalone_spans(
-            &seminal,
-            &[Role::Objective, Role::Conclusion],
-            seminal.len(),
-        );
-        if spans.is_empty() {
-            return None;
-        }
         sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
         Some(Paragraph { sentences })
     }
