@@ -186,6 +186,19 @@ mod tests {
     const QUESTION: &str =
         "Emicizumab pharmacokinetics in haemophilia A, and the rodent object-in-context task";
 
+    /// The brief of `plan` as a scripted model answering `answer` gives it.
+    fn ask(plan: &mut Plan, answer: &'static str) -> BriefReport {
+        QueryPlanner {
+            llm: &Scripted {
+                prompt: "plan_brief.v1",
+                answer: Ok(answer),
+            },
+            model: "scripted",
+        }
+        .brief(plan)
+        .expect("asked")
+    }
+
     #[test]
     fn the_model_fills_what_nothing_settled_and_splits_unrelated_fields() {
         let mut plan = plan(QUESTION, &PlanConfig::for_tier(Tier::Standard));
@@ -195,15 +208,7 @@ mod tests {
               {"name": "Haemophilia pharmacology", "terms": ["emicizumab", "pharmacokinetics", "haemophilia"]},
               {"name": "Rodent memory", "terms": ["object-in-context task", "rats"]},
               {"name": "Invented", "terms": ["quantum"]}]}"#;
-        let report = QueryPlanner {
-            llm: &Scripted {
-                prompt: "plan_brief.v1",
-                answer: Ok(answer),
-            },
-            model: "scripted",
-        }
-        .brief(&mut plan)
-        .expect("asked");
+        let report = ask(&mut plan, answer);
         // The disciplines are the model's; the methods the question states stay its own, and
         // the population, which the model did not name, stays assumed.
         assert_eq!(report.filled, ["disciplines"]);
@@ -230,25 +235,9 @@ mod tests {
         assert!(plan.queries.len() > before, "each domain gets searches");
 
         // Asked again, a split question is not split again, and a failed answer changes nothing.
-        let again = QueryPlanner {
-            llm: &Scripted {
-                prompt: "plan_brief.v1",
-                answer: Ok(answer),
-            },
-            model: "scripted",
-        }
-        .brief(&mut plan)
-        .expect("asked");
+        let again = ask(&mut plan, answer);
         assert!(again.domains.is_empty() && again.filled.is_empty());
-        let failed = QueryPlanner {
-            llm: &Scripted {
-                prompt: "plan_brief.v1",
-                answer: Ok("not JSON"),
-            },
-            model: "scripted",
-        }
-        .brief(&mut plan)
-        .expect("asked");
+        let failed = ask(&mut plan, "not JSON");
         assert!(failed.failure.is_some());
     }
 }
