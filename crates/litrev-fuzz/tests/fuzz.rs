@@ -51,6 +51,7 @@ targets!(
     zotero,
     web_page,
     brave,
+    hf_papers,
     work_id,
 );
 

@@ -69,6 +69,11 @@ fn build_entry(work: &Work, key: &str) -> Entry {
     if let Some(doi) = &work.ids.doi {
         set_text(&mut entry, "doi", Some(&verbatim_safe(doi.as_str())));
     }
+    // arXiv's own fields, which biblatex, natbib's styles and pandoc read as the e-print.
+    if let Some(arxiv) = &work.ids.arxiv {
+        set_text(&mut entry, "eprint", Some(&verbatim_safe(arxiv.as_str())));
+        set_text(&mut entry, "archiveprefix", Some("arXiv"));
+    }
     if let Some(url) = work.oa_url.as_deref() {
         set_text(&mut entry, "url", Some(&verbatim_safe(url)));
     }
@@ -433,7 +438,9 @@ mod tests {
         let entry = check(
             &preprint,
             "@misc{key,\n  \
+               archiveprefix = {arXiv},\n  \
                author = {Plato},\n  \
+               eprint = {2101.00001},\n  \
                howpublished = {arXiv},\n  \
                title = {On {mRNA} vaccines},\n  \
                year = {2021},\n\

@@ -44,6 +44,7 @@ pub fn corpus_csv(
         "reason",
         "domain",
         "url",
+        "arxiv",
     ])?;
     for entry in entries {
         let work = works.get(&entry.work);
@@ -85,6 +86,9 @@ pub fn corpus_csv(
                 .unwrap_or_default(),
             ids.url
                 .map(|url| url.address().to_owned())
+                .unwrap_or_default(),
+            ids.arxiv
+                .map(|id| id.as_str().to_owned())
                 .unwrap_or_default(),
         ])?;
     }

@@ -303,7 +303,7 @@ fn schemas() -> Value {
         "Session": {"type": "object", "required": ["token"], "properties": {"token": string}},
         "NewRun": {"type": "object", "required": ["question"], "additionalProperties": false, "properties": {
             "question": string,
-            "sources": {"type": "array", "items": {"type": "string"}, "description": "as --source: openalex, semantic-scholar, arxiv, pubmed, crossref, brave (web search, needs BRAVE_API_KEY), snapshot:PATH"},
+            "sources": {"type": "array", "items": {"type": "string"}, "description": "as --source: openalex, semantic-scholar, arxiv, pubmed, crossref, huggingface (Hugging Face's paper search), brave (web search, needs BRAVE_API_KEY), snapshot:PATH"},
             "seeds": strings,
             "tier": {"enum": ["quick", "standard", "comprehensive", "exhaustive"]},
             "year_from": {"type": "integer"}, "year_to": {"type": "integer"},

@@ -464,7 +464,9 @@ pub fn expand_stage(
         IDS_PER_REQUEST,
         held_per_list,
     );
-    let found_forward = if order.is_empty() {
+    // Sources that cannot list citing works (arXiv, Hugging Face, the web) leave the stage to
+    // its references.
+    let found_forward = if order.is_empty() || !capabilities.citing {
         Vec::new()
     } else {
         source.citing(&order, &citers)?

@@ -10,6 +10,7 @@ pub mod brave;
 pub mod crossref;
 mod error;
 mod federation;
+pub mod huggingface;
 mod jats;
 pub mod library;
 mod markup;

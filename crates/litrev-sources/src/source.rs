@@ -27,6 +27,8 @@ pub enum SourceKind {
     Unpaywall,
     /// The Brave Search API's web search (grey literature).
     Brave,
+    /// Hugging Face's paper search (machine-learning preprints).
+    HuggingFace,
     /// Several sources asked together.
     Federation,
 }
@@ -43,6 +45,7 @@ impl SourceKind {
             SourceKind::Crossref => "crossref",
             SourceKind::Unpaywall => "unpaywall",
             SourceKind::Brave => "brave",
+            SourceKind::HuggingFace => "huggingface",
             SourceKind::Federation => "federation",
         }
     }

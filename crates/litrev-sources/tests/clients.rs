@@ -579,3 +579,82 @@ fn brave_web_search_reads_a_recorded_answer_as_webpages() {
     .expect_err("no key");
     assert!(error.to_string().contains("BRAVE_API_KEY"), "{error}");
 }
+
+#[test]
+fn hugging_face_paper_search_reads_a_recorded_answer_as_preprints() {
+    use litrev_sources::huggingface::{self, HuggingFaceConfig, HuggingFaceSource};
+    use litrev_testkit::huggingface::hf_papers_server;
+    let Some(answers) = litrev_testkit::hf_papers() else {
+        return;
+    };
+    let server = hf_papers_server(&answers, FaultPlan::mixed(0.3, 5));
+    let source = HuggingFaceSource::new(
+        client().endpoint(unthrottled(huggingface::policy())),
+        HuggingFaceConfig {
+            base_url: server.url(),
+            token: Some("hf_test_token".to_owned()),
+        },
+    );
+    let query = Query::new("q1", "keyword", "\"kazakh question\"~3 OR kazakh");
+    assert!(source.capabilities().answers(&query));
+    let hits = source.search(&query, 300).expect("searched");
+    assert_eq!(hits.len(), 9, "every paper of the recorded answer");
+    let first = &hits[0].work;
+    assert_eq!(first.id().to_string(), "arXiv:2404.04487");
+    assert_eq!(
+        first.title.as_deref(),
+        Some("KazQAD: Kazakh Open-Domain Question Answering Dataset")
+    );
+    assert_eq!(first.kind, litrev_model::WorkKind::Preprint);
+    assert_eq!(
+        (first.year, first.date.as_deref()),
+        (Some(2024), Some("2024-04-06"))
+    );
+    assert_eq!(
+        first.authors.first().map(|author| author.name.as_str()),
+        Some("Rustem Yeshpanov")
+    );
+    let summary = first.abstract_text.as_deref().expect("the abstract");
+    assert!(
+        summary.starts_with("We introduce KazQAD -- a Kazakh open-domain question answering")
+            && !summary.contains('\n'),
+        "{summary}"
+    );
+    assert!(
+        first
+            .keywords
+            .iter()
+            .any(|keyword| keyword == "reading comprehension")
+    );
+    assert_eq!(
+        first.oa_url.as_deref(),
+        Some("https://arxiv.org/pdf/2404.04487")
+    );
+    assert!(
+        hits.iter().all(|hit| hit.work.title.is_some()
+            && hit.work.abstract_text.is_some()
+            && matches!(hit.work.ids.primary(), Some(litrev_model::WorkId::Arxiv(_)))),
+        "every paper has its arXiv id, a title and an abstract"
+    );
+    assert!(hits[0].score > hits[8].score);
+    // One request of the words alone, the token in a header and never in the URL.
+    let searches: Vec<String> = server
+        .request_log()
+        .into_iter()
+        .filter(|line| line.contains("/api/papers/search"))
+        .collect();
+    assert!(
+        searches
+            .iter()
+            .all(|line| line.contains("q=kazakh+question&limit=100") && !line.contains("hf_test")),
+        "{searches:#?}"
+    );
+    // Fewer asked, fewer read: the limit goes to the Hub.
+    assert_eq!(source.search(&query, 3).expect("searched").len(), 3);
+    // The Hub holds preprints only: a search for books is not asked of it.
+    let books = Query {
+        kinds: vec![litrev_model::WorkKind::Book],
+        ..Query::new("q2", "books", "kazakh")
+    };
+    assert!(!source.capabilities().answers(&books));
+}

@@ -11,6 +11,7 @@
 pub mod brave;
 pub mod hostile;
 pub mod http;
+pub mod huggingface;
 pub mod llm;
 pub mod openalex;
 pub mod postgres;
@@ -142,6 +143,22 @@ pub fn brave_answers() -> Option<PathBuf> {
         "brave-answers",
         "BRAVE ANSWERS MISSING: {} has no web.json; run scripts/fetch-brave-answers.sh (the test script does)",
         &["web.json"],
+    )
+}
+
+/// The folder of the recorded answer of Hugging Face's paper search
+/// (`paper_result_kazakh.json`, a registry package's test data), or `None` (after saying so)
+/// when it is missing outside CI. `LITREV_TEST_HF_PAPERS` names the folder; else
+/// `target/hf-papers`.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no answer: the test script fetches it.
+pub fn hf_papers() -> Option<PathBuf> {
+    data_folder(
+        "LITREV_TEST_HF_PAPERS",
+        "hf-papers",
+        "HF PAPERS MISSING: {} has no paper_result_kazakh.json; run scripts/fetch-hf-papers.sh (the test script does)",
+        &["paper_result_kazakh.json"],
     )
 }
 

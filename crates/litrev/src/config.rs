@@ -4,8 +4,10 @@
 //! environment: `OPENALEX_API_KEY`, `S2_API_KEY`, `NCBI_API_KEY`, `LITREV_EMAIL` (the contact
 //! address the polite pools of OpenAlex, Crossref, NCBI and Unpaywall ask for), and one base-URL
 //! override per API (`LITREV_OPENALEX_URL`, `LITREV_S2_URL`, `LITREV_ARXIV_URL`,
-//! `LITREV_PUBMED_URL`, `LITREV_CROSSREF_URL`, `LITREV_UNPAYWALL_URL`, `LITREV_BRAVE_URL`),
-//! Brave Search's key for web searches (`[brave] api_key`, `BRAVE_API_KEY`), and the Zotero library
+//! `LITREV_PUBMED_URL`, `LITREV_CROSSREF_URL`, `LITREV_UNPAYWALL_URL`, `LITREV_BRAVE_URL`,
+//! `LITREV_HUGGINGFACE_URL`), Brave Search's key for web searches (`[brave] api_key`,
+//! `BRAVE_API_KEY`), a Hugging Face token (`[huggingface] api_key`, `HF_TOKEN`; optional, for a
+//! larger rate limit), and the Zotero library
 //! reviews are exported to (`[zotero]`: `LITREV_ZOTERO_URL`, `LITREV_ZOTERO_LIBRARY`,
 //! `LITREV_ZOTERO_KEY`), and the hosts downloads of pages and full texts may reach on a private
 //! network (`[fetch] allow_hosts`, `LITREV_ALLOW_HOSTS`: `host[:port]`, comma-separated).
@@ -149,6 +151,9 @@ pub struct SourcesConfig {
     /// Brave Search (web search).
     #[serde(default)]
     pub brave: ApiConfig,
+    /// Hugging Face's paper search.
+    #[serde(default)]
+    pub huggingface: ApiConfig,
     /// The Zotero library reviews are exported to.
     #[serde(default)]
     pub zotero: ZoteroSettings,
@@ -221,6 +226,8 @@ impl SourcesConfig {
         set(&mut self.unpaywall.base_url, "LITREV_UNPAYWALL_URL");
         set(&mut self.brave.api_key, "BRAVE_API_KEY");
         set(&mut self.brave.base_url, "LITREV_BRAVE_URL");
+        set(&mut self.huggingface.api_key, "HF_TOKEN");
+        set(&mut self.huggingface.base_url, "LITREV_HUGGINGFACE_URL");
         set(&mut self.zotero.base_url, "LITREV_ZOTERO_URL");
         set(&mut self.zotero.library, "LITREV_ZOTERO_LIBRARY");
         set(&mut self.zotero.api_key, "LITREV_ZOTERO_KEY");

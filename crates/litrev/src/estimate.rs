@@ -85,6 +85,7 @@ fn live_name(spec: &SourceSpec) -> Option<&'static str> {
         SourceSpec::PubMed => Some("pubmed"),
         SourceSpec::Crossref => Some("crossref"),
         SourceSpec::Brave => Some("brave"),
+        SourceSpec::HuggingFace => Some("huggingface"),
     }
 }
 
@@ -169,9 +170,10 @@ impl Paging {
 /// For the live sources whose searches are estimated by their paging alone: Semantic Scholar
 /// pages of 100; arXiv up to 2,000 in one request; Crossref rows of 1,000; PubMed's ESearch,
 /// then EFetch in batches of 200; Brave one page of 20 per web search whatever the plan's
-/// depth, each request paid for and one a second.
+/// depth, each request paid for and one a second; Hugging Face one search of up to 100 papers
+/// whatever the depth, two a second.
 fn search_paging(source: &str) -> Paging {
-    use litrev_sources::{arxiv, brave, crossref, pubmed, semantic_scholar};
+    use litrev_sources::{arxiv, brave, crossref, huggingface, pubmed, semantic_scholar};
     match source {
         "semantic-scholar" => Paging::free(semantic_scholar::CAPABILITIES, 100, 0),
         "arxiv" => Paging::free(arxiv::CAPABILITIES, 2_000, 0),
@@ -181,6 +183,11 @@ fn search_paging(source: &str) -> Paging {
             usd_per_request: brave::COST_USD_PER_REQUEST,
             seconds_per_request: 1.0 / f64::from(brave::policy().requests_per_second.max(1)),
             ..Paging::free(brave::CAPABILITIES, usize::MAX, 0)
+        },
+        "huggingface" => Paging {
+            seconds_per_request: ANSWER_SECONDS
+                .max(1.0 / f64::from(huggingface::policy().requests_per_second.max(1))),
+            ..Paging::free(huggingface::CAPABILITIES, usize::MAX, 0)
         },
         _ => Paging::free(Capabilities::default(), MAX_PER_PAGE, 0),
     }

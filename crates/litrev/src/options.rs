@@ -117,6 +117,8 @@ pub enum SourceSpec {
     Unpaywall,
     /// Brave Search's web search: grey literature, for the plan's web searches only.
     Brave,
+    /// Hugging Face's paper search: machine-learning preprints, for the plan's searches.
+    HuggingFace,
 }
 
 impl FromStr for SourceSpec {
@@ -139,6 +141,7 @@ impl FromStr for SourceSpec {
             "crossref" => Ok(SourceSpec::Crossref),
             "unpaywall" => Ok(SourceSpec::Unpaywall),
             "brave" => Ok(SourceSpec::Brave),
+            "huggingface" | "hf" | "hf-papers" => Ok(SourceSpec::HuggingFace),
             _ => Err(Error::BadSource(text.to_owned())),
         }
     }
@@ -161,6 +164,7 @@ impl fmt::Display for SourceSpec {
             SourceSpec::Crossref => f.write_str("crossref"),
             SourceSpec::Unpaywall => f.write_str("unpaywall"),
             SourceSpec::Brave => f.write_str("brave"),
+            SourceSpec::HuggingFace => f.write_str("huggingface"),
         }
     }
 }

@@ -662,6 +662,14 @@ impl Runner {
                     Some(opened) => opened,
                     None => self.sources.open(&options.sources, events)?,
                 };
+                if stage == 1 && !opened.capabilities().citing {
+                    events(&Event::Notice {
+                        message: format!(
+                            "no source here lists citing works ({}): snowballing follows references only; add openalex or semantic-scholar to follow citations forward",
+                            opened.describe()
+                        ),
+                    });
+                }
                 self.started(events, &key, "following references and citing works");
                 let entries = self.store.corpus(run)?;
                 let works = self.described_works(&entries)?;

@@ -265,6 +265,21 @@ impl SourceOpener {
                         },
                     )?)
                 }
+                SourceSpec::HuggingFace => {
+                    use litrev_sources::huggingface::{self, HuggingFaceConfig, HuggingFaceSource};
+                    let defaults = HuggingFaceConfig::default();
+                    Box::new(HuggingFaceSource::new(
+                        self.http(&config)?.endpoint(huggingface::policy()),
+                        HuggingFaceConfig {
+                            base_url: config
+                                .huggingface
+                                .base_url
+                                .clone()
+                                .unwrap_or(defaults.base_url),
+                            token: config.huggingface.api_key.clone(),
+                        },
+                    ))
+                }
             });
         }
         if opened.is_empty() {

@@ -6,6 +6,7 @@ mod domains;
 mod errors;
 mod fulltext;
 mod gate;
+mod hf_papers;
 mod llm;
 mod mcp;
 mod outputs;

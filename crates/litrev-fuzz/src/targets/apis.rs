@@ -147,6 +147,28 @@ pub(super) fn brave(input: &[u8]) -> Checked {
     Ok(())
 }
 
+/// The recorded answer of Hugging Face's paper search a registry package ships
+/// (`scripts/fetch-hf-papers.sh`).
+pub(super) fn hf_papers_seeds(_data: &Path) -> Seeds {
+    let folder = litrev_testkit::hf_papers()
+        .ok_or("no recorded paper search answer: run scripts/fetch-hf-papers.sh")?;
+    let file = folder.join("paper_result_kazakh.json");
+    let out = vec![Seed::new(file.display().to_string(), seeds::read(&file)?)];
+    Ok(seeds::sized(out, seeds::shrink_json))
+}
+
+/// Hugging Face's papers: every work read is a preprint known by its arXiv id, with a title.
+pub(super) fn hf_papers(input: &[u8]) -> Checked {
+    let body = text(input);
+    if let Ok(page) = litrev_sources::huggingface::parse_papers(&body) {
+        check::api_works(&page.works)?;
+        if let Some(work) = page.works.iter().find(|work| work.ids.arxiv.is_none()) {
+            return Err(format!("a paper without its arXiv id: {work:?}"));
+        }
+    }
+    Ok(())
+}
+
 /// Biopython's E-utilities answers, PubMed and MEDLINE records, and ASReview's PubMed export.
 pub(super) fn pubmed_seeds(data: &Path) -> Seeds {
     let mut out = Vec::new();

@@ -213,6 +213,15 @@ pub const TARGETS: &[Target] = &[
         cost: 1,
     },
     Target {
+        name: "hf_papers",
+        parsers: "litrev_sources::huggingface::parse_papers (Hugging Face's paper search)",
+        format: Format::Json,
+        input: Input::Text,
+        seeds: apis::hf_papers_seeds,
+        run: apis::hf_papers,
+        cost: 1,
+    },
+    Target {
         name: "work_id",
         parsers: "litrev_model::WorkId and its newtypes' FromStr (every id read from outside data)",
         format: Format::Text,

@@ -1,0 +1,45 @@
+//! A local Hugging Face Hub stand-in for the paper search tests: it serves the recorded answer
+//! of [`crate::hf_papers`] to every paper search with a query, cut to the `limit` asked for as
+//! the Hub cuts its list, and answers anything else with the Hub's error object.
+
+use std::path::Path;
+
+use crate::http::{FaultPlan, Reply, ServedRequest, Server};
+
+/// Starts the stand-in over the answer folder (its `paper_result_kazakh.json`).
+///
+/// # Panics
+/// When the answer cannot be read: the test data is broken.
+pub fn hf_papers_server(answers: &Path, faults: FaultPlan) -> Server {
+    let text = std::fs::read_to_string(answers.join("paper_result_kazakh.json"))
+        .expect("the recorded paper search answer");
+    let papers: Vec<serde_json::Value> =
+        serde_json::from_str(&text).expect("the recorded answer is a list of papers");
+    Server::start(move |request| answer_to(request, &papers), faults)
+}
+
+/// The Hub's error body: `{"error": …}`.
+fn refused(status: u16, message: &str) -> Reply {
+    Reply::json(status, &serde_json::json!({ "error": message }))
+}
+
+fn answer_to(request: &ServedRequest, papers: &[serde_json::Value]) -> Reply {
+    if request.method != "GET" || request.path != "/api/papers/search" {
+        return refused(404, "Sorry, we can't find the page you are looking for.");
+    }
+    let param = |key: &str| {
+        request
+            .query
+            .iter()
+            .find(|(name, _)| name == key)
+            .map(|(_, value)| value.as_str())
+    };
+    if param("q").is_none_or(|q| q.trim().is_empty()) {
+        return refused(400, "Missing query");
+    }
+    let Some(limit) = param("limit").map_or(Some(usize::MAX), |limit| limit.parse().ok()) else {
+        return refused(400, "Invalid limit");
+    };
+    let served: Vec<&serde_json::Value> = papers.iter().take(limit).collect();
+    Reply::json(200, &serde_json::json!(served))
+}
