@@ -169,7 +169,7 @@ impl<'a> Writer<'a> {
                 SynthesisPart::Findings => {
                     if let Some((themes, discussion)) = findings.take() {
                         parts.extend(themes);
-                        parts.push(discussion);
+                        parts.extend(discussion);
                     }
                 }
                 SynthesisPart::Gaps => {
@@ -327,16 +327,29 @@ impl<'a> Writer<'a> {
         if spans.is_empty() {
             return None;
         }
-        let mut sentences = vec![
-            SentenceBuilder::new()
-                .text(format!(
-                    "{} {} included works are, by the designs their abstracts name, {}.",
-                    capitalise(whose),
-                    number(works.len()),
-                    self.designs_of(works)
-                ))
-                .structural(),
-        ];
+        let names_a_design = works.iter().any(|id| {
+            self.input.included[id]
+                .abstract_text
+                .as_deref()
+                .and_then(studies::design_named)
+                .is_some()
+        });
+        // Without a design named, "the four works are four works" would say nothing.
+        let opener = if names_a_design {
+            format!(
+                "{} {} included works are, by the designs their abstracts name, {}.",
+                capitalise(whose),
+                number(works.len()),
+                self.designs_of(works)
+            )
+        } else {
+            format!(
+                "The abstracts of {whose} {} included {} name no study design; they describe their methods as follows.",
+                number(works.len()),
+                plural(works.len(), "work", "works")
+            )
+        };
+        let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
         sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
         Some(Paragraph { sentences })
     }
@@ -430,8 +443,9 @@ impl<'a> Writer<'a> {
             sentences.push(
                 SentenceBuilder::new()
                     .text(format!(
-                        "The included works, published between {first} and {last}, fall into {} themes: {}.",
+                        "The included works, published between {first} and {last}, fall into {} {}: {}.",
                         number(themes.len()),
+                        plural(themes.len(), "theme", "themes"),
                         label_list(&labels)
                     ))
                     .structural(),
@@ -579,8 +593,9 @@ impl<'a> Writer<'a> {
                 sentences: vec![
                     SentenceBuilder::new()
                         .text(format!(
-                            "After the method, the review takes up {} themes in turn ({}) and then turns to the gaps and future directions the works themselves point to.",
+                            "After the method, the review takes up {} {} in turn ({}) and then turns to the gaps and future directions the works themselves point to.",
                             number(labels.len()),
+                            plural(labels.len(), "theme", "themes"),
                             label_list(&labels)
                         ))
                         .structural(),
@@ -1508,9 +1523,11 @@ impl<'a> Writer<'a> {
         let mut sentences = vec![
             SentenceBuilder::new()
                 .text(format!(
-                    "This review gathered {} works on its question and organised them into {} themes.",
+                    "This review gathered {} {} on its question and organised them into {} {}.",
                     self.input.included.len(),
-                    number(themes.len())
+                    plural(self.input.included.len(), "work", "works"),
+                    number(themes.len()),
+                    plural(themes.len(), "theme", "themes")
                 ))
                 .structural(),
         ];
@@ -1567,8 +1584,10 @@ impl<'a> Writer<'a> {
 
     // ----- discussion and appendix --------------------------------------------------------
 
-    /// What the themes show together: their sizes, their ages, and the citations between them.
-    fn discussion(&mut self) -> Section {
+    /// What the themes show together: their sizes, their ages, and the citations between them;
+    /// none when there is one theme and no work cited across themes (a heading over nothing
+    /// says nothing).
+    fn discussion(&mut self) -> Option<Section> {
         let themes = &self.input.organisation.themes;
         let mut sentences = Vec::new();
         if let (Some(largest), Some(smallest)) = (themes.first(), themes.last())
@@ -1693,11 +1712,14 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
         }
-        section(
+        if sentences.is_empty() {
+            return None;
+        }
+        Some(section(
             SectionKind::Discussion,
             "Discussion",
             vec![Paragraph { sentences }],
-        )
+        ))
     }
 
     /// The search documentation: every query, stage and screening count, for reproduction.
