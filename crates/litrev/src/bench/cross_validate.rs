@@ -64,7 +64,9 @@ impl ScreenSetting {
 /// more texts, retraining every 1/40 of the labels after the first 100, a class ratio of 20,
 /// and title words as features of their own. The embedding at 0.3 or more won some sets by
 /// much (Bannach-Brown_2019 +0.17) and lost others as much (Chou_2004 −0.12, Kitchenham_2010
-/// −0.08); 0.1 gained little.
+/// −0.08); 0.1 gained little. Subject keywords (MeSH headings, topics) read as whole terms in
+/// a block of their own, weighing 0.2 or 0.4, gave a mean of 0.547 and 0.529 against 0.557;
+/// left unread, 0.538: they stay words of the text.
 pub fn setting_grid() -> Vec<ScreenSetting> {
     let mut grid = Vec::new();
     for embedding_weight in [0.0, 0.15, 0.2] {
