@@ -303,7 +303,8 @@ const MIN_SEQUENCE: usize = 3;
 
 /// The features of each sentence of an abstract: its words and word pairs, how it opens, its
 /// length, and (in an abstract of [`MIN_SEQUENCE`] sentences or more) where it stands in the
-/// abstract and its neighbours' words.
+/// abstract, its opening word at that place ("We" opens objectives early and conclusions
+/// late), and its neighbours' words and opening words.
 pub(super) fn features(sentences: &[&str]) -> Vec<Vec<String>> {
     let words: Vec<Vec<String>> = sentences.iter().map(|sentence| tokens(sentence)).collect();
     let count = words.len();
@@ -327,12 +328,22 @@ pub(super) fn features(sentences: &[&str]) -> Vec<Vec<String>> {
                 return out;
             }
             out.push(format!("pos:{}", index * 5 / count));
+            out.push(format!("fp:{first}_{}", index * 5 / count));
             match index.checked_sub(1).map(|previous| &words[previous]) {
-                Some(previous) => out.extend(previous.iter().map(|word| format!("p:{word}"))),
+                Some(previous) => {
+                    out.extend(previous.iter().map(|word| format!("p:{word}")));
+                    out.push(format!(
+                        "pf:{}",
+                        previous.first().map_or("", String::as_str)
+                    ));
+                }
                 None => out.push("p:<none>".to_owned()),
             }
             match words.get(index + 1) {
-                Some(next) => out.extend(next.iter().map(|word| format!("n:{word}"))),
+                Some(next) => {
+                    out.extend(next.iter().map(|word| format!("n:{word}")));
+                    out.push(format!("nf:{}", next.first().map_or("", String::as_str)));
+                }
                 None => out.push("n:<none>".to_owned()),
             }
             out.sort_unstable();

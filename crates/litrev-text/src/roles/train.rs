@@ -25,14 +25,19 @@ pub struct TrainConfig {
     pub seed: u64,
 }
 
+/// Chosen leaving one dataset out over the 8 datasets with structured abstracts (`litrev bench
+/// roles`): a step of 0.03 (weighted F1 0.782 against 0.762 at 0.2, the smaller step keeping
+/// the weights of words seen in one field's abstracts from growing) and the transitions at
+/// 0.7; 6 or 10 epochs, features seen in 2 or 10 sentences, and other L2 penalties changed
+/// the figure by 0.003 or less.
 impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             epochs: 3,
-            learning_rate: 0.2,
+            learning_rate: 0.03,
             l2: 1e-4,
             min_count: 5,
-            sequence_weight: 1.0,
+            sequence_weight: 0.7,
             seed: 17,
         }
     }
