@@ -69,15 +69,15 @@ impl ScreenSetting {
 /// left unread, 0.538: they stay words of the text.
 pub fn setting_grid() -> Vec<ScreenSetting> {
     let mut grid = Vec::new();
-    for embedding_weight in [0.0, 0.15, 0.2] {
-        for class_ratio in [5.0, 10.0] {
+    for embedding_weight in [0.15] {
+        for c in [0.11, 0.06, 0.2] {
             grid.push(ScreenSetting {
                 features: FeatureConfig {
                     embedding_weight,
                     ..FeatureConfig::default()
                 },
                 svm: SvmConfig {
-                    class_ratio,
+                    c,
                     ..SvmConfig::default()
                 },
                 retrain_every_label_until: usize::MAX,
