@@ -72,15 +72,15 @@ impl ScreenSetting {
 /// against 0.717): a mean gain within the priors' spread, so C stays 0.11.
 pub fn setting_grid() -> Vec<ScreenSetting> {
     let mut grid = Vec::new();
-    for embedding_weight in [0.15] {
-        for c in [0.11, 0.06, 0.2] {
+    for embedding_weight in [0.0, 0.15, 0.2] {
+        for class_ratio in [5.0, 10.0] {
             grid.push(ScreenSetting {
                 features: FeatureConfig {
                     embedding_weight,
                     ..FeatureConfig::default()
                 },
                 svm: SvmConfig {
-                    c,
+                    class_ratio,
                     ..SvmConfig::default()
                 },
                 retrain_every_label_until: usize::MAX,
