@@ -23,6 +23,22 @@ pub(crate) fn words(text: &str) -> Vec<String> {
     words
 }
 
+/// The distinct words of a plan query joined by spaces, as many whole words as fit in
+/// `max_words` and `max_chars`: the query of an API that ranks by all of them.
+pub(crate) fn words_within(text: &str, max_words: usize, max_chars: usize) -> String {
+    let mut out = String::new();
+    for word in words(text).into_iter().take(max_words) {
+        if out.len() + word.len() + 1 > max_chars {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&word);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

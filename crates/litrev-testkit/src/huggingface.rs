@@ -27,13 +27,7 @@ fn answer_to(request: &ServedRequest, papers: &[serde_json::Value]) -> Reply {
     if request.method != "GET" || request.path != "/api/papers/search" {
         return refused(404, "Sorry, we can't find the page you are looking for.");
     }
-    let param = |key: &str| {
-        request
-            .query
-            .iter()
-            .find(|(name, _)| name == key)
-            .map(|(_, value)| value.as_str())
-    };
+    let param = |key: &str| request.param(key);
     if param("q").is_none_or(|q| q.trim().is_empty()) {
         return refused(400, "Missing query");
     }

@@ -65,16 +65,8 @@ fn work_from_entry(entry: &WireEntry) -> Option<Work> {
     if let Some(doi) = doi {
         ids.add(WorkId::Doi(doi));
     }
-    let date = entry
-        .published
-        .as_deref()
-        .and_then(|published| published.get(..10))
-        .filter(|date| date.as_bytes().get(4) == Some(&b'-'))
-        .map(str::to_owned);
-    let year = date
-        .as_deref()
-        .and_then(|date| date.get(..4))
-        .and_then(|year| year.parse().ok());
+    let date = entry.published.as_deref().and_then(crate::web::iso_date);
+    let year = date.as_deref().and_then(crate::web::year_of);
     let mut keywords: Vec<String> = Vec::new();
     for category in entry.primary_category.iter().chain(entry.categories.iter()) {
         if !keywords.contains(category) {

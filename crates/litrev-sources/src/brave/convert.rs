@@ -146,13 +146,7 @@ fn work_of(result: Result) -> Option<Work> {
         .filter(|snippet| !snippet.is_empty())
         .collect();
     // `2024-12-27T15:49:55`: the date the page was published or last changed.
-    let date = result
-        .page_age
-        .as_deref()
-        .map(str::trim)
-        .filter(|age| age.len() >= 10 && age.as_bytes()[4] == b'-')
-        .and_then(|age| age.get(..10))
-        .map(str::to_owned);
+    let date = result.page_age.as_deref().and_then(crate::web::iso_date);
     let year = date.as_deref().and_then(crate::web::year_of);
     let venue = result
         .profile

@@ -2,7 +2,7 @@
 
 use litrev_model::Query;
 
-use crate::query_words::words;
+use crate::query_words::words_within;
 
 /// The API's base URL (`LITREV_BRAVE_URL` replaces it).
 pub const DEFAULT_BASE_URL: &str = "https://api.search.brave.com";
@@ -18,17 +18,7 @@ pub const QUERY_MAX_WORDS: usize = 50;
 /// A plan query as web search words: its distinct words without operators or proximity marks
 /// (a web engine ranks pages by all of them), cut to the API's limits on whole words.
 pub fn query_text(query: &Query) -> String {
-    let mut text = String::new();
-    for word in words(&query.text).into_iter().take(QUERY_MAX_WORDS) {
-        if text.len() + word.len() + 1 > QUERY_MAX_CHARS {
-            break;
-        }
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(&word);
-    }
-    text
+    words_within(&query.text, QUERY_MAX_WORDS, QUERY_MAX_CHARS)
 }
 
 /// `/res/v1/web/search?q=…&count=…&offset=…`: one page of web results only (no news, videos

@@ -77,7 +77,7 @@ pub fn parse_papers(body: &str) -> Result<PaperResults, String> {
 
 /// Text as one line: arXiv abstracts come with their hard line breaks.
 fn one_line(text: &str) -> Option<String> {
-    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let joined = crate::web::collapse(text);
     (!joined.is_empty()).then_some(joined)
 }
 
@@ -92,21 +92,8 @@ fn work_of(item: Item) -> Option<Work> {
         .and_then(one_line)?;
     let mut ids = WorkIds::default();
     ids.add(WorkId::Arxiv(arxiv.clone()));
-    let date = paper
-        .published_at
-        .as_deref()
-        .and_then(|published| published.get(..10))
-        .filter(|date| {
-            date.as_bytes().get(4) == Some(&b'-')
-                && date
-                    .get(..4)
-                    .is_some_and(|year| year.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .map(str::to_owned);
-    let year = date
-        .as_deref()
-        .and_then(|date| date.get(..4))
-        .and_then(|year| year.parse().ok());
+    let date = paper.published_at.as_deref().and_then(crate::web::iso_date);
+    let year = date.as_deref().and_then(crate::web::year_of);
     let mut keywords: Vec<String> = Vec::new();
     for keyword in paper
         .ai_keywords

@@ -2,7 +2,7 @@
 
 use litrev_model::Query;
 
-use crate::query_words::words;
+use crate::query_words::words_within;
 
 /// The Hub's base URL (`LITREV_HUGGINGFACE_URL` replaces it).
 pub const DEFAULT_BASE_URL: &str = "https://huggingface.co";
@@ -17,17 +17,7 @@ pub const QUERY_MAX_CHARS: usize = 200;
 /// A plan query as search words: its distinct words without operators or proximity marks (the
 /// search ranks by meaning, not by a Boolean match), cut on whole words to [`QUERY_MAX_CHARS`].
 pub fn query_text(query: &Query) -> String {
-    let mut text = String::new();
-    for word in words(&query.text) {
-        if text.len() + word.len() + 1 > QUERY_MAX_CHARS {
-            break;
-        }
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(&word);
-    }
-    text
+    words_within(&query.text, usize::MAX, QUERY_MAX_CHARS)
 }
 
 /// `/api/papers/search?q=…&limit=…`, `limit` clamped to `1..=LIMIT_MAX`.

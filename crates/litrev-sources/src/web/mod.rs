@@ -7,8 +7,8 @@
 mod page;
 mod robots;
 
-pub(crate) use page::year_of;
 pub use page::{
     MAX_PAGE_BYTES, PAGE_TIME_LIMIT, PAGE_TYPES, ReadPage, host_of, read_page, read_page_within,
 };
+pub(crate) use page::{collapse, iso_date, year_of};
 pub use robots::{ROBOTS_AGENT, robots_allow, robots_url};

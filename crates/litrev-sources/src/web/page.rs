@@ -224,8 +224,20 @@ pub(crate) fn year_of(date: &str) -> Option<i32> {
         .filter(|year| (1900..=2200).contains(year))
 }
 
+/// The `YYYY-MM-DD` a date or timestamp opens with (`2024-04-06T03:40:36.000Z`), if it opens
+/// with one.
+pub(crate) fn iso_date(text: &str) -> Option<String> {
+    text.trim()
+        .get(..10)
+        .filter(|date| {
+            let bytes = date.as_bytes();
+            bytes[4] == b'-' && bytes[7] == b'-' && bytes[..4].iter().all(u8::is_ascii_digit)
+        })
+        .map(str::to_owned)
+}
+
 /// Whitespace runs as one space, control characters dropped.
-fn collapse(text: &str) -> String {
+pub(crate) fn collapse(text: &str) -> String {
     text.split(|c: char| c.is_whitespace() || c.is_control())
         .filter(|word| !word.is_empty())
         .collect::<Vec<_>>()
@@ -280,6 +292,18 @@ pub fn host_of(address: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_iso_date_is_read_from_the_start_of_a_timestamp_only() {
+        assert_eq!(
+            iso_date(" 2024-04-06T03:40:36.000Z").as_deref(),
+            Some("2024-04-06")
+        );
+        assert_eq!(iso_date("2024-12-27").as_deref(), Some("2024-12-27"));
+        for not_a_date in ["2024", "06/04/2024", "20é4-01-01xx", "abcd-ef-ghij", ""] {
+            assert_eq!(iso_date(not_a_date), None, "{not_a_date}");
+        }
+    }
 
     const PAGE: &str = r#"<!DOCTYPE html><html lang="en-GB"><head>
         <title>Heat and health: a report</title>
