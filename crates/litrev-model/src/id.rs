@@ -341,6 +341,12 @@ impl Doi {
     pub fn url(&self) -> String {
         format!("https://doi.org/{}", self.0)
     }
+
+    /// The arXiv id a DOI arXiv registered for its e-print names (`10.48550/arxiv.2404.04487`
+    /// names `2404.04487`); `None` for any other DOI.
+    pub fn arxiv(&self) -> Option<ArxivId> {
+        self.0.strip_prefix("10.48550/arxiv.")?.parse().ok()
+    }
 }
 
 impl OpenAlexId {
@@ -508,6 +514,12 @@ impl WorkIds {
                 self.openalex.get_or_insert(id);
             }
             WorkId::Doi(id) => {
+                // arXiv's DOI names the e-print, so a work known by it is also known by its
+                // arXiv id: OpenAlex's record of a preprint and arXiv's (or Hugging Face's)
+                // are then one work.
+                if let Some(arxiv) = id.arxiv() {
+                    self.arxiv.get_or_insert(arxiv);
+                }
                 self.doi.get_or_insert(id);
             }
             WorkId::Pmid(id) => {
@@ -544,6 +556,32 @@ mod tests {
         assert_eq!(id.to_string(), expected, "normalising {input}");
         let again: WorkId = expected.parse().expect("canonical form parses");
         assert_eq!(again, id, "round trip of {expected}");
+    }
+
+    #[test]
+    fn an_arxiv_doi_also_gives_the_works_arxiv_id() {
+        let mut ids = WorkIds::default();
+        ids.add(
+            "https://doi.org/10.48550/arXiv.2404.04487"
+                .parse()
+                .expect("a DOI"),
+        );
+        assert_eq!(ids.arxiv.as_ref().map(ArxivId::as_str), Some("2404.04487"));
+        assert_eq!(
+            ids.doi.as_ref().map(Doi::as_str),
+            Some("10.48550/arxiv.2404.04487")
+        );
+        let mut other = WorkIds::default();
+        other.add(WorkId::Arxiv("2404.04487v2".parse().expect("an arXiv id")));
+        assert!(
+            ids.shares_any(&other),
+            "the preprint and its arXiv DOI are one work"
+        );
+        // A journal's DOI says nothing of an arXiv id, nor a malformed arXiv DOI.
+        let mut journal = WorkIds::default();
+        journal.add("10.1000/xyz123".parse().expect("a DOI"));
+        journal.add("10.48550/arxiv.not-an-id".parse().expect("a DOI"));
+        assert_eq!(journal.arxiv, None);
     }
 
     #[test]
