@@ -651,6 +651,16 @@ fn hugging_face_paper_search_reads_a_recorded_answer_as_preprints() {
     );
     // Fewer asked, fewer read: the limit goes to the Hub.
     assert_eq!(source.search(&query, 3).expect("searched").len(), 3);
+    // The token goes in the Authorization header: one the Hub does not know is refused.
+    let wrong = HuggingFaceSource::new(
+        client().endpoint(unthrottled(huggingface::policy())),
+        HuggingFaceConfig {
+            base_url: server.url(),
+            token: Some("not-a-token".to_owned()),
+        },
+    );
+    let error = wrong.search(&query, 9).expect_err("refused");
+    assert!(error.to_string().contains("HTTP 401"), "{error}");
     // The Hub holds preprints only: a search for books is not asked of it.
     let books = Query {
         kinds: vec![litrev_model::WorkKind::Book],

@@ -1,6 +1,7 @@
 //! A local Hugging Face Hub stand-in for the paper search tests: it serves the recorded answer
 //! of [`crate::hf_papers`] to every paper search with a query, cut to the `limit` asked for as
-//! the Hub cuts its list, and answers anything else with the Hub's error object.
+//! the Hub cuts its list, and answers anything else (and a token that is not the Hub's) with
+//! the Hub's error object.
 
 use std::path::Path;
 
@@ -26,6 +27,13 @@ fn refused(status: u16, message: &str) -> Reply {
 fn answer_to(request: &ServedRequest, papers: &[serde_json::Value]) -> Reply {
     if request.method != "GET" || request.path != "/api/papers/search" {
         return refused(404, "Sorry, we can't find the page you are looking for.");
+    }
+    // The Hub refuses a token it does not know; its tokens open with `hf_`.
+    if request
+        .header("authorization")
+        .is_some_and(|value| !value.starts_with("Bearer hf_"))
+    {
+        return refused(401, "Invalid credentials in Authorization header");
     }
     let param = |key: &str| request.param(key);
     if param("q").is_none_or(|q| q.trim().is_empty()) {

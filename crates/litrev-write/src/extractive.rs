@@ -327,27 +327,18 @@ impl<'a> Writer<'a> {
         if spans.is_empty() {
             return None;
         }
-        let names_a_design = works.iter().any(|id| {
-            self.input.included[id]
-                .abstract_text
-                .as_deref()
-                .and_then(studies::design_named)
-                .is_some()
-        });
         // Without a design named, "the four works are four works" would say nothing.
-        let opener = if names_a_design {
-            format!(
-                "{} {} included works are, by the designs their abstracts name, {}.",
+        let opener = match self.named_designs(works) {
+            Some(designs) => format!(
+                "{} {} included works are, by the designs their abstracts name, {designs}.",
                 capitalise(whose),
                 number(works.len()),
-                self.designs_of(works)
-            )
-        } else {
-            format!(
+            ),
+            None => format!(
                 "The abstracts of {whose} {} included {} name no study design; they describe their methods as follows.",
                 number(works.len()),
                 plural(works.len(), "work", "works")
-            )
+            ),
         };
         let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
         sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
@@ -367,6 +358,18 @@ impl<'a> Writer<'a> {
     /// What the works are, by the designs their abstracts name: "two cohort studies and a
     /// randomised trial", "a cohort study and two other works", or "three works".
     fn designs_of(&self, ids: &[WorkId]) -> String {
+        self.named_designs(ids).unwrap_or_else(|| {
+            format!(
+                "{} {}",
+                number(ids.len()),
+                plural(ids.len(), "work", "works")
+            )
+        })
+    }
+
+    /// [`Writer::designs_of`] when at least one of the works names its design; `None` when
+    /// none does.
+    fn named_designs(&self, ids: &[WorkId]) -> Option<String> {
         let mut designs: BTreeMap<(&str, &str), usize> = BTreeMap::new();
         let mut unnamed = 0;
         for id in ids {
@@ -387,15 +390,17 @@ impl<'a> Writer<'a> {
                 _ => format!("{} {many}", number(count)),
             })
             .collect();
+        if parts.is_empty() {
+            return None;
+        }
         if unnamed > 0 {
-            let other = if parts.is_empty() { "" } else { "other " };
             parts.push(format!(
-                "{} {other}{}",
+                "{} other {}",
                 number(unnamed),
                 plural(unnamed, "work", "works")
             ));
         }
-        list(&parts)
+        Some(list(&parts))
     }
 
     fn next_frame(&mut self, frames: usize) -> usize {
