@@ -1,5 +1,5 @@
 //! The brief's clarifying questions as a state of the run: a run asked to clarify
-//! ([`RunOptions::clarify`]) probes its sources before searching, and when the brief raises
+//! ([`crate::RunOptions::clarify`]) probes its sources before searching, and when the brief raises
 //! questions it stops with status `needs_clarification` until [`Runner::clarify`] answers
 //! them, so the CLI, the web app and MCP ask the same questions the same way.
 //!
@@ -7,15 +7,11 @@
 //! (the brief with the answers given, or the defaults taken); the plan step plans with the
 //! latter.
 
-use std::collections::BTreeSet;
-
 use litrev_model::{Brief, Clarification, RunId, RunStatus};
 use litrev_store::StepWrites;
 
 use crate::error::{Error, Result};
-use crate::events::Event;
-use crate::options::RunOptions;
-use crate::runner::{Runner, finished};
+use crate::runner::{Drive, Runner, finished};
 
 /// Where a run's brief stands before its plan step.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,16 +25,11 @@ pub(crate) enum BriefState {
 }
 
 impl Runner {
-    /// The brief step: with [`RunOptions::clarify`] (and no edited plan), a probe search on
+    /// The brief step: with [`crate::RunOptions::clarify`] (and no edited plan), a probe search on
     /// the run's sources reads the disciplines and raises at most two questions; the brief is
     /// stored once, so a resumed run does not probe again.
-    pub(crate) fn brief_step(
-        &mut self,
-        run: &RunId,
-        options: &RunOptions,
-        done: &BTreeSet<String>,
-        events: &dyn Fn(&Event),
-    ) -> Result<BriefState> {
+    pub(crate) fn brief_step(&mut self, drive: &Drive<'_>) -> Result<BriefState> {
+        let (run, options, done, events) = (drive.run, &drive.options, &drive.done, drive.events);
         if !options.clarify || options.plan.is_some() {
             return Ok(BriefState::NotAsked);
         }

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::llm::CardsLlmRecord;
 use crate::options::{RunOptions, SourceSpec};
-use crate::runner::{Outcome, Runner, finished};
+use crate::runner::{Drive, Outcome, Runner, finished};
 
 /// What the full-text step reads: the screening decisions in force, the included works, and
 /// the dollars the model's calls of the earlier steps spent (off the run's budget).
@@ -113,23 +113,18 @@ impl Runner {
     /// copies the person has not seen may stop at the download gate instead.
     pub(crate) fn full_text_step(
         &mut self,
-        run: &RunId,
-        options: &RunOptions,
-        done: &BTreeSet<String>,
+        drive: &Drive<'_>,
         inputs: FulltextInputs<'_>,
-        events: &dyn Fn(&Event),
     ) -> Result<ControlFlow<Outcome, FulltextRecord>> {
+        let (run, options, events) = (drive.run, &drive.options, drive.events);
         let FulltextInputs {
             decisions,
             attached,
             included,
             spent_usd,
         } = inputs;
-        if done.contains("fulltext") {
-            events(&Event::StepSkipped {
-                step: "fulltext".into(),
-            });
-            return self.output(run, "fulltext").map(ControlFlow::Continue);
+        if let Some(record) = self.stored(drive, "fulltext")? {
+            return Ok(ControlFlow::Continue(record));
         }
         self.started(events, "fulltext", "reading the included works' full texts");
         let ranked = sought_order(decisions, included);

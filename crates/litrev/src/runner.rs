@@ -1,45 +1,85 @@
 //! The runner: the one place the order of the steps is written down.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use litrev_audit::AuditReport;
-use litrev_discover::QueryHits;
-use litrev_graph::{CitationGraph, edges_within};
 use litrev_llm::PhaseUsage;
-use litrev_model::{
-    Citation, CorpusEntry, Decision, Expert, Organisation, Plan, ReasonCode, Review, RunId,
-    RunStatus, ScreeningDecision, StageReport, StopReason, Work, WorkId,
-};
-use litrev_organise::OrganiseConfig;
-use litrev_publish::{Artifact, CitationStyle, StyleName};
-use litrev_screen::ScreenConfig;
-use litrev_snowball::{Expansion, SnowballConfig, SnowballState};
-use litrev_sources::{Federation, SnapshotSource, Source};
+use litrev_model::{CorpusEntry, Decision, RunId, RunStatus, ScreeningDecision, Work, WorkId};
+use litrev_publish::{CitationStyle, StyleName};
+use litrev_sources::Federation;
 use litrev_store::{NewRun, StepWrites, Store};
-use litrev_write::{MethodFacts, QueryFact, WriteInput, words_of};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::clarify::BriefState;
-use crate::continuation::Continued;
 use crate::error::{Error, Result};
 use crate::events::Event;
-use crate::fulltext::FulltextRecord;
 use crate::home::Home;
-use crate::llm::{EarlierCalls, PlanLlmRecord, StageLlmRecord};
 use crate::options::{RunOptions, SourceSpec};
 use crate::panics::PanicReport;
-use crate::record::{EstimateCheck, OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
-use crate::sources::{SourceOpener, report_failures};
+use crate::sources::SourceOpener;
 use crate::telemetry::{Meter, StepTelemetry, Telemetry};
 
 pub(crate) const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+mod discover;
+mod organise;
+mod plan;
+mod publish;
+mod screen;
+mod snowball;
+mod write;
+
+pub(crate) use discover::DiscoverRecord;
+pub(crate) use snowball::StageRecord;
+pub(crate) use write::WriteRecord;
 
 /// Set this to a step key (`discover`, `snowball.1`, `screen`…) to abort the process right
 /// after that step commits, as a kill would: the resume tests use it.
 const FAIL_AFTER_VARIABLE: &str = "LITREV_FAIL_AFTER";
 /// `LITREV_PANIC_IN=<step>` panics as the step starts, as a bug would: tests of the panic net.
 const PANIC_IN_VARIABLE: &str = "LITREV_PANIC_IN";
+
+/// What every step of one drive reads: the run, the options it was created with, the steps
+/// it committed before, and where its events go.
+pub(crate) struct Drive<'a> {
+    pub(crate) run: &'a RunId,
+    pub(crate) options: RunOptions,
+    pub(crate) done: BTreeSet<String>,
+    /// When the run was created (for `run.json`).
+    pub(crate) created_at: String,
+    /// The run a follow-up continues.
+    pub(crate) parent: Option<RunId>,
+    pub(crate) events: &'a dyn Fn(&Event),
+}
+
+impl<'a> Drive<'a> {
+    /// Reads the run's record from the store.
+    fn load(store: &Store, run: &'a RunId, events: &'a dyn Fn(&Event)) -> Result<Drive<'a>> {
+        let record = store.run(run)?;
+        let options: RunOptions = serde_json::from_str(&record.options_json)
+            .map_err(|error| Error::BadOptions(error.to_string()))?;
+        Ok(Drive {
+            run,
+            options,
+            done: record.steps_done.into_iter().collect(),
+            created_at: record.created_at,
+            parent: record.parent,
+            events,
+        })
+    }
+
+    /// Whether `step` was committed before; if so the frontend is told it is skipped.
+    pub(crate) fn skipped(&self, step: &str) -> bool {
+        let done = self.done.contains(step);
+        if done {
+            (self.events)(&Event::StepSkipped {
+                step: step.to_owned(),
+            });
+        }
+        done
+    }
+}
 
 /// Drives runs against one store.
 pub struct Runner {
@@ -172,122 +212,6 @@ fn summary_of(record: litrev_store::RunRecord) -> RunSummary {
         out_dir,
         parent: record.parent,
     }
-}
-
-/// The plan step's output: the plan, and what the run's model added to it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct PlanRecord {
-    #[serde(flatten)]
-    plan: Plan,
-    /// The query variants the model proposed and what they cost, when the run has a model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    llm: Option<PlanLlmRecord>,
-    /// What the person changed from the generated plan, when the run follows an edited one.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    edits: Vec<crate::PlanEdit>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct DiscoverRecord {
-    source: String,
-    inputs: Vec<OutputFile>,
-    pub(crate) hits: Vec<QueryHits>,
-    raw_hits: usize,
-    discovered: usize,
-    /// Sources that failed and were left out, with why.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    failed_sources: Vec<String>,
-    /// Calls to live APIs during the step.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    calls: Vec<SourceCalls>,
-    /// What a follow-up run took over from the run it continues.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) continued: Option<Continued>,
-    /// The field's experts the expert channel chose (and a continued run's parent chose).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) experts: Vec<Expert>,
-    /// The web pages the person named, and which could not be read.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) pages: Vec<crate::pages::PageRecord>,
-    /// The person's libraries, and what each gave.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) libraries: Vec<crate::library::LibraryRecord>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct StageRecord {
-    report: Option<StageReport>,
-    stop: Option<StopReason>,
-    pub(crate) expanded: Vec<WorkId>,
-    threshold: f32,
-    /// Calls to live APIs during the stage.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    calls: Vec<SourceCalls>,
-    /// What the run's language model said of the works the stage left in doubt.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    llm: Option<StageLlmRecord>,
-    /// What the stage asked its sources for, from which the fewest requests it needed follow.
-    #[serde(default)]
-    expansion: Expansion,
-}
-
-impl StageRecord {
-    /// Requests the stage asked OpenAlex for: the API whose batching
-    /// [`Expansion::minimum_requests`] counts with.
-    fn openalex_requests(&self) -> u64 {
-        let openalex = litrev_sources::openalex::policy().source;
-        self.calls
-            .iter()
-            .filter(|calls| calls.source == openalex)
-            .map(SourceCalls::asked)
-            .sum()
-    }
-}
-
-/// What snowballing asked OpenAlex for over `stages`, the fewest requests the same expansion
-/// needed, and their ratio (none when OpenAlex was not asked: an offline run).
-fn snowball_requests(stages: &[StageRecord]) -> (u64, u64, Option<f64>) {
-    let requests: u64 = stages.iter().map(StageRecord::openalex_requests).sum();
-    let minimum: u64 = stages
-        .iter()
-        .map(|stage| stage.expansion.minimum_requests())
-        .sum();
-    let ratio = (requests > 0).then(|| requests as f64 / minimum.max(1) as f64);
-    (requests, minimum, ratio)
-}
-
-/// What the run's model said and cost at each of `stages` that asked it.
-fn stage_llm(stages: &[StageRecord]) -> impl Iterator<Item = &StageLlmRecord> {
-    stages.iter().filter_map(|stage| stage.llm.as_ref())
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct ScreenRecord {
-    considered: usize,
-    included: usize,
-    excluded: BTreeMap<ReasonCode, usize>,
-    /// The LLM judge's report and usage, when the run gave eligibility criteria.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    judge: Option<crate::llm::JudgeRecord>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct GateRecord {
-    approved_by: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct WriteRecord {
-    pub(crate) review: Review,
-    pub(crate) words: usize,
-    /// The language model's ledger and report, when one drafted the themes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) llm: Option<crate::LlmRecord>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct PublishRecord {
-    outputs: Vec<OutputFile>,
 }
 
 impl Runner {
@@ -438,6 +362,9 @@ impl Runner {
                 payload.as_ref(),
             ))))
         });
+        // A run that stopped (at a gate, or on an error) ends its step's measure with it:
+        // the next drive measures its own.
+        self.meter = None;
         let status = match &result {
             Ok(Outcome::Done(_)) => RunStatus::Done,
             Ok(
@@ -456,23 +383,19 @@ impl Runner {
         result
     }
 
+    /// Walks the steps in order, each loaded when it was committed before or run and
+    /// committed now, until the run is done or stops to wait for a person.
     fn drive_steps(
         &mut self,
         run: &RunId,
         approve: bool,
         events: &dyn Fn(&Event),
     ) -> Result<Outcome> {
-        let record = self.store.run(run)?;
-        let options: RunOptions = serde_json::from_str(&record.options_json)
-            .map_err(|error| Error::BadOptions(error.to_string()))?;
-        let done: BTreeSet<String> = record.steps_done.iter().cloned().collect();
-        let mut source: Option<Federation> = None;
-
-        // Brief: with `clarify`, a probe and the questions it raises.
-        let brief = if done.contains("plan") {
+        let drive = Drive::load(&self.store, run, events)?;
+        let brief = if drive.done.contains("plan") {
             BriefState::NotAsked
         } else {
-            self.brief_step(run, &options, &done, events)?
+            self.brief_step(&drive)?
         };
         if let BriefState::Waiting(clarifications) = brief {
             return Ok(Outcome::NeedsClarification {
@@ -480,733 +403,57 @@ impl Runner {
                 clarifications,
             });
         }
-
-        // Plan.
-        let planned: PlanRecord = if done.contains("plan") {
-            events(&Event::StepSkipped {
-                step: "plan".into(),
-            });
-            self.output(run, "plan")?
-        } else {
-            self.started(events, "plan", "turning the question into searches");
-            let mut generated = crate::generated_plan(&options);
-            if let BriefState::Ready(brief) = brief {
-                generated.brief = *brief;
-                litrev_plan::apply_brief(&mut generated);
-            }
-            // An edited plan runs as the person wrote it: no model adds queries to it.
-            let planned = match &options.plan {
-                Some(edited) => PlanRecord {
-                    edits: crate::plan_edits(&generated, edited),
-                    plan: edited.clone(),
-                    llm: None,
-                },
-                None => {
-                    let mut plan = generated;
-                    let llm = match &options.llm {
-                        Some(llm) => Some(crate::llm::plan_queries(
-                            &self.sources.llm_cache()?,
-                            llm,
-                            &mut plan,
-                            events,
-                        )?),
-                        None => None,
-                    };
-                    PlanRecord {
-                        plan,
-                        llm,
-                        edits: Vec::new(),
-                    }
-                }
-            };
-            let usage = planned.llm.iter().map(|llm| llm.usage.clone()).collect();
-            self.commit(run, "plan", &planned, &StepWrites::default(), usage)?;
-            finished(
-                events,
-                "plan",
-                format!(
-                    "{} queries, {} seeds",
-                    planned.plan.queries.len(),
-                    planned.plan.seeds.len()
-                ),
-            );
-            planned
+        let planned = self.plan_step(&drive, brief)?;
+        let mut opened: Option<Federation> = None;
+        let discovery = match self.discover_step(&drive, &planned.plan, &mut opened)? {
+            ControlFlow::Continue(discovery) => discovery,
+            ControlFlow::Break(paused) => return Ok(paused),
         };
-        let PlanRecord {
-            plan,
-            llm: planning,
-            edits: plan_edits,
-        } = planned;
-
-        // Discover.
-        let discovery: DiscoverRecord = if done.contains("discover") {
-            events(&Event::StepSkipped {
-                step: "discover".into(),
-            });
-            self.output(run, "discover")?
-        } else {
-            // The pages gate, before anything is fetched.
-            if let Some(paused) = self.pages_gate(run, &options)? {
-                self.meter = None;
-                return Ok(paused);
-            }
-            let calls_before = self.sources.http_summary();
-            // Opening the sources (indexing snapshots) is part of the step's cost.
-            self.measure();
-            // Named pages first: an address the guard refuses stops the run before any search.
-            let mut pages = self.read_pages(&options.pages, events)?;
-            let libraries = crate::library::read_libraries(&options.libraries, events)?;
-            let opened = self.sources.open(&options.sources, events)?;
-            self.started(
-                events,
-                "discover",
-                &format!("searching {}", opened.describe()),
-            );
-            // A follow-up searches only what its parent did not, and starts from its corpus.
-            let mut inherited = match &record.parent {
-                Some(parent) => Some(self.inherited(parent)?),
-                None => None,
-            };
-            let (search, mut hits) = match inherited.as_mut() {
-                Some(inherited) => inherited.what_is_new(&plan),
-                None => (plan.clone(), Vec::new()),
-            };
-            let reused_hits: usize = hits.iter().map(|hits| hits.works.len()).sum();
-            let mut found = if search.queries.is_empty() && search.seeds.is_empty() {
-                litrev_discover::Discovery::default()
-            } else {
-                litrev_discover::discover(&opened, &search)?
-            };
-            report_failures(&opened, 0, events);
-            self.sources.report_calls(events);
-            add_pages(&mut found, std::mem::take(&mut pages.works));
-            let library_works =
-                crate::library::as_sources_know_them(&opened, libraries.works, events);
-            add_library(&mut found, library_works);
-            let works: Vec<&Work> = found.works.iter().collect();
-            let ids: BTreeSet<&WorkId> = found.entries.iter().map(|entry| &entry.work).collect();
-            let mut citations = edges_within(&works, &ids);
-            let mut discovered = found.works.len();
-            hits.append(&mut found.hits);
-            let mut experts = std::mem::take(&mut found.experts);
-            if let Some(inherited) = inherited.as_mut() {
-                litrev_model::add_experts(&mut experts, std::mem::take(&mut inherited.experts));
-                let new: BTreeSet<WorkId> = found
-                    .entries
-                    .iter()
-                    .map(|entry| entry.work.clone())
-                    .collect();
-                discovered += inherited
-                    .entries
-                    .iter()
-                    .filter(|entry| !new.contains(&entry.work))
-                    .count();
-                found.entries.append(&mut inherited.entries);
-                citations.append(&mut inherited.citations);
-            }
-            let record = DiscoverRecord {
-                source: opened.describe(),
-                inputs: input_hashes(&options)?,
-                hits,
-                raw_hits: found.raw_hits + reused_hits,
-                discovered,
-                failed_sources: opened
-                    .failures()
-                    .iter()
-                    .map(|failure| {
-                        format!("{} ({}): {}", failure.source, failure.call, failure.message)
-                    })
-                    .collect(),
-                calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
-                continued: inherited.map(|inherited| inherited.continued),
-                experts,
-                pages: pages.records,
-                libraries: libraries.records,
-            };
-            self.commit(
-                run,
-                "discover",
-                &record,
-                &StepWrites {
-                    works: &found.works,
-                    corpus: &found.entries,
-                    citations: &citations,
-                    // The named pages as fetched: the full-text step reads them from the store.
-                    full_texts: &pages.texts,
-                    downloads: &pages.downloads,
-                    ..StepWrites::default()
-                },
-                Vec::new(),
-            )?;
-            finished(
-                events,
-                "discover",
-                format!("{} works from {} hits", record.discovered, record.raw_hits),
-            );
-            source = Some(opened);
-            record
-        };
-
-        // Snowball, one committed step per stage.
-        let config = SnowballConfig::from_plan(&plan);
-        let mut stages: Vec<StageRecord> = Vec::new();
-        for stage in 1..=config.max_stages {
-            let key = format!("snowball.{stage}");
-            let record: StageRecord = if done.contains(&key) {
-                events(&Event::StepSkipped { step: key.clone() });
-                self.output(run, &key)?
-            } else {
-                let calls_before = self.sources.http_summary();
-                self.measure();
-                let opened = match source.take() {
-                    Some(opened) => opened,
-                    None => self.sources.open(&options.sources, events)?,
-                };
-                if stage == 1 && !opened.capabilities().citing {
-                    events(&Event::Notice {
-                        message: format!(
-                            "no source here lists citing works ({}): snowballing follows references only; add openalex or semantic-scholar to follow citations forward",
-                            opened.describe()
-                        ),
-                    });
-                }
-                self.started(events, &key, "following references and citing works");
-                let entries = self.store.corpus(run)?;
-                let works = self.described_works(&entries)?;
-                let expanded: BTreeSet<WorkId> = stages
-                    .iter()
-                    .flat_map(|stage| stage.expanded.iter().cloned())
-                    .chain(
-                        discovery
-                            .continued
-                            .iter()
-                            .flat_map(|continued| continued.expanded.iter().cloned()),
-                    )
-                    .collect();
-                let history: Vec<StageReport> = stages
-                    .iter()
-                    .filter_map(|stage| stage.report.clone())
-                    .collect();
-                let verdicts = StageLlmRecord::verdicts(stage_llm(&stages));
-                let focuses = plan.focuses();
-                let state = SnowballState {
-                    question: &plan.question,
-                    focuses: &focuses,
-                    seeds: &plan.seeds,
-                    entries: &entries,
-                    works: &works,
-                    expanded: &expanded,
-                    history: &history,
-                    verdicts: &verdicts,
-                };
-                let failed_before = opened.failures().len();
-                let (outcome, llm) = crate::llm::snowball_stage(
-                    &self.sources.llm_cache()?,
-                    options.llm.as_ref(),
-                    EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages)).spent(),
-                    events,
-                    |scorer| {
-                        Ok(litrev_snowball::expand_stage(
-                            &opened, &config, &state, stage, scorer,
-                        )?)
-                    },
-                )?;
-                report_failures(&opened, failed_before, events);
-                self.sources.report_calls(events);
-                let record = StageRecord {
-                    report: outcome.report.clone(),
-                    stop: outcome.stop,
-                    expanded: outcome.expanded.clone(),
-                    threshold: outcome.threshold,
-                    calls: SourceCalls::between(&calls_before, &self.sources.http_summary()),
-                    llm,
-                    expansion: outcome.expansion,
-                };
-                self.commit(
-                    run,
-                    &key,
-                    &record,
-                    &StepWrites {
-                        works: &outcome.new_works,
-                        corpus: &outcome.new_entries,
-                        citations: &outcome.citations,
-                        ..StepWrites::default()
-                    },
-                    record.llm.iter().map(|llm| llm.usage.clone()).collect(),
-                )?;
-                let mut summary = match &outcome.report {
-                    Some(report) => format!(
-                        "expanded {}, {} new works, {} relevant",
-                        report.expanded, report.new_works, report.new_relevant
-                    ),
-                    None => "nothing left to expand".to_owned(),
-                };
-                let requests = record.openalex_requests();
-                if requests > 0 {
-                    summary.push_str(&format!(
-                        "; {requests} OpenAlex requests, {} at the fewest",
-                        outcome.expansion.minimum_requests()
-                    ));
-                }
-                finished(events, &key, summary);
-                source = Some(opened);
-                record
-            };
-            let stop = record.stop.is_some();
-            stages.push(record);
-            if stop {
-                break;
-            }
-        }
-        drop(source);
-        if let (requests, minimum, Some(ratio)) = snowball_requests(&stages) {
-            events(&Event::Notice {
-                message: format!(
-                    "snowballing asked OpenAlex {requests} times where the same expansion needs \
-                     {minimum} at the fewest (ratio {ratio:.2})"
-                ),
-            });
-        }
-
-        // Screen.
+        let stages = self.snowball_steps(&drive, &planned, &discovery, opened)?;
         let entries = self.store.corpus(run)?;
-        if done.contains("screen") {
-            events(&Event::StepSkipped {
-                step: "screen".into(),
-            });
-        } else {
-            self.started(events, "screen", "ranking the corpus against the question");
-            let works = self.described_works(&entries)?;
-            let citations = self.store.citations(run)?;
-            let config = ScreenConfig::from_plan(&plan);
-            let decisions = litrev_screen::screen(&config, &plan, &entries, &works, &citations);
-            let (decisions, judge) = match &options.llm {
-                Some(llm) => crate::llm::judge_screening(
-                    &self.sources.llm_cache()?,
-                    llm,
-                    EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages)).spent(),
-                    &plan,
-                    &works,
-                    decisions,
-                    events,
-                )?,
-                None => (decisions, None),
-            };
-            let record = ScreenRecord {
-                judge,
-                ..screen_record(&entries, &decisions)
-            };
-            self.commit(
-                run,
-                "screen",
-                &record,
-                &StepWrites {
-                    decisions: &decisions,
-                    ..StepWrites::default()
-                },
-                record
-                    .judge
-                    .iter()
-                    .map(|judge| judge.usage.clone())
-                    .collect(),
-            )?;
-            finished(
-                events,
-                "screen",
-                format!("{} included of {}", record.included, record.considered),
-            );
+        self.screen_step(&drive, &planned, &stages, &entries)?;
+        let screened = self.screened(&drive, planned, discovery, stages, entries)?;
+        if let Some(paused) = self.gate_step(&drive, approve, &screened)? {
+            return Ok(paused);
         }
-        // The gate's cost (loading every work's record, writing the screening tables) is
-        // measured from here; once the gate has passed, it is the next step's loading.
-        self.measure();
-        // A person's labels (from `litrev screen`) are in force over the model's decisions.
-        let decisions = self.decisions_in_force(run)?;
-        let screen = ScreenRecord {
-            judge: self.output::<ScreenRecord>(run, "screen")?.judge,
-            ..screen_record(&entries, &decisions)
-        };
-        let all_works = self.stored_works(&entries)?;
-
-        // Gate: a person checks the screening before anything else happens.
-        if done.contains("gate") {
-            events(&Event::StepSkipped {
-                step: "gate".into(),
-            });
-        } else {
-            let screening_csv =
-                self.write_tables(&options.out_dir, &plan, &entries, &all_works, &decisions)?;
-            if !approve {
-                // The meter stops with the run; the approval starts its own.
-                self.meter = None;
-                return Ok(Outcome::AwaitingApproval {
-                    run: run.clone(),
-                    screening_csv,
-                    included: screen.included,
-                    considered: screen.considered,
-                });
-            }
-            let approved_by = if options.approve { "--yes" } else { "resume" };
-            self.commit(
-                run,
-                "gate",
-                &GateRecord {
-                    approved_by: approved_by.to_owned(),
-                },
-                &StepWrites::default(),
-                Vec::new(),
-            )?;
-            finished(
-                events,
-                "gate",
-                format!("screening approved ({approved_by})"),
-            );
-        }
-
-        let included = included_works(&decisions, &all_works);
+        let included = included_works(&screened.decisions, &screened.all_works);
         if included.is_empty() {
             return Err(Error::NothingIncluded);
         }
-
-        // Full text.
-        let spent_usd = EarlierCalls {
-            screening: screen.judge.clone(),
-            ..EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages))
-        }
-        .spent();
-        let inputs = crate::fulltext::FulltextInputs {
-            decisions: &decisions,
-            attached: discovery
-                .libraries
-                .iter()
-                .flat_map(|library| &library.files)
-                .map(|(work, path)| (work, path.as_path()))
-                .collect(),
-            included: &included,
-            spent_usd,
-        };
-        let fulltext = match self.full_text_step(run, &options, &done, inputs, events)? {
-            std::ops::ControlFlow::Continue(record) => record,
-            std::ops::ControlFlow::Break(paused) => {
-                self.meter = None;
-                return Ok(paused);
-            }
+        let fulltext = match self.full_text_step(&drive, fulltext_inputs(&screened, &included))? {
+            ControlFlow::Continue(record) => record,
+            ControlFlow::Break(paused) => return Ok(paused),
         };
         let citations = self.store.citations(run)?;
+        let organisation = self.organise_step(&drive, &screened, &included, &citations)?;
+        let synthesis = write::Synthesis {
+            included: &included,
+            citations: &citations,
+            fulltext: &fulltext,
+            organisation: &organisation,
+        };
+        let written = self.write_step(&drive, &screened, &synthesis)?;
+        let audit = self.audit_step(&drive, &written, &synthesis)?;
+        let reviewed = publish::Reviewed {
+            synthesis,
+            written: &written,
+            audit: &audit,
+        };
+        self.publish_step(&drive, &screened, &reviewed)
+    }
 
-        // Organise.
-        let organisation: Organisation = if done.contains("organise") {
-            events(&Event::StepSkipped {
-                step: "organise".into(),
-            });
-            self.output(run, "organise")?
+    /// A step's stored output when it was committed before (the frontend told it is skipped),
+    /// or none when it is still to run.
+    pub(crate) fn stored<T: serde::de::DeserializeOwned>(
+        &self,
+        drive: &Drive<'_>,
+        step: &str,
+    ) -> Result<Option<T>> {
+        if drive.skipped(step) {
+            self.output(drive.run, step).map(Some)
         } else {
-            self.started(
-                events,
-                "organise",
-                "grouping the included works into themes",
-            );
-            let embeddings = match crate::embeddings::embed_if_installed(&self.home, &included)? {
-                Ok(embeddings) => Some(embeddings),
-                Err(why) => {
-                    events(&Event::Notice {
-                        message: format!("themes from TF-IDF vectors: {why}"),
-                    });
-                    None
-                }
-            };
-            let mut organisation = litrev_organise::organise(
-                &OrganiseConfig::default(),
-                &included,
-                &citations,
-                embeddings.as_ref(),
-            );
-            let domains: Vec<String> = plan.focuses().into_iter().map(|focus| focus.name).collect();
-            let domain_of: BTreeMap<WorkId, String> = decisions
-                .iter()
-                .filter_map(|decision| Some((decision.work.clone(), decision.domain.clone()?)))
-                .collect();
-            litrev_organise::place_in_domains(&mut organisation, &domains, &domain_of);
-            self.commit(
-                run,
-                "organise",
-                &organisation,
-                &StepWrites::default(),
-                Vec::new(),
-            )?;
-            let agreement = organisation.views.as_ref().map_or_else(String::new, |views| {
-                format!(
-                    "; {} citation communities among {} linked works, NMI with the themes {:.2}",
-                    views.communities, views.linked_works, views.nmi
-                )
-            });
-            finished(
-                events,
-                "organise",
-                format!("{} themes{agreement}", organisation.themes.len()),
-            );
-            organisation
-        };
-
-        // Write.
-        let written: WriteRecord = if done.contains("write") {
-            events(&Event::StepSkipped {
-                step: "write".into(),
-            });
-            self.output(run, "write")?
-        } else {
-            let detail = match &options.llm {
-                None => "writing the review from the works' abstracts".to_owned(),
-                Some(llm) => format!("drafting the themes with {} ({})", llm.model, llm.provider),
-            };
-            self.started(events, "write", &detail);
-            let facts = method_facts(&plan, &discovery, &stages, &screen);
-            let corpus_citations = corpus_citations(&entries, &citations, &included);
-            let input = WriteInput {
-                plan: &plan,
-                facts: &facts,
-                included: &included,
-                organisation: &organisation,
-                corpus_citations: &corpus_citations,
-                citations: &citations,
-                cards: &fulltext.cards_by_work(),
-            };
-            let (review, llm) = match &options.llm {
-                None => (litrev_write::write(&input), None),
-                Some(llm) => {
-                    let earlier = EarlierCalls {
-                        screening: screen.judge.clone(),
-                        fulltext: fulltext.llm.clone(),
-                        ..EarlierCalls::before_screening(planning.as_ref(), stage_llm(&stages))
-                    };
-                    let (review, record) = crate::llm::write_review(
-                        &self.sources.llm_cache()?,
-                        llm,
-                        &input,
-                        earlier,
-                        events,
-                    )?;
-                    (review, Some(record))
-                }
-            };
-            let words = review.sentences().map(words_of).sum();
-            let usage = record_phases(llm.as_ref());
-            let record = WriteRecord { review, words, llm };
-            self.commit(run, "write", &record, &StepWrites::default(), usage)?;
-            finished(events, "write", format!("{words} words"));
-            record
-        };
-
-        // Audit: the grounding invariants, before anything is published.
-        let audit: AuditReport = if done.contains("audit") {
-            events(&Event::StepSkipped {
-                step: "audit".into(),
-            });
-            self.output(run, "audit")?
-        } else {
-            self.started(
-                events,
-                "audit",
-                "checking every citation and every taken sentence",
-            );
-            let texts = self.full_texts(&fulltext)?;
-            let report = litrev_audit::audit(&written.review, &included, &texts)?;
-            self.commit(run, "audit", &report, &StepWrites::default(), Vec::new())?;
-            finished(
-                events,
-                "audit",
-                format!(
-                    "{} citations of {} works resolve; {} sentences taken from works are verbatim{}{}",
-                    report.citations,
-                    report.cited_works,
-                    report.span_sentences,
-                    if report.full_text_sentences > 0 {
-                        format!(
-                            " ({} of them from full texts, at their locators)",
-                            report.full_text_sentences
-                        )
-                    } else {
-                        String::new()
-                    },
-                    if report.paraphrased_sentences > 0 {
-                        format!(
-                            ", {} paraphrased ones are supported by their spans",
-                            report.paraphrased_sentences
-                        )
-                    } else {
-                        String::new()
-                    }
-                ),
-            );
-            report
-        };
-
-        // Publish.
-        self.started(events, "publish", "writing the output files");
-        let style = load_style(&options.style)?;
-        let mut artifacts = litrev_publish::review_files(&written.review, &included, &style)?;
-        artifacts.push(Artifact {
-            name: "corpus.csv".to_owned(),
-            bytes: litrev_publish::corpus_csv(&entries, &all_works, &decisions, &plan.queries)?
-                .into_bytes(),
-        });
-        artifacts.push(Artifact {
-            name: "screening.csv".to_owned(),
-            bytes: litrev_publish::screening_csv(&decisions, &all_works)?.into_bytes(),
-        });
-        artifacts.push(Artifact {
-            name: "screening.ris".to_owned(),
-            bytes: litrev_publish::screening_ris(&decisions, &all_works).into_bytes(),
-        });
-        artifacts.extend(analysis_files(
-            &entries,
-            &all_works,
-            &included,
-            &citations,
-            &organisation,
-        ));
-        let keys = litrev_publish::citation_keys(&written.review, &included)?;
-        artifacts.push(Artifact {
-            name: "study_cards.json".to_owned(),
-            bytes: litrev_publish::study_cards_json(
-                &fulltext.retrievals,
-                &fulltext.cards,
-                &included,
-                &keys,
-            )
-            .into_bytes(),
-        });
-        artifacts.push(Artifact {
-            name: "study_cards.csv".to_owned(),
-            bytes: litrev_publish::study_cards_csv(
-                &fulltext.retrievals,
-                &fulltext.cards,
-                &included,
-                &keys,
-            )?
-            .into_bytes(),
-        });
-        let prisma = prisma_counts(&discovery, &entries, &all_works, &screen, &fulltext);
-        artifacts.push(Artifact {
-            name: "prisma.svg".to_owned(),
-            bytes: litrev_publish::prisma_svg(&prisma).into_bytes(),
-        });
-        let outputs: Vec<OutputFile> = artifacts
-            .iter()
-            .map(|artifact| OutputFile {
-                path: artifact.name.clone(),
-                sha256: artifact.sha256(),
-                bytes: artifact.bytes.len() as u64,
-            })
-            .collect();
-        let (asked, minimum, ratio) = snowball_requests(&stages);
-        let counts = serde_json::json!({
-            "discover": {
-                "queries": discovery.hits.iter().map(|hits| serde_json::json!({
-                    "label": hits.label, "text": hits.text, "hits": hits.works.len(),
-                    "channel": hits.channel().name()
-                })).collect::<Vec<_>>(),
-                "raw_hits": discovery.raw_hits,
-                "works": discovery.discovered,
-            },
-            "snowball": stages.iter().map(|stage| serde_json::json!({
-                "report": stage.report, "stop": stage.stop, "threshold": stage.threshold,
-                "openalex_requests": stage.openalex_requests(),
-                "minimum_requests": stage.expansion.minimum_requests(),
-            })).collect::<Vec<_>>(),
-            "snowball_requests": {
-                "openalex": asked, "minimum": minimum, "ratio": ratio,
-            },
-            "screen": screen,
-            "organise": {
-                "themes": organisation.themes.iter().map(|theme| serde_json::json!({
-                    "label": theme.label, "works": theme.works.len()
-                })).collect::<Vec<_>>(),
-                "views": organisation.views,
-            },
-            "fulltext": {
-                "works": fulltext.counts(),
-                "study_cards": fulltext.cards.len(),
-            },
-            "write": { "words": written.words },
-            "audit": audit,
-        });
-        // The publish step's own cost is read before run.json is written, and stored as read.
-        let publishing = self.reading("publish", Vec::new());
-        let mut measured: Vec<StepTelemetry> = self.store.step_telemetry(run)?;
-        measured.extend(publishing.clone());
-        let telemetry = Telemetry::of(measured);
-        let calls = SourceCalls::total(
-            std::iter::once(discovery.calls.as_slice())
-                .chain(stages.iter().map(|stage| stage.calls.as_slice())),
-        );
-        let run_record = RunRecordFile {
-            format: RECORD_FORMAT,
-            tool: "litrev".to_owned(),
-            tool_version: TOOL_VERSION.to_owned(),
-            run_id: run.to_string(),
-            created_at: record.created_at.clone(),
-            question: plan.question.clone(),
-            options: serde_json::to_value(&options)
-                .map_err(|error| Error::BadOptions(error.to_string()))?,
-            plan: serde_json::to_value(crate::plan_file::with_synthesis(&plan))
-                .map_err(|error| Error::BadOptions(error.to_string()))?,
-            plan_edits: plan_edits.clone(),
-            inputs: discovery.inputs.clone(),
-            counts,
-            outputs: outputs.clone(),
-            estimate: EstimateCheck::of(crate::estimate(&plan, &options.sources), &calls),
-            calls,
-            llm: written.llm.clone(),
-            llm_estimate: options.llm.as_ref().map(|llm| {
-                crate::estimate_llm(
-                    &plan,
-                    llm,
-                    options.max_fulltext.unwrap_or(plan.limits.max_fulltext),
-                )
-            }),
-            telemetry: Some(telemetry.clone()),
-        };
-        let run_json = serde_json::to_string_pretty(&run_record)
-            .map_err(|error| Error::BadOptions(error.to_string()))?;
-        artifacts.push(Artifact {
-            name: "run.json".to_owned(),
-            bytes: format!("{run_json}\n").into_bytes(),
-        });
-        for artifact in &artifacts {
-            write_file(&options.out_dir, &artifact.name, &artifact.bytes)?;
+            Ok(None)
         }
-        // The folder is kept in the store too: any machine can write it out (`litrev export`).
-        let files: Vec<(String, Vec<u8>)> = artifacts
-            .iter()
-            .map(|artifact| (artifact.name.clone(), artifact.bytes.clone()))
-            .collect();
-        self.commit_measured(
-            run,
-            "publish",
-            &PublishRecord { outputs },
-            &StepWrites {
-                outputs: &files,
-                ..StepWrites::default()
-            },
-            publishing.as_ref(),
-        )?;
-        finished(
-            events,
-            "publish",
-            format!("{} files in {}", artifacts.len(), options.out_dir.display()),
-        );
-
-        Ok(Outcome::Done(Summary {
-            run: run.clone(),
-            considered: screen.considered,
-            included: included.len(),
-            themes: organisation.themes.len(),
-            words: written.words,
-            citations: audit.citations,
-            views: organisation.views.clone(),
-            out_dir: options.out_dir.clone(),
-            telemetry,
-        }))
     }
 
     /// What each step of a run cost, as far as it went, in the order the steps committed.
@@ -1362,22 +609,25 @@ impl Runner {
         works.retain(|_, work| !work.is_stub());
         Ok(works)
     }
+}
 
-    fn write_tables(
-        &self,
-        out_dir: &Path,
-        plan: &Plan,
-        entries: &[CorpusEntry],
-        works: &BTreeMap<WorkId, Work>,
-        decisions: &[ScreeningDecision],
-    ) -> Result<PathBuf> {
-        let corpus = litrev_publish::corpus_csv(entries, works, decisions, &plan.queries)?;
-        let screening = litrev_publish::screening_csv(decisions, works)?;
-        write_file(out_dir, "corpus.csv", corpus.as_bytes())?;
-        write_file(out_dir, "screening.csv", screening.as_bytes())?;
-        let ris = litrev_publish::screening_ris(decisions, works);
-        write_file(out_dir, "screening.ris", ris.as_bytes())?;
-        Ok(out_dir.join("screening.csv"))
+/// What the full-text step reads: the decisions, the files a library attached, the included
+/// works, and what the run's model spent before it.
+fn fulltext_inputs<'a>(
+    screened: &'a screen::Screened,
+    included: &'a BTreeMap<WorkId, Work>,
+) -> crate::fulltext::FulltextInputs<'a> {
+    crate::fulltext::FulltextInputs {
+        decisions: &screened.decisions,
+        attached: screened
+            .discovery
+            .libraries
+            .iter()
+            .flat_map(|library| &library.files)
+            .map(|(work, path)| (work, path.as_path()))
+            .collect(),
+        included,
+        spent_usd: screened.earlier_calls().spent(),
     }
 }
 
@@ -1403,390 +653,6 @@ pub(crate) fn finished(events: &dyn Fn(&Event), step: &str, summary: String) {
         step: step.to_owned(),
         summary,
     });
-}
-
-fn screen_record(entries: &[CorpusEntry], decisions: &[ScreeningDecision]) -> ScreenRecord {
-    let mut excluded: BTreeMap<ReasonCode, usize> = BTreeMap::new();
-    let mut included = 0;
-    for decision in decisions {
-        match decision.decision {
-            Decision::Include => included += 1,
-            Decision::Exclude => *excluded.entry(decision.reason).or_default() += 1,
-        }
-    }
-    ScreenRecord {
-        considered: entries.len(),
-        included,
-        excluded,
-        judge: None,
-    }
-}
-
-fn method_facts(
-    plan: &Plan,
-    discovery: &DiscoverRecord,
-    stages: &[StageRecord],
-    screen: &ScreenRecord,
-) -> MethodFacts {
-    MethodFacts {
-        source: discovery.source.clone(),
-        queries: plan
-            .queries
-            .iter()
-            .map(|query| QueryFact {
-                text: query.text.clone(),
-                purpose: query.purpose.clone(),
-                hits: discovery
-                    .hits
-                    .iter()
-                    .find(|hits| hits.label == query.label)
-                    .map_or(0, |hits| hits.works.len()),
-            })
-            .collect(),
-        seeds: plan.seeds.len(),
-        raw_hits: discovery.raw_hits,
-        discovered: discovery.discovered,
-        stages: stages
-            .iter()
-            .filter_map(|stage| stage.report.clone())
-            .collect(),
-        stop: stages.last().and_then(|stage| stage.stop),
-        considered: screen.considered,
-        excluded: screen.excluded.clone(),
-        included: screen.included,
-        snowball_model_verdicts: stage_llm(stages)
-            .map(|stage| stage.scoring.verdicts.len())
-            .sum(),
-        criteria_judged: screen.judge.as_ref().map_or(0, |judge| judge.judged),
-        continued: discovery
-            .continued
-            .as_ref()
-            .map(|continued| litrev_write::ContinuedFact {
-                parent_question: continued.parent_question.clone(),
-                carried_works: continued.carried_works,
-                new_queries: continued.new_queries,
-                reused_queries: continued.reused_queries,
-            }),
-        experts: discovery.experts.clone(),
-        pages: discovery
-            .pages
-            .iter()
-            .map(|page| litrev_write::PageFact {
-                address: page.address.clone(),
-                work: page.work.clone(),
-                failure: page.failure.clone(),
-            })
-            .collect(),
-        libraries: discovery
-            .libraries
-            .iter()
-            .map(|library| litrev_write::LibraryFact {
-                name: library.path.file_name().map_or_else(
-                    || library.path.display().to_string(),
-                    |name| name.to_string_lossy().into_owned(),
-                ),
-                records: library.records,
-                works: library.works,
-            })
-            .collect(),
-    }
-}
-
-/// `themes.json`, `graph.graphml` and `charts/*.svg`: the organisation for people and tools.
-fn analysis_files(
-    entries: &[CorpusEntry],
-    works: &BTreeMap<WorkId, Work>,
-    included: &BTreeMap<WorkId, Work>,
-    citations: &[Citation],
-    organisation: &Organisation,
-) -> Vec<Artifact> {
-    let theme_of: BTreeMap<&WorkId, &str> = organisation
-        .themes
-        .iter()
-        .flat_map(|theme| theme.works.iter().map(move |id| (id, theme.label.as_str())))
-        .collect();
-    let ids: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();
-    let graph = CitationGraph::new(&ids, citations);
-    let stubs: BTreeMap<WorkId, Work> = entries
-        .iter()
-        .filter(|entry| !works.contains_key(&entry.work))
-        .map(|entry| (entry.work.clone(), Work::stub(entry.work.clone())))
-        .collect();
-    let nodes: Vec<litrev_publish::GraphNode<'_>> = entries
-        .iter()
-        .filter_map(|entry| {
-            let work = works.get(&entry.work).or_else(|| stubs.get(&entry.work))?;
-            Some(litrev_publish::GraphNode {
-                work,
-                theme: theme_of.get(&entry.work).copied(),
-                included: included.contains_key(&entry.work),
-                corpus_citations: graph.in_degree(&entry.work),
-            })
-        })
-        .collect();
-
-    let series: Vec<(String, BTreeMap<i32, usize>)> = organisation
-        .themes
-        .iter()
-        .map(|theme| {
-            let mut per_year: BTreeMap<i32, usize> = BTreeMap::new();
-            for year in theme.works.iter().filter_map(|id| included.get(id)?.year) {
-                *per_year.entry(year).or_default() += 1;
-            }
-            (theme.label.clone(), per_year)
-        })
-        .collect();
-    let top = |counts: BTreeMap<String, usize>, limit: usize| {
-        let mut items: Vec<(String, usize)> = counts.into_iter().collect();
-        items.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        items.truncate(limit);
-        items
-    };
-    let mut venues: BTreeMap<String, usize> = BTreeMap::new();
-    let mut authors: BTreeMap<String, usize> = BTreeMap::new();
-    for work in included.values() {
-        if let Some(venue) = &work.venue {
-            *venues.entry(venue.clone()).or_default() += 1;
-        }
-        for author in &work.authors {
-            *authors.entry(author.name.clone()).or_default() += 1;
-        }
-    }
-    let mut origins: BTreeMap<String, usize> = BTreeMap::new();
-    for entry in entries
-        .iter()
-        .filter(|entry| included.contains_key(&entry.work))
-    {
-        *origins.entry(entry.origin.name().to_owned()).or_default() += 1;
-    }
-    // The citation graph among the included works, grouped by theme.
-    let theme_index = organisation.theme_index();
-    let drawn: Vec<&WorkId> = included.keys().collect();
-    let index_of: BTreeMap<&WorkId, usize> = drawn
-        .iter()
-        .enumerate()
-        .map(|(index, id)| (*id, index))
-        .collect();
-    let circle_nodes: Vec<litrev_publish::CircleNode> = drawn
-        .iter()
-        .map(|id| litrev_publish::CircleNode {
-            label: included[*id]
-                .title
-                .clone()
-                .unwrap_or_else(|| id.to_string()),
-            theme: theme_index
-                .get(id)
-                .copied()
-                .unwrap_or(organisation.themes.len()),
-            cited: graph.in_degree(id),
-        })
-        .collect();
-    let circle_edges: Vec<(usize, usize)> = citations
-        .iter()
-        .filter_map(|citation| {
-            Some((
-                *index_of.get(&citation.citing)?,
-                *index_of.get(&citation.cited)?,
-            ))
-        })
-        .collect();
-    let mut circle_themes: Vec<String> = organisation
-        .themes
-        .iter()
-        .map(|theme| theme.label.clone())
-        .collect();
-    if circle_nodes
-        .iter()
-        .any(|node| node.theme == organisation.themes.len())
-    {
-        circle_themes.push("outside the themes".to_owned());
-    }
-    let themes_json =
-        serde_json::to_string_pretty(organisation).expect("an organisation always serialises");
-    vec![
-        Artifact {
-            name: "themes.json".to_owned(),
-            bytes: format!("{themes_json}\n").into_bytes(),
-        },
-        Artifact {
-            name: "graph.graphml".to_owned(),
-            bytes: litrev_publish::graphml(&nodes, citations).into_bytes(),
-        },
-        Artifact {
-            name: "charts/years.svg".to_owned(),
-            bytes: litrev_publish::stacked_years_svg("Included works per year, by theme", &series)
-                .into_bytes(),
-        },
-        Artifact {
-            name: "charts/venues.svg".to_owned(),
-            bytes: litrev_publish::bars_svg("Top venues of the included works", &top(venues, 15))
-                .into_bytes(),
-        },
-        Artifact {
-            name: "charts/authors.svg".to_owned(),
-            bytes: litrev_publish::bars_svg("Top authors of the included works", &top(authors, 15))
-                .into_bytes(),
-        },
-        Artifact {
-            name: "charts/sources.svg".to_owned(),
-            bytes: litrev_publish::bars_svg("How the included works were found", &top(origins, 4))
-                .into_bytes(),
-        },
-        Artifact {
-            name: "charts/citations.svg".to_owned(),
-            bytes: litrev_publish::citation_circle_svg(
-                "Citations among the included works, by theme",
-                &circle_themes,
-                &circle_nodes,
-                &circle_edges,
-            )
-            .into_bytes(),
-        },
-    ]
-}
-
-/// Adds the named pages' works to a discovery as corpus entries of origin `page`, after the
-/// searches' works; a page a search also found keeps its entry (and the queries that found
-/// it), its origin now `page`.
-fn add_pages(found: &mut litrev_discover::Discovery, pages: Vec<Work>) {
-    for page in pages {
-        let id = page.id();
-        match found.entries.iter_mut().find(|entry| entry.work == id) {
-            Some(entry) => entry.origin = litrev_model::Origin::Page,
-            None => {
-                found.entries.push(CorpusEntry {
-                    work: id,
-                    stage: 0,
-                    origin: litrev_model::Origin::Page,
-                    score: 0.0,
-                    queries: Vec::new(),
-                });
-                found.works.push(page);
-            }
-        }
-    }
-}
-
-/// Adds the records of the person's libraries to the corpus, to be screened like search hits; a
-/// work a search found already keeps its entry.
-fn add_library(found: &mut litrev_discover::Discovery, works: Vec<Work>) {
-    // Every id the corpus knows, once: a library of thousands is checked against it, not
-    // against each work in turn.
-    let mut known: BTreeSet<WorkId> = found.works.iter().flat_map(|work| work.ids.all()).collect();
-    for work in works {
-        let ids = work.ids.all();
-        if ids.iter().any(|id| known.contains(id)) {
-            continue;
-        }
-        known.extend(ids);
-        found.entries.push(CorpusEntry {
-            work: work.id(),
-            stage: 0,
-            origin: litrev_model::Origin::Library,
-            score: 0.0,
-            queries: Vec::new(),
-        });
-        found.works.push(work);
-    }
-}
-
-/// The PRISMA flow's counts, from what the steps stored.
-fn prisma_counts(
-    discovery: &DiscoverRecord,
-    entries: &[CorpusEntry],
-    works: &BTreeMap<WorkId, Work>,
-    screen: &ScreenRecord,
-    fulltext: &FulltextRecord,
-) -> litrev_publish::PrismaCounts {
-    let described =
-        |entry: &&CorpusEntry| works.get(&entry.work).is_some_and(|work| !work.is_stub());
-    let named = |origin: litrev_model::Origin| {
-        entries
-            .iter()
-            .filter(|entry| entry.origin == origin)
-            .count()
-    };
-    let (seeds, pages) = (
-        named(litrev_model::Origin::Seed),
-        named(litrev_model::Origin::Page),
-    );
-    // A library's records are identified whether or not a search found them too.
-    let library = discovery
-        .libraries
-        .iter()
-        .map(|library| library.works)
-        .sum();
-    let mut excluded: Vec<(String, usize)> = screen
-        .excluded
-        .iter()
-        .filter(|(reason, _)| **reason != ReasonCode::NoMetadata)
-        .map(|(reason, count)| (reason.code().to_owned(), *count))
-        .collect();
-    excluded.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    litrev_publish::PrismaCounts {
-        source: discovery.source.clone(),
-        search_hits: discovery.raw_hits,
-        channels: hits_by_channel(&discovery.hits),
-        seeds,
-        pages,
-        library,
-        snowballed: entries.iter().filter(|entry| entry.stage > 0).count(),
-        // Every record identified, less those left after merging the same work's records.
-        duplicates: (discovery.raw_hits + seeds + pages + library)
-            .saturating_sub(discovery.discovered),
-        no_metadata: entries.iter().filter(|entry| !described(entry)).count(),
-        screened: entries.iter().filter(described).count(),
-        excluded,
-        included: screen.included,
-        reports: Some(fulltext.report_counts()),
-    }
-}
-
-/// The searches' hits (duplicates included) by the channel of their query, in the channels'
-/// order.
-fn hits_by_channel(hits: &[QueryHits]) -> Vec<(String, usize)> {
-    let mut by_channel: BTreeMap<litrev_model::Channel, usize> = BTreeMap::new();
-    for query in hits {
-        *by_channel.entry(query.channel()).or_default() += query.works.len();
-    }
-    by_channel
-        .into_iter()
-        .map(|(channel, count)| (channel.name().to_owned(), count))
-        .collect()
-}
-
-/// Citations each included work receives from anywhere in the corpus.
-fn corpus_citations(
-    entries: &[CorpusEntry],
-    citations: &[Citation],
-    included: &BTreeMap<WorkId, Work>,
-) -> BTreeMap<WorkId, usize> {
-    let nodes: Vec<WorkId> = entries.iter().map(|entry| entry.work.clone()).collect();
-    let graph = CitationGraph::new(&nodes, citations);
-    included
-        .keys()
-        .map(|id| (id.clone(), graph.in_degree(id)))
-        .collect()
-}
-
-fn input_hashes(options: &RunOptions) -> Result<Vec<OutputFile>> {
-    let mut inputs = Vec::new();
-    for spec in &options.sources {
-        if let SourceSpec::Snapshot { paths } = spec {
-            for file in SnapshotSource::files_of(paths)? {
-                let bytes = std::fs::read(&file).map_err(|source| Error::Write {
-                    path: file.clone(),
-                    source,
-                })?;
-                inputs.push(OutputFile {
-                    path: file.display().to_string(),
-                    sha256: litrev_model::sha256_hex(&bytes),
-                    bytes: bytes.len() as u64,
-                });
-            }
-        }
-    }
-    Ok(inputs)
 }
 
 /// Writes a file atomically: a temporary file in the same folder, then a rename.
@@ -1852,17 +718,6 @@ pub(crate) fn new_run_id() -> RunId {
         now.format("%Y%m%d-%H%M%S"),
         suffix & 0xffff
     ))
-}
-
-/// The language model's usage per phase in a write step's record (none without a model).
-fn record_phases(llm: Option<&crate::LlmRecord>) -> Vec<PhaseUsage> {
-    llm.map_or_else(Vec::new, |llm| {
-        llm.phases
-            .iter()
-            .filter(|usage| usage.phase.starts_with("write"))
-            .cloned()
-            .collect()
-    })
 }
 
 #[cfg(test)]
