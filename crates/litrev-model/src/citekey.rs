@@ -85,11 +85,7 @@ mod tests {
 
     fn work(id: &str, author: &str, year: i32, title: &str) -> Work {
         let mut work = Work::stub(id.parse().expect("id"));
-        work.authors = vec![Author {
-            id: None,
-            name: author.into(),
-            orcid: None,
-        }];
+        work.authors = vec![Author::named(author)];
         work.year = Some(year);
         work.title = Some(title.into());
         work

@@ -391,11 +391,7 @@ mod tests {
 
     fn titled(doi: Option<&str>, title: &str, author: &str, year: i32) -> Work {
         let mut record = work(None, doi, Some(title));
-        record.authors = vec![crate::work::Author {
-            id: None,
-            name: author.into(),
-            orcid: None,
-        }];
+        record.authors = vec![crate::work::Author::named(author)];
         record.year = Some(year);
         record
     }

@@ -81,6 +81,17 @@ pub struct Author {
     pub id: Option<String>,
 }
 
+impl Author {
+    /// An author known by name alone: no ORCID, no source id.
+    pub fn named(name: impl Into<String>) -> Author {
+        Author {
+            name: name.into(),
+            orcid: None,
+            id: None,
+        }
+    }
+}
+
 /// A subject a source files works under, with the source's id for it (OpenAlex `T10102`, or
 /// a concept `C71924100`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

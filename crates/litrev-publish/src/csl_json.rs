@@ -228,14 +228,7 @@ pub(crate) mod tests {
         let mut work = Work::stub(id.parse().expect("test id"));
         work.kind = kind;
         work.title = Some(title.to_owned());
-        work.authors = authors
-            .iter()
-            .map(|name| Author {
-                id: None,
-                name: (*name).to_owned(),
-                orcid: None,
-            })
-            .collect();
+        work.authors = authors.iter().map(|name| Author::named(*name)).collect();
         work
     }
 

@@ -187,11 +187,7 @@ mod tests {
         let mut work = Work::stub(id(text_id));
         work.kind = litrev_model::WorkKind::Article;
         work.title = Some(title.to_owned());
-        work.authors = vec![Author {
-            id: None,
-            name: author.to_owned(),
-            orcid: None,
-        }];
+        work.authors = vec![Author::named(author)];
         work.year = Some(year);
         work.venue = Some("Journal of Tests & Checks".to_owned());
         work.abstract_text = Some(abstract_text.to_owned());

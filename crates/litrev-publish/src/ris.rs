@@ -107,11 +107,7 @@ mod tests {
         let mut work = Work::stub("W1".parse().expect("id"));
         work.ids.add("10.1/abc".parse().expect("doi"));
         work.title = Some("A\ntrial".into());
-        work.authors = vec![Author {
-            id: None,
-            name: "Jane Smith".into(),
-            orcid: None,
-        }];
+        work.authors = vec![Author::named("Jane Smith")];
         work.year = Some(2011);
         work.kind = WorkKind::ProceedingsArticle;
         work

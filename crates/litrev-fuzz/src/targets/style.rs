@@ -154,11 +154,7 @@ fn work(id: &str, author: &str, year: i32, title: &str, abstract_text: &str) -> 
     }
     work.kind = WorkKind::Article;
     work.title = Some(title.to_owned());
-    work.authors = vec![Author {
-        id: None,
-        name: author.to_owned(),
-        orcid: None,
-    }];
+    work.authors = vec![Author::named(author)];
     work.year = Some(year);
     work.venue = Some("Journal of Tests & Checks".to_owned());
     work.abstract_text = Some(abstract_text.to_owned());

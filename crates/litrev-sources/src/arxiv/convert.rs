@@ -88,11 +88,7 @@ fn work_from_entry(entry: &WireEntry) -> Option<Work> {
         authors: entry
             .authors
             .iter()
-            .map(|name| Author {
-                id: None,
-                name: name.clone(),
-                orcid: None,
-            })
+            .map(|name| Author::named(name.clone()))
             .collect(),
         year,
         date,

@@ -111,11 +111,7 @@ fn work_of(item: Item) -> Option<Work> {
             .authors
             .iter()
             .filter_map(|author| author.name.as_deref().and_then(one_line))
-            .map(|name| Author {
-                id: None,
-                name,
-                orcid: None,
-            })
+            .map(Author::named)
             .collect(),
         year,
         date,

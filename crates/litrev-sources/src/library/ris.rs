@@ -136,11 +136,7 @@ fn record(fields: &[(String, String)]) -> Option<LabelledWork> {
     let authors = ["AU", "A1"]
         .iter()
         .flat_map(|tag| all(tag))
-        .map(|name| Author {
-            id: None,
-            name: name.to_owned(),
-            orcid: None,
-        })
+        .map(Author::named)
         .collect();
     let keywords = all("KW")
         .into_iter()

@@ -696,11 +696,7 @@ fn work_from_summary(summary: Node) -> Option<Work> {
         authors: list("AuthorList")
             .into_iter()
             .filter(|(name, _)| name == "Author")
-            .map(|(_, name)| Author {
-                id: None,
-                name: summary_author(&name),
-                orcid: None,
-            })
+            .map(|(_, name)| Author::named(summary_author(&name)))
             .collect(),
         year,
         date,

@@ -344,11 +344,7 @@ fn work_from_wire(paper: &WirePaper) -> Option<Work> {
             .authors
             .iter()
             .filter_map(|author| clean(author.name.as_deref()))
-            .map(|name| Author {
-                id: None,
-                name,
-                orcid: None,
-            })
+            .map(Author::named)
             .collect(),
         year,
         date,

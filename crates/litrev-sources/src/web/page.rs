@@ -258,10 +258,7 @@ fn byline_authors(byline: Option<&str>) -> Vec<Author> {
         .flat_map(|part| part.split(" and "))
         .map(str::trim)
         .filter(|name| !name.is_empty() && name.split_whitespace().count() <= 5)
-        .map(|name| Author {
-            name: name.to_owned(),
-            ..Author::default()
-        })
+        .map(Author::named)
         .collect()
 }
 
