@@ -33,6 +33,7 @@
 //! judgement of the corpus (its relevant works and its ranking).
 
 mod batching;
+mod fetch;
 mod judge;
 mod links;
 mod priority;
@@ -46,7 +47,7 @@ use litrev_graph::edges_within;
 use litrev_model::{
     Citation, CorpusEntry, Focus, Origin, Plan, StageReport, StopReason, Work, WorkId,
 };
-use litrev_sources::{Held, Source};
+use litrev_sources::Source;
 use serde::{Deserialize, Serialize};
 
 pub use judge::{Basis, Judgement};
@@ -346,143 +347,24 @@ pub fn expand_stage(
         });
     }
 
-    let capabilities = source.capabilities();
-    // A list's answer costs a page more for every page of known works it holds beyond those
-    // its request leaves out; lists keep their known works under that, and half a page.
-    let held_per_list = match capabilities.held_left_out {
-        0 => usize::MAX,
-        room => room + WORKS_PER_PAGE / 2,
-    };
-    let ids_per_request = match capabilities.held_left_out {
-        0 => 0,
-        room => room + IDS_PER_REQUEST,
-    };
-
-    // Backward: references of the frontier the corpus does not know, looked up by id or
-    // listed by the frontier (`cited_by:`), whichever takes fewer requests; the lists also
-    // return references the corpus knows (dropped below), and nothing for works the source
-    // does not hold.
-    let references: BTreeSet<&WorkId> = frontier
-        .iter()
-        .flat_map(|id| state.works[id].references.iter())
-        .collect();
-    let backward_ids: BTreeSet<WorkId> = references
-        .iter()
-        .filter(|reference| !known.contains(*reference))
-        .map(|reference| (*reference).clone())
-        .collect();
-    // Works whose every reference the corpus knows have nothing to list.
-    let referencing: Vec<WorkId> = frontier
-        .iter()
-        .filter(|id| {
-            state.works[*id]
-                .references
-                .iter()
-                .any(|reference| backward_ids.contains(reference))
-        })
-        .cloned()
-        .collect();
-    // What those works cite that the corpus holds records of: their lists' known answers,
-    // the part certain to come back (one never seen may be outside the source's coverage: a
-    // snapshot, a pool), so only these group the lists and weigh their answers.
-    let held_references: Held<'_> = referencing
-        .iter()
-        .map(|id| {
-            let held = state.works[id]
-                .references
-                .iter()
-                .filter(|reference| records.contains_key(*reference))
-                .collect();
-            (id, held)
-        })
-        .collect();
-    let known_records: BTreeSet<WorkId> = held_references
-        .values()
-        .flatten()
-        .filter_map(|reference| records.get(*reference).map(|work| work.id()))
-        .collect();
-    let by_id = batches(backward_ids.len(), IDS_PER_REQUEST);
-    let by_list = listing_minimum(
-        referencing.len(),
-        backward_ids.len(),
-        known_records.len(),
-        ids_per_request,
-    );
-    let reference_lists =
-        !backward_ids.is_empty() && by_list < by_id && capabilities.reference_lists;
-    let found_backward = if backward_ids.is_empty() {
-        Vec::new()
-    } else if reference_lists {
-        let order = batching::packed(
-            &referencing,
-            |id| held_references[id].clone(),
-            |_, held| held.len() as u64,
-            IDS_PER_REQUEST,
-            held_per_list,
-        );
-        source.references(&order, &held_references)?
-    } else {
-        let backward_list: Vec<WorkId> = backward_ids.iter().cloned().collect();
-        source.lookup(&backward_list)?
-    };
-    // Forward: works citing the frontier, grouped by the citers the corpus knows.
-    // The references just found count among the known citers: a frontier work they cite may
-    // now have all its citers known.
-    let found_backward_ids: Vec<WorkId> = found_backward.iter().map(Work::id).collect();
-    let mut citers: BTreeMap<&WorkId, BTreeSet<&WorkId>> = BTreeMap::new();
-    for (citer, work) in state
-        .works
-        .iter()
-        .chain(found_backward_ids.iter().zip(&found_backward))
-    {
-        for reference in &work.references {
-            citers.entry(reference).or_default().insert(citer);
-        }
-    }
-    // Works whose every citer the corpus knows (as many as the source counts) have nothing to
-    // add: asking would fetch known works again.
-    let cited: Vec<WorkId> = frontier
-        .iter()
-        .filter(|id| {
-            let known_citers = citers.get(*id).map_or(0, BTreeSet::len);
-            state.works[*id]
-                .cited_by_count
-                .is_none_or(|count| known_citers < count as usize)
-        })
-        .cloned()
-        .collect();
-    let held_citing = cited
-        .iter()
-        .filter_map(|id| citers.get(id))
-        .flatten()
-        .collect::<BTreeSet<_>>()
-        .len();
-    let order = batching::packed(
-        &cited,
-        |id| citers.get(id).cloned().unwrap_or_default(),
-        |id, _| u64::from(state.works[id].cited_by_count.unwrap_or(0)),
-        IDS_PER_REQUEST,
-        held_per_list,
-    );
-    // Sources that cannot list citing works (arXiv, Hugging Face, the web) leave the stage to
-    // its references.
-    let found_forward = if order.is_empty() || !capabilities.citing {
-        Vec::new()
-    } else {
-        source.citing(&order, &citers)?
-    };
-    let citing_found = found_forward
+    let packing = fetch::Packing::of(&source.capabilities());
+    let backward = fetch::backward(source, state, &records, &known, &frontier, packing)?;
+    let forward = fetch::forward(source, state, &frontier, &backward.found, packing)?;
+    let citing_found = forward
+        .found
         .iter()
         .map(Work::id)
         .collect::<BTreeSet<_>>()
         .len();
 
     let mut new_records: BTreeMap<WorkId, (Work, Origin)> = BTreeMap::new();
-    for (work, origin) in found_backward
+    for (work, origin) in backward
+        .found
         .into_iter()
         .map(|work| (work, Origin::Backward))
         .chain(
-            found_forward
+            forward
+                .found
                 .into_iter()
                 .map(|work| (work, Origin::Forward)),
         )
@@ -495,50 +377,32 @@ pub fn expand_stage(
         .values()
         .flat_map(|(work, _)| work.ids.all())
         .collect();
-    let stubs: Vec<Work> = backward_ids
+    let stubs: Vec<Work> = backward
+        .unknown
         .iter()
         .filter(|id| !found_ids.contains(*id))
         .map(|id| Work::stub(id.clone()))
         .collect();
     let expansion = Expansion {
-        referencing: referencing.len(),
-        unknown_references: backward_ids.len(),
-        existing_references: known_records.len() + backward_ids.len() - stubs.len(),
-        held_references: known_records.len(),
-        reference_lists,
-        cited: cited.len(),
+        referencing: backward.referencing,
+        unknown_references: backward.unknown.len(),
+        existing_references: backward.held + backward.unknown.len() - stubs.len(),
+        held_references: backward.held,
+        reference_lists: backward.lists,
+        cited: forward.cited,
         citing_found,
         citing_new: new_records
             .values()
             .filter(|(_, origin)| *origin == Origin::Forward)
             .count(),
-        held_citing,
-        ids_per_request,
+        held_citing: forward.held_citing,
+        ids_per_request: packing.ids_per_request,
     };
 
     // Judge the new works with the corpus they join.
     let mut all_records = records;
     all_records.extend(records_of(new_records.values().map(|(work, _)| work)));
-    let scored = score_state(config, state, &all_records);
-    let mut after = scored.decide(config, state.seeds, state.verdicts);
-    let mut scoring = ScorerReport::default();
-    if let Some(scorer) = scorer {
-        let doubtful: Vec<&Work> = scorer::in_doubt(&after, state.verdicts)
-            .iter()
-            .filter_map(|id| all_records.get(id).copied())
-            .collect();
-        if !doubtful.is_empty() {
-            scoring = scorer.score(state.question, &doubtful)?;
-            let mut verdicts = state.verdicts.clone();
-            verdicts.extend(
-                scoring
-                    .verdicts
-                    .iter()
-                    .map(|verdict| (verdict.work.clone(), verdict.relevant)),
-            );
-            after = scored.decide(config, state.seeds, &verdicts);
-        }
-    }
+    let (after, scoring) = judge_with_scorer(config, state, &all_records, scorer)?;
     let mut new_entries = Vec::new();
     let mut new_relevant = 0;
     for (id, (_, origin)) in &new_records {
@@ -563,28 +427,14 @@ pub fn expand_stage(
         });
     }
 
-    let relevant_total = after.relevant.len();
     let report = StageReport {
         stage,
         expanded: frontier.len(),
         new_works: new_entries.len(),
         new_relevant,
-        relevant_total,
+        relevant_total: after.relevant.len(),
     };
-    let stop = if new_relevant == 0 {
-        Some(StopReason::Saturated)
-    } else if coverage_delta(&report) < config.coverage_threshold
-        && state
-            .history
-            .last()
-            .is_some_and(|previous| coverage_delta(previous) < config.coverage_threshold)
-    {
-        Some(StopReason::BelowCoverageThreshold)
-    } else if stage >= config.max_stages {
-        Some(StopReason::StageLimit)
-    } else {
-        None
-    };
+    let stop = stop_reason(config, state, &report);
 
     let mut all_works: Vec<&Work> = state.works.values().collect();
     all_works.extend(new_records.values().map(|(work, _)| work));
@@ -605,6 +455,56 @@ pub fn expand_stage(
         expansion,
         scoring,
     })
+}
+
+/// Judges `records` with the state's verdicts; with a `scorer`, the works the text judgement is
+/// unsure of are judged by the language model too, and its verdicts join the others.
+fn judge_with_scorer(
+    config: &SnowballConfig,
+    state: &SnowballState<'_>,
+    records: &BTreeMap<WorkId, &Work>,
+    scorer: Option<LlmScorer<'_>>,
+) -> Result<(Judgement, ScorerReport)> {
+    let scored = score_state(config, state, records);
+    let after = scored.decide(config, state.seeds, state.verdicts);
+    let Some(scorer) = scorer else {
+        return Ok((after, ScorerReport::default()));
+    };
+    let doubtful: Vec<&Work> = scorer::in_doubt(&after, state.verdicts)
+        .iter()
+        .filter_map(|id| records.get(id).copied())
+        .collect();
+    if doubtful.is_empty() {
+        return Ok((after, ScorerReport::default()));
+    }
+    let scoring = scorer.score(state.question, &doubtful)?;
+    let mut verdicts = state.verdicts.clone();
+    verdicts.extend(
+        scoring
+            .verdicts
+            .iter()
+            .map(|verdict| (verdict.work.clone(), verdict.relevant)),
+    );
+    Ok((scored.decide(config, state.seeds, &verdicts), scoring))
+}
+
+/// Why snowballing stops after the stage `report` describes: nothing relevant was new, two
+/// stages in a row added less than the coverage threshold, or the stage limit is reached.
+fn stop_reason(
+    config: &SnowballConfig,
+    state: &SnowballState<'_>,
+    report: &StageReport,
+) -> Option<StopReason> {
+    let below = |report: &StageReport| coverage_delta(report) < config.coverage_threshold;
+    if report.new_relevant == 0 {
+        Some(StopReason::Saturated)
+    } else if below(report) && state.history.last().is_some_and(below) {
+        Some(StopReason::BelowCoverageThreshold)
+    } else if report.stage >= config.max_stages {
+        Some(StopReason::StageLimit)
+    } else {
+        None
+    }
 }
 
 /// Judges the corpus as it stands: every work's score and which are relevant. After the last
@@ -748,7 +648,11 @@ mod tests {
                 .cloned()
                 .collect())
         }
-        fn citing(&self, ids: &[WorkId], _held: &Held<'_>) -> litrev_sources::Result<Vec<Work>> {
+        fn citing(
+            &self,
+            ids: &[WorkId],
+            _held: &litrev_sources::Held<'_>,
+        ) -> litrev_sources::Result<Vec<Work>> {
             self.asked_citing
                 .lock()
                 .expect("lock")
