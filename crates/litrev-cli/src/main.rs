@@ -12,7 +12,10 @@ use std::process::ExitCode;
 use clap::Parser;
 use litrev::{ErrorCode, Home, Outcome, RunOptions, Runner, SourceSpec};
 
-use crate::args::{Cli, Command};
+use crate::args::{
+    Cli, Command, McpArgs, PlanArgs, ResumeArgs, ReviewArgs, RunsArgs, ScreenArgs, SearchArgs,
+    ServeArgs, ShowArgs,
+};
 use crate::progress::Progress;
 
 /// Exit codes: 0 done, 1 bad usage or input, 2 run failed (resumable), 3 stopped at the gate.
@@ -161,321 +164,349 @@ fn parse_sources(values: &[String]) -> Result<Vec<SourceSpec>, litrev::Error> {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     let home = Home::from_env()?;
     match cli.command {
-        Command::Plan(args) => {
-            let sources = parse_sources(&args.source)?;
-            let options = RunOptions {
-                question: args.question.clone(),
-                // The plan's web searches are planned only when a web source is named.
-                sources: sources.clone(),
-                seeds: args.scope.seed.clone(),
-                tier: args.scope.tier,
-                out_dir: std::path::PathBuf::new(),
-                approve: false,
-                filters: args.scope.filters(),
-                llm: None,
-                style: litrev::StyleName::default(),
-                fulltext_dirs: Vec::new(),
-                max_fulltext: None,
-                plan: None,
-                clarify: false,
-                pages: Vec::new(),
-                libraries: Vec::new(),
-                sites: litrev::parse_sites(&args.site, &sources)?,
-            };
-            let mut plan = litrev::generated_plan(&options);
-            if !sources.is_empty() {
-                let runner = Runner::open(home, args.db.as_deref())?;
-                let progress = Progress::new(std::io::stderr().is_terminal());
-                let probed = runner.probe(&mut plan, &sources, &|event| progress.show(event));
-                progress.finish();
-                eprintln!(
-                    "probe: {} works; disciplines {}",
-                    probed?,
-                    plan.brief.disciplines.value.join(", ")
-                );
-                let interactive = std::io::stdin().is_terminal() && !args.yes;
-                clarify(&mut plan.brief, interactive)?;
-                litrev::apply_brief(&mut plan);
-            }
-            let estimate_sources = if sources.is_empty() {
-                vec![litrev::SourceSpec::OpenAlex]
-            } else {
-                sources
-            };
-            let mut estimate = litrev::estimate(&plan, &estimate_sources);
-            if let Some(llm) = args.model.options() {
-                estimate.llm = Some(litrev::estimate_llm(&plan, &llm, plan.limits.max_fulltext));
-            }
-            // Asked for, the estimate is the command's output; otherwise it is said on stderr.
-            match (args.estimate, args.json) {
-                (true, true) => println!("{}", serde_json::to_string_pretty(&estimate)?),
-                (true, false) => print!("{}", estimate_lines(&estimate)),
-                (false, _) => eprint!("{}", estimate_lines(&estimate)),
-            }
-            let Some(out) = args.out else {
-                return Ok(0);
-            };
-            let text = litrev::plan_to_toml(&plan, &estimate)?;
-            if out.as_os_str() == "-" {
-                print!("{text}");
-            } else {
-                anyhow::Context::with_context(std::fs::write(&out, text), || {
-                    format!("cannot write the plan to {}", out.display())
-                })?;
-                eprintln!(
-                    "wrote the plan to {}: edit it, then `litrev review --plan {} --source …`",
-                    out.display(),
-                    out.display()
-                );
-            }
-            Ok(0)
-        }
-        Command::Review(review) => {
-            let mut runner = Runner::open(home, review.db.as_deref())?;
-            let sources = parse_sources(&review.source)?;
-            let edited = review.plan.as_deref().map(litrev::read_plan).transpose()?;
-            let question = match (&review.question, &edited) {
-                (Some(question), Some(plan)) if question.trim() != plan.question.trim() => {
-                    return Err(litrev::Error::BadInput {
-                        path: review.plan.clone().unwrap_or_default(),
-                        message: format!(
-                            "the question differs from the plan's (\"{}\"): leave the question out to run the plan, or edit the plan's question",
-                            plan.question
-                        ),
-                    }
-                    .into());
-                }
-                (Some(question), _) => question.clone(),
-                (None, Some(plan)) => plan.question.clone(),
-                (None, None) => anyhow::bail!("give the research question, or --plan FILE"),
-            };
-            let (seeds, tier, filters) = match &edited {
-                Some(plan) => (plan.seeds.clone(), plan.tier, plan.filters.clone()),
-                None => (
-                    review.scope.seed.clone(),
-                    review.scope.tier,
-                    review.scope.filters(),
-                ),
-            };
-            let mut addresses = review.url.clone();
-            if let Some(file) = &review.urls {
-                let text = std::fs::read_to_string(file).map_err(|error| {
-                    anyhow::anyhow!("cannot read the URL file {}: {error}", file.display())
-                })?;
-                addresses.extend(
-                    text.lines()
-                        .map(str::trim)
-                        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-                        .map(str::to_owned),
-                );
-            }
-            let options = RunOptions {
-                pages: litrev::parse_pages(&addresses)?,
-                libraries: review
-                    .library
-                    .iter()
-                    .map(|path| litrev::LibraryFile {
-                        path: path.clone(),
-                        collection: review.library_collection.clone(),
-                    })
-                    .collect(),
-                sites: litrev::parse_sites(&review.site, &sources)?,
-                llm: review.llm_options()?,
-                style: review.style,
-                out_dir: review
-                    .out
-                    .clone()
-                    .unwrap_or_else(|| litrev::default_out_dir(&question)),
-                question,
-                sources,
-                seeds,
-                tier,
-                approve: review.yes,
-                filters,
-                fulltext_dirs: review.fulltext_dir,
-                max_fulltext: review.max_fulltext,
-                plan: edited,
-                clarify: review.clarify,
-            };
-            if review.queue {
-                let run = runner.create(&options)?;
-                if review.json {
-                    let value = serde_json::json!({ "status": "queued", "run": run.to_string() });
-                    println!("{}", serde_json::to_string_pretty(&value)?);
-                } else {
-                    println!("{run}");
-                    eprintln!("queued run {run}: a `litrev worker` on this store drives it");
-                }
-                return Ok(0);
-            }
-            let progress = Progress::new(std::io::stderr().is_terminal());
-            let outcome = runner.start(&options, &|event| progress.show(event));
-            progress.finish();
-            report(outcome?, review.json)
-        }
+        Command::Plan(args) => run_plan(home, args),
+        Command::Review(review) => run_review(home, review),
         Command::Worker(worker) => run_worker(&home, &worker),
         Command::Export(export) => run_export(home, &export),
-        Command::Search(search) => {
-            let runner = Runner::open(home, search.db.as_deref())?;
-            let sources = parse_sources(&search.source)?;
-            let progress = Progress::new(std::io::stderr().is_terminal());
-            let report = runner.search(&search.question, &sources, search.tier, &|event| {
-                progress.show(event);
-            });
-            progress.finish();
-            print_search(&report?, search.json)?;
-            Ok(0)
-        }
-        Command::Resume(resume) => {
-            let mut runner = Runner::open(home, resume.db.as_deref())?;
-            if !resume.answers.is_empty() {
-                runner.clarify(&resume.run, &resume.answers)?;
-            }
-            let progress = Progress::new(std::io::stderr().is_terminal());
-            let outcome = runner.resume(&resume.run, &|event| progress.show(event));
-            progress.finish();
-            report(outcome?, resume.json)
-        }
+        Command::Search(search) => run_search(home, search),
+        Command::Resume(resume) => run_resume(home, resume),
         Command::Bench(bench) => bench::run(&home, bench),
-        Command::Show(show) => {
-            let runner = Runner::open(home, show.db.as_deref())?;
-            let Some(claim) = show.claim else {
-                let telemetry = runner.telemetry(&show.run)?;
-                if show.json {
-                    println!("{}", serde_json::to_string_pretty(&telemetry)?);
-                } else {
-                    println!("{}", telemetry.table());
-                }
-                return Ok(0);
-            };
-            let claim = runner.claim(&show.run, claim)?;
-            if show.json {
-                println!("{}", serde_json::to_string_pretty(&claim)?);
-            } else {
-                println!(
-                    "claim {} ({}): {}",
-                    claim.claim, claim.section, claim.markdown
-                );
-                if let Some(span) = &claim.span {
-                    match (&span.pinpoint, &span.locator, &span.sha256) {
-                        (Some(pinpoint), Some(locator), Some(sha256)) => println!(
-                            "taken from the full text of {} [@{}, {pinpoint}] (section {}, paragraph {}, bytes {}–{} of text {sha256}):",
-                            span.work,
-                            span.key,
-                            locator.section + 1,
-                            locator.paragraph + 1,
-                            locator.start,
-                            locator.end
-                        ),
-                        _ => println!(
-                            "taken from {} [@{}], {} sentence {} (bytes {}–{}):",
-                            span.work,
-                            span.key,
-                            span.field,
-                            span.sentence + 1,
-                            span.start,
-                            span.end
-                        ),
-                    }
-                }
-                match &claim.span {
-                    Some(span) => {
-                        println!("  “{}”", span.snippet);
-                        if let Some(url) = &span.url {
-                            println!("  {url}");
-                        }
-                    }
-                    None if !claim.spans.is_empty() => {
-                        println!("paraphrased by the language model from:");
-                        for span in &claim.spans {
-                            println!(
-                                "  {} [@{}], {} sentence {}: “{}”",
-                                span.work,
-                                span.key,
-                                span.field,
-                                span.sentence + 1,
-                                span.snippet
-                            );
-                        }
-                    }
-                    None => {
-                        println!("built from the run's own counts and lists (no source sentence)")
-                    }
+        Command::Show(show) => run_show(home, show),
+        Command::Serve(serve) => run_serve(home, serve),
+        Command::Mcp(mcp) => run_mcp(home, mcp),
+        Command::Screen(screen) => run_screen(home, screen),
+        Command::Runs(list) => run_runs(home, list),
+    }
+}
+
+/// `litrev plan`: the plan (and its estimate) a review of the question would follow, after a
+/// probe of the named sources; runs nothing.
+fn run_plan(home: Home, args: PlanArgs) -> anyhow::Result<u8> {
+    let sources = parse_sources(&args.source)?;
+    let options = RunOptions {
+        question: args.question.clone(),
+        // The plan's web searches are planned only when a web source is named.
+        sources: sources.clone(),
+        seeds: args.scope.seed.clone(),
+        tier: args.scope.tier,
+        out_dir: std::path::PathBuf::new(),
+        approve: false,
+        filters: args.scope.filters(),
+        llm: None,
+        style: litrev::StyleName::default(),
+        fulltext_dirs: Vec::new(),
+        max_fulltext: None,
+        plan: None,
+        clarify: false,
+        pages: Vec::new(),
+        libraries: Vec::new(),
+        sites: litrev::parse_sites(&args.site, &sources)?,
+    };
+    let mut plan = litrev::generated_plan(&options);
+    if !sources.is_empty() {
+        let runner = Runner::open(home, args.db.as_deref())?;
+        let progress = Progress::new(std::io::stderr().is_terminal());
+        let probed = runner.probe(&mut plan, &sources, &|event| progress.show(event));
+        progress.finish();
+        eprintln!(
+            "probe: {} works; disciplines {}",
+            probed?,
+            plan.brief.disciplines.value.join(", ")
+        );
+        let interactive = std::io::stdin().is_terminal() && !args.yes;
+        clarify(&mut plan.brief, interactive)?;
+        litrev::apply_brief(&mut plan);
+    }
+    let estimate_sources = if sources.is_empty() {
+        vec![litrev::SourceSpec::OpenAlex]
+    } else {
+        sources
+    };
+    let mut estimate = litrev::estimate(&plan, &estimate_sources);
+    if let Some(llm) = args.model.options() {
+        estimate.llm = Some(litrev::estimate_llm(&plan, &llm, plan.limits.max_fulltext));
+    }
+    // Asked for, the estimate is the command's output; otherwise it is said on stderr.
+    match (args.estimate, args.json) {
+        (true, true) => println!("{}", serde_json::to_string_pretty(&estimate)?),
+        (true, false) => print!("{}", estimate_lines(&estimate)),
+        (false, _) => eprint!("{}", estimate_lines(&estimate)),
+    }
+    let Some(out) = args.out else {
+        return Ok(0);
+    };
+    let text = litrev::plan_to_toml(&plan, &estimate)?;
+    if out.as_os_str() == "-" {
+        print!("{text}");
+    } else {
+        anyhow::Context::with_context(std::fs::write(&out, text), || {
+            format!("cannot write the plan to {}", out.display())
+        })?;
+        eprintln!(
+            "wrote the plan to {}: edit it, then `litrev review --plan {} --source …`",
+            out.display(),
+            out.display()
+        );
+    }
+    Ok(0)
+}
+
+/// `litrev review`: a new run from the question or an edited plan, driven here or queued.
+fn run_review(home: Home, review: ReviewArgs) -> anyhow::Result<u8> {
+    let mut runner = Runner::open(home, review.db.as_deref())?;
+    let sources = parse_sources(&review.source)?;
+    let edited = review.plan.as_deref().map(litrev::read_plan).transpose()?;
+    let question = match (&review.question, &edited) {
+        (Some(question), Some(plan)) if question.trim() != plan.question.trim() => {
+            return Err(litrev::Error::BadInput {
+                path: review.plan.clone().unwrap_or_default(),
+                message: format!(
+                    "the question differs from the plan's (\"{}\"): leave the question out to run the plan, or edit the plan's question",
+                    plan.question
+                ),
+            }
+            .into());
+        }
+        (Some(question), _) => question.clone(),
+        (None, Some(plan)) => plan.question.clone(),
+        (None, None) => anyhow::bail!("give the research question, or --plan FILE"),
+    };
+    let (seeds, tier, filters) = match &edited {
+        Some(plan) => (plan.seeds.clone(), plan.tier, plan.filters.clone()),
+        None => (
+            review.scope.seed.clone(),
+            review.scope.tier,
+            review.scope.filters(),
+        ),
+    };
+    let mut addresses = review.url.clone();
+    if let Some(file) = &review.urls {
+        let text = std::fs::read_to_string(file).map_err(|error| {
+            anyhow::anyhow!("cannot read the URL file {}: {error}", file.display())
+        })?;
+        addresses.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                .map(str::to_owned),
+        );
+    }
+    let options = RunOptions {
+        pages: litrev::parse_pages(&addresses)?,
+        libraries: review
+            .library
+            .iter()
+            .map(|path| litrev::LibraryFile {
+                path: path.clone(),
+                collection: review.library_collection.clone(),
+            })
+            .collect(),
+        sites: litrev::parse_sites(&review.site, &sources)?,
+        llm: review.llm_options()?,
+        style: review.style,
+        out_dir: review
+            .out
+            .clone()
+            .unwrap_or_else(|| litrev::default_out_dir(&question)),
+        question,
+        sources,
+        seeds,
+        tier,
+        approve: review.yes,
+        filters,
+        fulltext_dirs: review.fulltext_dir,
+        max_fulltext: review.max_fulltext,
+        plan: edited,
+        clarify: review.clarify,
+    };
+    if review.queue {
+        let run = runner.create(&options)?;
+        if review.json {
+            let value = serde_json::json!({ "status": "queued", "run": run.to_string() });
+            println!("{}", serde_json::to_string_pretty(&value)?);
+        } else {
+            println!("{run}");
+            eprintln!("queued run {run}: a `litrev worker` on this store drives it");
+        }
+        return Ok(0);
+    }
+    let progress = Progress::new(std::io::stderr().is_terminal());
+    let outcome = runner.start(&options, &|event| progress.show(event));
+    progress.finish();
+    report(outcome?, review.json)
+}
+
+/// `litrev search`: the question's searches alone, per source.
+fn run_search(home: Home, search: SearchArgs) -> anyhow::Result<u8> {
+    let runner = Runner::open(home, search.db.as_deref())?;
+    let sources = parse_sources(&search.source)?;
+    let progress = Progress::new(std::io::stderr().is_terminal());
+    let report = runner.search(&search.question, &sources, search.tier, &|event| {
+        progress.show(event);
+    });
+    progress.finish();
+    print_search(&report?, search.json)?;
+    Ok(0)
+}
+
+/// `litrev resume`: a stopped run continued, with the answers to its questions if any.
+fn run_resume(home: Home, resume: ResumeArgs) -> anyhow::Result<u8> {
+    let mut runner = Runner::open(home, resume.db.as_deref())?;
+    if !resume.answers.is_empty() {
+        runner.clarify(&resume.run, &resume.answers)?;
+    }
+    let progress = Progress::new(std::io::stderr().is_terminal());
+    let outcome = runner.resume(&resume.run, &|event| progress.show(event));
+    progress.finish();
+    report(outcome?, resume.json)
+}
+
+/// `litrev show`: what a run's steps cost, or one claim of its review with its evidence.
+fn run_show(home: Home, show: ShowArgs) -> anyhow::Result<u8> {
+    let runner = Runner::open(home, show.db.as_deref())?;
+    let Some(claim) = show.claim else {
+        let telemetry = runner.telemetry(&show.run)?;
+        if show.json {
+            println!("{}", serde_json::to_string_pretty(&telemetry)?);
+        } else {
+            println!("{}", telemetry.table());
+        }
+        return Ok(0);
+    };
+    let claim = runner.claim(&show.run, claim)?;
+    if show.json {
+        println!("{}", serde_json::to_string_pretty(&claim)?);
+    } else {
+        println!(
+            "claim {} ({}): {}",
+            claim.claim, claim.section, claim.markdown
+        );
+        if let Some(span) = &claim.span {
+            match (&span.pinpoint, &span.locator, &span.sha256) {
+                (Some(pinpoint), Some(locator), Some(sha256)) => println!(
+                    "taken from the full text of {} [@{}, {pinpoint}] (section {}, paragraph {}, bytes {}–{} of text {sha256}):",
+                    span.work,
+                    span.key,
+                    locator.section + 1,
+                    locator.paragraph + 1,
+                    locator.start,
+                    locator.end
+                ),
+                _ => println!(
+                    "taken from {} [@{}], {} sentence {} (bytes {}–{}):",
+                    span.work,
+                    span.key,
+                    span.field,
+                    span.sentence + 1,
+                    span.start,
+                    span.end
+                ),
+            }
+        }
+        match &claim.span {
+            Some(span) => {
+                println!("  “{}”", span.snippet);
+                if let Some(url) = &span.url {
+                    println!("  {url}");
                 }
             }
-            Ok(0)
-        }
-        Command::Serve(serve) => {
-            let options = litrev_server::ServeOptions {
-                addr: serve.addr,
-                token: serve.token.filter(|token| !token.is_empty()),
-                workers: serve.workers,
-                db: serve.db,
-                sources: parse_sources(&serve.source)?,
-            };
-            let served = litrev_server::serve(home, options, |bound| {
-                println!("litrev is serving on http://{bound}/ (Ctrl-C to stop)");
-                // The line is how scripts and tests learn the port: out at once.
-                let _ = std::io::Write::flush(&mut std::io::stdout());
-            });
-            match served {
-                Ok(()) => Ok(0),
-                Err(error @ litrev_server::Error::TokenRequired(_)) => {
-                    eprintln!("error: {error}");
-                    Ok(EXIT_USAGE)
-                }
-                Err(error) => Err(error.into()),
-            }
-        }
-        Command::Mcp(mcp) => {
-            let sources = parse_sources(&mcp.source)?;
-            eprintln!("litrev mcp: serving MCP on stdio (the client closes it to stop)");
-            litrev_mcp::serve_stdio(home, mcp.db, sources)?;
-            Ok(0)
-        }
-        Command::Screen(screen) => {
-            let mut runner = Runner::open(home, screen.db.as_deref())?;
-            // Labels keep who gave them: two people screening one run each undo their own.
-            let who = std::env::var("USER")
-                .or_else(|_| std::env::var("LOGNAME"))
-                .unwrap_or_else(|_| "cli".to_owned());
-            runner.label_as(&who);
-            screen::run(&mut runner, &screen)
-        }
-        Command::Runs(list) => {
-            let runner = Runner::open(home, list.db.as_deref())?;
-            let runs = runner.runs()?;
-            if list.json {
-                let rows: Vec<serde_json::Value> = runs
-                    .iter()
-                    .map(|run| {
-                        serde_json::json!({
-                            "id": run.id.to_string(),
-                            "question": run.question,
-                            "status": run.status.name(),
-                            "created_at": run.created_at,
-                            "last_step": run.last_step,
-                            "out_dir": run.out_dir,
-                        })
-                    })
-                    .collect();
-                println!("{}", serde_json::to_string_pretty(&rows)?);
-            } else if runs.is_empty() {
-                println!("no runs yet: start one with `litrev review \"your question\"`");
-            } else {
-                for run in runs {
+            None if !claim.spans.is_empty() => {
+                println!("paraphrased by the language model from:");
+                for span in &claim.spans {
                     println!(
-                        "{}  {:<17}  {:<10}  {}",
-                        run.id,
-                        run.status.name(),
-                        run.last_step.as_deref().unwrap_or("-"),
-                        run.question
+                        "  {} [@{}], {} sentence {}: “{}”",
+                        span.work,
+                        span.key,
+                        span.field,
+                        span.sentence + 1,
+                        span.snippet
                     );
                 }
             }
-            Ok(0)
+            None => {
+                println!("built from the run's own counts and lists (no source sentence)")
+            }
         }
     }
+    Ok(0)
+}
+
+/// `litrev serve`: the web app and its API.
+fn run_serve(home: Home, serve: ServeArgs) -> anyhow::Result<u8> {
+    let options = litrev_server::ServeOptions {
+        addr: serve.addr,
+        token: serve.token.filter(|token| !token.is_empty()),
+        workers: serve.workers,
+        db: serve.db,
+        sources: parse_sources(&serve.source)?,
+    };
+    let served = litrev_server::serve(home, options, |bound| {
+        println!("litrev is serving on http://{bound}/ (Ctrl-C to stop)");
+        // The line is how scripts and tests learn the port: out at once.
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+    });
+    match served {
+        Ok(()) => Ok(0),
+        Err(error @ litrev_server::Error::TokenRequired(_)) => {
+            eprintln!("error: {error}");
+            Ok(EXIT_USAGE)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// `litrev mcp`: the engine as MCP tools on stdio.
+fn run_mcp(home: Home, mcp: McpArgs) -> anyhow::Result<u8> {
+    let sources = parse_sources(&mcp.source)?;
+    eprintln!("litrev mcp: serving MCP on stdio (the client closes it to stop)");
+    litrev_mcp::serve_stdio(home, mcp.db, sources)?;
+    Ok(0)
+}
+
+/// `litrev screen`: a person labels a run's records at the gate.
+fn run_screen(home: Home, screen: ScreenArgs) -> anyhow::Result<u8> {
+    let mut runner = Runner::open(home, screen.db.as_deref())?;
+    // Labels keep who gave them: two people screening one run each undo their own.
+    let who = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| "cli".to_owned());
+    runner.label_as(&who);
+    screen::run(&mut runner, &screen)
+}
+
+/// `litrev runs`: every run in the store, newest first.
+fn run_runs(home: Home, list: RunsArgs) -> anyhow::Result<u8> {
+    let runner = Runner::open(home, list.db.as_deref())?;
+    let runs = runner.runs()?;
+    if list.json {
+        let rows: Vec<serde_json::Value> = runs
+            .iter()
+            .map(|run| {
+                serde_json::json!({
+                    "id": run.id.to_string(),
+                    "question": run.question,
+                    "status": run.status.name(),
+                    "created_at": run.created_at,
+                    "last_step": run.last_step,
+                    "out_dir": run.out_dir,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else if runs.is_empty() {
+        println!("no runs yet: start one with `litrev review \"your question\"`");
+    } else {
+        for run in runs {
+            println!(
+                "{}  {:<17}  {:<10}  {}",
+                run.id,
+                run.status.name(),
+                run.last_step.as_deref().unwrap_or("-"),
+                run.question
+            );
+        }
+    }
+    Ok(0)
 }
 
 /// `litrev export`: the run's files into a folder, its references into Zotero, or both.
