@@ -150,29 +150,7 @@ pub fn screen(
         .zip(&fits)
         .map(|(id, (fit, _))| (*id, *fit))
         .collect();
-    let mut by_text: Vec<(&WorkId, f32)> = text_scores.iter().map(|(id, s)| (*id, *s)).collect();
-    by_text.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-    let core: Vec<WorkId> = by_text
-        .iter()
-        .take(config.max_included)
-        .map(|(id, _)| (*id).clone())
-        .collect();
-    let nodes: Vec<WorkId> = works.keys().cloned().collect();
-    let graph = CitationGraph::new(&nodes, citations);
-    let core_set: BTreeSet<&WorkId> = core.iter().collect();
-    let scores: BTreeMap<&WorkId, f32> = text_scores
-        .iter()
-        .map(|(id, text_score)| {
-            let links = graph
-                .references_of(id)
-                .into_iter()
-                .chain(graph.citers_of(id))
-                .filter(|other| core_set.contains(other))
-                .count();
-            let boost = config.link_weight * (links.min(10) as f32 / 10.0);
-            (*id, (text_score + boost).min(1.0))
-        })
-        .collect();
+    let scores = with_links(config, &text_scores, works, citations);
 
     let mut ranked: Vec<(&WorkId, f32)> = scores.iter().map(|(id, s)| (*id, *s)).collect();
     ranked.sort_by(|a, b| {
@@ -198,20 +176,120 @@ pub fn screen(
                 .join(", ")
         })
         .collect();
+    let bar = Bar {
+        config,
+        plan,
+        seeds: &seeds,
+        pages: &pages,
+        threshold,
+        total: ranked.len(),
+    };
     let mut decisions = Vec::with_capacity(entries.len());
     let mut included = 0usize;
-    let mut rank = 0usize;
-    let total = ranked.len();
-    for ((id, score), words) in ranked.into_iter().zip(driving) {
+    for (rank, ((id, score), words)) in ranked.into_iter().zip(driving).enumerate() {
         let _processing = litrev_model::processing(id);
-        let work = &works[id];
-        rank += 1;
+        let (decision, reason, rationale, reviewer) =
+            bar.judge(id, &works[id], score, rank + 1, included, &words);
+        if decision == Decision::Include {
+            included += 1;
+        }
+        decisions.push(ScreeningDecision {
+            work: id.clone(),
+            decision,
+            reason,
+            rationale,
+            score,
+            reviewer,
+            domain: profiles[fit_of[id]].0.map(str::to_owned),
+        });
+    }
+    for entry in entries
+        .iter()
+        .filter(|entry| !works.contains_key(&entry.work))
+    {
+        decisions.push(ScreeningDecision {
+            work: entry.work.clone(),
+            decision: Decision::Exclude,
+            reason: ReasonCode::NoMetadata,
+            rationale: "known only by its id: the source holds no record of it".to_owned(),
+            score: 0.0,
+            reviewer: Reviewer::Rule,
+            domain: None,
+        });
+    }
+    decisions
+}
+
+/// Text scores with a boost for citation links to the text-relevant core (the best
+/// `max_included` by text): a work the core cites or that cites it is likelier in scope.
+fn with_links<'a>(
+    config: &ScreenConfig,
+    text_scores: &BTreeMap<&'a WorkId, f32>,
+    works: &BTreeMap<WorkId, Work>,
+    citations: &[Citation],
+) -> BTreeMap<&'a WorkId, f32> {
+    let mut by_text: Vec<(&WorkId, f32)> = text_scores.iter().map(|(id, s)| (*id, *s)).collect();
+    by_text.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let core_set: BTreeSet<&WorkId> = by_text
+        .iter()
+        .take(config.max_included)
+        .map(|(id, _)| *id)
+        .collect();
+    let nodes: Vec<WorkId> = works.keys().cloned().collect();
+    let graph = CitationGraph::new(&nodes, citations);
+    text_scores
+        .iter()
+        .map(|(id, text_score)| {
+            let links = graph
+                .references_of(id)
+                .into_iter()
+                .chain(graph.citers_of(id))
+                .filter(|other| core_set.contains(other))
+                .count();
+            let boost = config.link_weight * (links.min(10) as f32 / 10.0);
+            (*id, (text_score + boost).min(1.0))
+        })
+        .collect()
+}
+
+/// What each ranked work is judged against: the user's seeds and pages, the plan's filters,
+/// the relevance threshold and the tier's limit.
+struct Bar<'a> {
+    config: &'a ScreenConfig,
+    plan: &'a Plan,
+    seeds: &'a BTreeSet<&'a WorkId>,
+    pages: &'a BTreeSet<&'a WorkId>,
+    threshold: f32,
+    /// Works ranked.
+    total: usize,
+}
+
+impl Bar<'_> {
+    /// The decision on the work ranked `rank` (from 1) with `score`, `included` works having
+    /// been included before it; `words` are those that drove its score.
+    fn judge(
+        &self,
+        id: &WorkId,
+        work: &Work,
+        score: f32,
+        rank: usize,
+        included: usize,
+        words: &str,
+    ) -> (Decision, ReasonCode, String, Reviewer) {
+        let Bar {
+            config,
+            plan,
+            seeds,
+            pages,
+            threshold,
+            total,
+        } = *self;
         let drove = if words.is_empty() {
             "no words in common with the question or seeds".to_owned()
         } else {
             format!("shares {words}")
         };
-        let (decision, reason, rationale, reviewer) = if seeds.contains(id) {
+        if seeds.contains(id) {
             (
                 Decision::Include,
                 ReasonCode::Seed,
@@ -253,35 +331,8 @@ pub fn screen(
                 format!("relevance {score:.3} (rank {rank} of {total}); {drove}"),
                 Reviewer::Model,
             )
-        };
-        if decision == Decision::Include {
-            included += 1;
         }
-        decisions.push(ScreeningDecision {
-            work: id.clone(),
-            decision,
-            reason,
-            rationale,
-            score,
-            reviewer,
-            domain: profiles[fit_of[id]].0.map(str::to_owned),
-        });
     }
-    for entry in entries
-        .iter()
-        .filter(|entry| !works.contains_key(&entry.work))
-    {
-        decisions.push(ScreeningDecision {
-            work: entry.work.clone(),
-            decision: Decision::Exclude,
-            reason: ReasonCode::NoMetadata,
-            rationale: "known only by its id: the source holds no record of it".to_owned(),
-            score: 0.0,
-            reviewer: Reviewer::Rule,
-            domain: None,
-        });
-    }
-    decisions
 }
 
 /// Each text's best profile and its score there: each profile's scores are brought to a common
