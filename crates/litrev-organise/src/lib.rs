@@ -181,80 +181,23 @@ pub fn organise(
         cases: &cases,
         min_size: config.min_theme_size,
     };
+    let measures = Measures {
+        config,
+        included,
+        ids: &ids,
+        vectors: &vectors,
+        graph: &graph,
+        pagerank: &pagerank,
+        betweenness: &betweenness,
+        latest_year,
+        labels: &labels,
+        cases: &cases,
+        parts: &parts,
+    };
     // Each theme with the pool of distinctive words its label is chosen from.
     let mut themed: Vec<(Theme, Vec<String>)> = groups
         .iter()
-        .map(|(group, members)| {
-            let centre = SparseVector::centroid(members.iter().map(|&member| &vectors[member]));
-            let mut ordered: Vec<(f32, &WorkId)> = members
-                .iter()
-                .map(|&member| (vectors[member].cosine(&centre), ids[member]))
-                .collect();
-            ordered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-            let works: Vec<WorkId> = ordered.iter().map(|(_, id)| (*id).clone()).collect();
-            let mut by_citations: Vec<&WorkId> = works.iter().collect();
-            by_citations.sort_by(|a, b| {
-                graph
-                    .in_degree(b)
-                    .cmp(&graph.in_degree(a))
-                    .then(
-                        pagerank
-                            .get(*b)
-                            .unwrap_or(&0.0)
-                            .total_cmp(pagerank.get(*a).unwrap_or(&0.0)),
-                    )
-                    .then(a.cmp(b))
-            });
-            let key_works = by_citations
-                .into_iter()
-                .take(config.key_works_per_theme)
-                .cloned()
-                .collect();
-            let all_years: Vec<i32> = works.iter().filter_map(|id| included[id].year).collect();
-            let years = all_years
-                .iter()
-                .min()
-                .copied()
-                .zip(all_years.iter().max().copied());
-            let mut timeline: BTreeMap<i32, usize> = BTreeMap::new();
-            for year in &all_years {
-                *timeline.entry(*year).or_default() += 1;
-            }
-            let bridges = top_by(&works, config.key_works_per_theme.min(2), |id| {
-                betweenness.get(id).copied().unwrap_or(0.0)
-            });
-            let rising = latest_year.map_or_else(Vec::new, |latest| {
-                let recent: Vec<WorkId> = works
-                    .iter()
-                    .filter(|id| included[*id].year.is_some_and(|year| latest - year <= 3))
-                    .cloned()
-                    .collect();
-                top_by(&recent, config.key_works_per_theme.min(2), |id| {
-                    citation_velocity(&included[id], latest).unwrap_or(0.0)
-                })
-            });
-            let label_pool: Vec<String> = labels
-                .get(group)
-                .map(|words| words.iter().map(|word| cased(&cases, word)).collect())
-                .unwrap_or_default();
-            let top_words: Vec<String> = label_pool.iter().take(TOP_WORDS).cloned().collect();
-            let sub_themes = parts.split(members, &works);
-            let theme = Theme {
-                id: 0,
-                label: String::new(),
-                description: describe(&top_words, works.len(), years),
-                top_words,
-                works,
-                key_works,
-                years,
-                bridges,
-                rising,
-                timeline,
-                sub_themes,
-                domain: None,
-            };
-            (theme, label_pool)
-        })
+        .map(|(group, members)| measures.theme(*group, members))
         .collect();
     themed.sort_by(|(a, _), (b, _)| {
         b.works
@@ -262,6 +205,52 @@ pub fn organise(
             .cmp(&a.works.len())
             .then(a.works.cmp(&b.works))
     });
+    title_themes(&mut themed, &ids, &texts, included);
+    let themes: Vec<Theme> = themed.into_iter().map(|(theme, _)| theme).collect();
+
+    let views = citation_view(&graph, &themes, config.seed);
+    let mut key = key_works(included, &graph, &pagerank);
+    let chosen: BTreeSet<WorkId> = key.iter().map(|key| key.work.clone()).collect();
+    let candidates: Vec<WorkId> = included
+        .keys()
+        .filter(|id| !chosen.contains(*id))
+        .cloned()
+        .collect();
+    let rank_of = |id: &WorkId| pagerank.get(id).copied().unwrap_or(0.0) as f32;
+    key.extend(
+        top_by(&candidates, 3, |id| {
+            betweenness.get(id).copied().unwrap_or(0.0)
+        })
+        .into_iter()
+        .map(|id| KeyWork {
+            corpus_citations: graph.in_degree(&id),
+            pagerank: rank_of(&id),
+            work: id,
+            role: KeyRole::Bridging,
+        }),
+    );
+    Organisation {
+        themes,
+        key_works: key,
+        outliers: outliers
+            .into_iter()
+            .map(|index| ids[index].clone())
+            .collect(),
+        views,
+        embedding_model: dense
+            .and(embeddings)
+            .map(|embeddings| embeddings.model.clone()),
+    }
+}
+
+/// Numbers the themes in their order and titles each: a phrase of its own works' titles when
+/// two of them use one, else its label words (no two themes sharing one).
+fn title_themes(
+    themed: &mut [(Theme, Vec<String>)],
+    ids: &[&WorkId],
+    texts: &[String],
+    included: &BTreeMap<WorkId, Work>,
+) {
     let text_of: BTreeMap<&WorkId, &str> = ids
         .iter()
         .copied()
@@ -299,40 +288,110 @@ pub fn organise(
         // A phrase of the theme's own titles when two of its works use one; else its words.
         theme.label = phrase.unwrap_or(label);
     }
-    let themes: Vec<Theme> = themed.into_iter().map(|(theme, _)| theme).collect();
+}
 
-    let views = citation_view(&graph, &themes, config.seed);
-    let mut key = key_works(included, &graph, &pagerank);
-    let chosen: BTreeSet<WorkId> = key.iter().map(|key| key.work.clone()).collect();
-    let candidates: Vec<WorkId> = included
-        .keys()
-        .filter(|id| !chosen.contains(*id))
-        .cloned()
-        .collect();
-    let rank_of = |id: &WorkId| pagerank.get(id).copied().unwrap_or(0.0) as f32;
-    key.extend(
-        top_by(&candidates, 3, |id| {
-            betweenness.get(id).copied().unwrap_or(0.0)
-        })
-        .into_iter()
-        .map(|id| KeyWork {
-            corpus_citations: graph.in_degree(&id),
-            pagerank: rank_of(&id),
-            work: id,
-            role: KeyRole::Bridging,
-        }),
-    );
-    Organisation {
-        themes,
-        key_works: key,
-        outliers: outliers
+/// What each theme's order, key works, bridges, rising works and label words are read from:
+/// the included works by index, their vectors and the citation graph's measures.
+struct Measures<'a> {
+    config: &'a OrganiseConfig,
+    included: &'a BTreeMap<WorkId, Work>,
+    ids: &'a [&'a WorkId],
+    vectors: &'a [SparseVector],
+    graph: &'a CitationGraph,
+    pagerank: &'a BTreeMap<WorkId, f64>,
+    betweenness: &'a BTreeMap<WorkId, f64>,
+    latest_year: Option<i32>,
+    labels: &'a BTreeMap<usize, Vec<String>>,
+    cases: &'a BTreeMap<String, BTreeMap<String, usize>>,
+    parts: &'a Parts<'a>,
+}
+
+impl Measures<'_> {
+    /// The theme of cluster `group` (its `members` by work index), untitled, with the pool of
+    /// distinctive words its label is chosen from.
+    fn theme(&self, group: usize, members: &[usize]) -> (Theme, Vec<String>) {
+        let Measures {
+            config,
+            included,
+            ids,
+            vectors,
+            graph,
+            pagerank,
+            betweenness,
+            latest_year,
+            labels,
+            cases,
+            parts,
+        } = *self;
+        let centre = SparseVector::centroid(members.iter().map(|&member| &vectors[member]));
+        let mut ordered: Vec<(f32, &WorkId)> = members
+            .iter()
+            .map(|&member| (vectors[member].cosine(&centre), ids[member]))
+            .collect();
+        ordered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        let works: Vec<WorkId> = ordered.iter().map(|(_, id)| (*id).clone()).collect();
+        let mut by_citations: Vec<&WorkId> = works.iter().collect();
+        by_citations.sort_by(|a, b| {
+            graph
+                .in_degree(b)
+                .cmp(&graph.in_degree(a))
+                .then(
+                    pagerank
+                        .get(*b)
+                        .unwrap_or(&0.0)
+                        .total_cmp(pagerank.get(*a).unwrap_or(&0.0)),
+                )
+                .then(a.cmp(b))
+        });
+        let key_works = by_citations
             .into_iter()
-            .map(|index| ids[index].clone())
-            .collect(),
-        views,
-        embedding_model: dense
-            .and(embeddings)
-            .map(|embeddings| embeddings.model.clone()),
+            .take(config.key_works_per_theme)
+            .cloned()
+            .collect();
+        let all_years: Vec<i32> = works.iter().filter_map(|id| included[id].year).collect();
+        let years = all_years
+            .iter()
+            .min()
+            .copied()
+            .zip(all_years.iter().max().copied());
+        let mut timeline: BTreeMap<i32, usize> = BTreeMap::new();
+        for year in &all_years {
+            *timeline.entry(*year).or_default() += 1;
+        }
+        let bridges = top_by(&works, config.key_works_per_theme.min(2), |id| {
+            betweenness.get(id).copied().unwrap_or(0.0)
+        });
+        let rising = latest_year.map_or_else(Vec::new, |latest| {
+            let recent: Vec<WorkId> = works
+                .iter()
+                .filter(|id| included[*id].year.is_some_and(|year| latest - year <= 3))
+                .cloned()
+                .collect();
+            top_by(&recent, config.key_works_per_theme.min(2), |id| {
+                citation_velocity(&included[id], latest).unwrap_or(0.0)
+            })
+        });
+        let label_pool: Vec<String> = labels
+            .get(&group)
+            .map(|words| words.iter().map(|word| cased(cases, word)).collect())
+            .unwrap_or_default();
+        let top_words: Vec<String> = label_pool.iter().take(TOP_WORDS).cloned().collect();
+        let sub_themes = parts.split(members, &works);
+        let theme = Theme {
+            id: 0,
+            label: String::new(),
+            description: describe(&top_words, works.len(), years),
+            top_words,
+            works,
+            key_works,
+            years,
+            bridges,
+            rising,
+            timeline,
+            sub_themes,
+            domain: None,
+        };
+        (theme, label_pool)
     }
 }
 
