@@ -719,8 +719,17 @@ impl<'a> Writer<'a> {
     // ----- method ---------------------------------------------------------------------------
 
     fn method(&mut self) -> Section {
+        let paragraphs = vec![
+            self.method_search(),
+            self.method_snowball(),
+            self.method_screening(),
+        ];
+        section(SectionKind::Method, "Method", paragraphs)
+    }
+
+    /// The method's first paragraph: where the works came from and how they were searched.
+    fn method_search(&self) -> Paragraph {
         let facts = self.input.facts;
-        let plan = self.input.plan;
         let mut search = vec![
             SentenceBuilder::new()
                 .text(format!("Works were drawn from {}.", facts.source))
@@ -771,7 +780,13 @@ impl<'a> Writer<'a> {
                 ))
                 .structural(),
         );
+        Paragraph { sentences: search }
+    }
 
+    /// The method's second paragraph: how snowballing went and how relevance was judged.
+    fn method_snowball(&self) -> Paragraph {
+        let facts = self.input.facts;
+        let plan = self.input.plan;
         let mut snowball = Vec::new();
         if !facts.stages.is_empty() {
             let added: usize = facts.stages.iter().map(|stage| stage.new_works).sum();
@@ -826,49 +841,21 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
         }
+        Paragraph {
+            sentences: snowball,
+        }
+    }
 
+    /// The method's third paragraph: how the works were screened, grouped and written up.
+    fn method_screening(&self) -> Paragraph {
+        let facts = self.input.facts;
+        let plan = self.input.plan;
         let mut screening = Vec::new();
         let reasons: Vec<String> = facts
             .excluded
             .iter()
             .filter(|(_, count)| **count > 0)
-            .map(|(reason, count)| {
-                let what = match reason {
-                    litrev_model::ReasonCode::NoMetadata => "were known only by their identifier",
-                    litrev_model::ReasonCode::MissingAbstract => {
-                        "had no abstract to draw evidence from"
-                    }
-                    litrev_model::ReasonCode::Retracted => "were flagged as retracted",
-                    litrev_model::ReasonCode::OutsideYears => {
-                        "were published outside the years covered"
-                    }
-                    litrev_model::ReasonCode::WrongLanguage => "were written in other languages",
-                    litrev_model::ReasonCode::WrongType => {
-                        "were kinds of work the review does not cover"
-                    }
-                    litrev_model::ReasonCode::ExcludedTerm => "mentioned an excluded term",
-                    litrev_model::ReasonCode::OutOfScope => "fell below the relevance threshold",
-                    litrev_model::ReasonCode::OverTierLimit => {
-                        "were relevant but ranked beyond the tier's limit"
-                    }
-                    litrev_model::ReasonCode::WrongPopulation => {
-                        "studied a population the eligibility criteria exclude"
-                    }
-                    litrev_model::ReasonCode::WrongIntervention => {
-                        "studied an intervention or exposure the criteria exclude"
-                    }
-                    litrev_model::ReasonCode::WrongOutcome => {
-                        "reported outcomes the criteria do not cover"
-                    }
-                    litrev_model::ReasonCode::WrongDesign => {
-                        "used a study design the criteria exclude"
-                    }
-                    litrev_model::ReasonCode::NotPrimaryResearch => "were not primary research",
-                    litrev_model::ReasonCode::PersonDecision => "were excluded by a person",
-                    _ => "were excluded for other reasons",
-                };
-                format!("{count} {what}")
-            })
+            .map(|(reason, count)| format!("{count} {}", excluded_because(*reason)))
             .collect();
         screening.push(
             SentenceBuilder::new()
@@ -897,33 +884,7 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
         }
-        let filters = &plan.filters;
-        let mut rules = Vec::new();
-        match (filters.year_from, filters.year_to) {
-            (Some(from), Some(to)) => rules.push(format!("published between {from} and {to}")),
-            (Some(from), None) => rules.push(format!("published in {from} or later")),
-            (None, Some(to)) => rules.push(format!("published in {to} or earlier")),
-            (None, None) => {}
-        }
-        if !filters.languages.is_empty() {
-            rules.push(format!("written in {}", list(&filters.languages)));
-        }
-        if !filters.kinds.is_empty() {
-            let kinds: Vec<String> = filters
-                .kinds
-                .iter()
-                .map(|kind| kind.name().replace('-', " "))
-                .collect();
-            rules.push(format!("of the kinds {}", list(&kinds)));
-        }
-        if !filters.exclude_terms.is_empty() {
-            let terms: Vec<String> = filters
-                .exclude_terms
-                .iter()
-                .map(|term| format!("“{term}”"))
-                .collect();
-            rules.push(format!("not mentioning {}", list(&terms)));
-        }
+        let rules = eligibility_rules(&plan.filters);
         if !rules.is_empty() {
             screening.push(
                 SentenceBuilder::new()
@@ -959,11 +920,9 @@ impl<'a> Writer<'a> {
                 })
                 .structural(),
         );
-        let paragraphs = [search, snowball, screening]
-            .into_iter()
-            .map(|sentences| Paragraph { sentences })
-            .collect();
-        section(SectionKind::Method, "Method", paragraphs)
+        Paragraph {
+            sentences: screening,
+        }
     }
 
     // ----- themes ---------------------------------------------------------------------------
@@ -2276,6 +2235,67 @@ fn title_of(question: &str) -> String {
     } else {
         format!("{question}: a literature review")
     }
+}
+
+/// What the works excluded for `reason` did, as the method section says it ("…were known only
+/// by their identifier").
+fn excluded_because(reason: litrev_model::ReasonCode) -> &'static str {
+    match reason {
+        litrev_model::ReasonCode::NoMetadata => "were known only by their identifier",
+        litrev_model::ReasonCode::MissingAbstract => "had no abstract to draw evidence from",
+        litrev_model::ReasonCode::Retracted => "were flagged as retracted",
+        litrev_model::ReasonCode::OutsideYears => "were published outside the years covered",
+        litrev_model::ReasonCode::WrongLanguage => "were written in other languages",
+        litrev_model::ReasonCode::WrongType => "were kinds of work the review does not cover",
+        litrev_model::ReasonCode::ExcludedTerm => "mentioned an excluded term",
+        litrev_model::ReasonCode::OutOfScope => "fell below the relevance threshold",
+        litrev_model::ReasonCode::OverTierLimit => {
+            "were relevant but ranked beyond the tier's limit"
+        }
+        litrev_model::ReasonCode::WrongPopulation => {
+            "studied a population the eligibility criteria exclude"
+        }
+        litrev_model::ReasonCode::WrongIntervention => {
+            "studied an intervention or exposure the criteria exclude"
+        }
+        litrev_model::ReasonCode::WrongOutcome => "reported outcomes the criteria do not cover",
+        litrev_model::ReasonCode::WrongDesign => "used a study design the criteria exclude",
+        litrev_model::ReasonCode::NotPrimaryResearch => "were not primary research",
+        litrev_model::ReasonCode::PersonDecision => "were excluded by a person",
+        _ => "were excluded for other reasons",
+    }
+}
+
+/// The plan's eligibility rules as the method section states them ("published between … and
+/// …", "written in …").
+fn eligibility_rules(filters: &litrev_model::Filters) -> Vec<String> {
+    let mut rules = Vec::new();
+    match (filters.year_from, filters.year_to) {
+        (Some(from), Some(to)) => rules.push(format!("published between {from} and {to}")),
+        (Some(from), None) => rules.push(format!("published in {from} or later")),
+        (None, Some(to)) => rules.push(format!("published in {to} or earlier")),
+        (None, None) => {}
+    }
+    if !filters.languages.is_empty() {
+        rules.push(format!("written in {}", list(&filters.languages)));
+    }
+    if !filters.kinds.is_empty() {
+        let kinds: Vec<String> = filters
+            .kinds
+            .iter()
+            .map(|kind| kind.name().replace('-', " "))
+            .collect();
+        rules.push(format!("of the kinds {}", list(&kinds)));
+    }
+    if !filters.exclude_terms.is_empty() {
+        let terms: Vec<String> = filters
+            .exclude_terms
+            .iter()
+            .map(|term| format!("“{term}”"))
+            .collect();
+        rules.push(format!("not mentioning {}", list(&terms)));
+    }
+    rules
 }
 
 #[cfg(test)]
