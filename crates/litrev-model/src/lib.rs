@@ -20,6 +20,7 @@ mod estimate;
 mod expert;
 mod fulltext;
 mod id;
+mod language;
 mod organisation;
 mod plan;
 mod processing;
@@ -41,6 +42,7 @@ pub use estimate::{ESTIMATE_TOLERANCE, Estimate, LlmEstimate, LlmPhaseEstimate, 
 pub use expert::{Expert, add_experts, rank_experts};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
 pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WebUrl, WorkId, WorkIds};
+pub use language::{language_code, language_name};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{
     Brief, Channel, Clarification, Dimension, Domain, Filters, Focus, Grounds, HitOrder, Plan,

@@ -3,6 +3,16 @@
 use litrev_model::{Filters, ReasonCode, Work};
 use litrev_text::strip_boilerplate;
 
+/// Whether two languages are one, each named by its ISO 639-1 or 639-2 code or its English
+/// name (`--language English` keeps works a source marks `en`).
+fn same_language(a: &str, b: &str) -> bool {
+    let code = |language: &str| {
+        litrev_model::language_code(language)
+            .map_or_else(|| language.trim().to_ascii_lowercase(), str::to_owned)
+    };
+    code(a) == code(b)
+}
+
 /// The first rule a work breaks, with a rationale a person can read; `None` when it passes.
 pub fn rule_exclusion(filters: &Filters, work: &Work) -> Option<(ReasonCode, String)> {
     if work.is_retracted {
@@ -32,7 +42,7 @@ pub fn rule_exclusion(filters: &Filters, work: &Work) -> Option<(ReasonCode, Str
         && !filters
             .languages
             .iter()
-            .any(|allowed| allowed.eq_ignore_ascii_case(language))
+            .any(|allowed| same_language(allowed, language))
     {
         return Some((
             ReasonCode::WrongLanguage,
@@ -110,6 +120,15 @@ mod tests {
             ..Filters::default()
         };
         check(&languages, &work, Some(ReasonCode::WrongLanguage));
+        // The work's language named another way (its English name, its ISO 639-2 code) is the
+        // same language.
+        for named in ["German", "ger", "DE"] {
+            let german = Filters {
+                languages: vec![named.into()],
+                ..Filters::default()
+            };
+            check(&german, &work, None);
+        }
         let kinds = Filters {
             kinds: vec![WorkKind::Article],
             ..Filters::default()

@@ -2277,7 +2277,15 @@ fn eligibility_rules(filters: &litrev_model::Filters) -> Vec<String> {
         (None, None) => {}
     }
     if !filters.languages.is_empty() {
-        rules.push(format!("written in {}", list(&filters.languages)));
+        // `en` reads as English; a code the table does not know stays as the person wrote it.
+        let names: Vec<String> = filters
+            .languages
+            .iter()
+            .map(|code| {
+                litrev_model::language_name(code).map_or_else(|| code.clone(), str::to_owned)
+            })
+            .collect();
+        rules.push(format!("written in {}", list(&names)));
     }
     if !filters.kinds.is_empty() {
         let kinds: Vec<String> = filters

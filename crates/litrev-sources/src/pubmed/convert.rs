@@ -590,49 +590,7 @@ fn keywords(mesh: &[(String, bool)], author_keywords: &[String]) -> Vec<String> 
 
 /// ISO 639-1 code of PubMed's ISO 639-2 language code (or English name, in esummary).
 fn language(code: &str) -> Option<String> {
-    let code = code.trim().to_ascii_lowercase();
-    let table = [
-        ("eng", "english", "en"),
-        ("fre", "french", "fr"),
-        ("ger", "german", "de"),
-        ("spa", "spanish", "es"),
-        ("ita", "italian", "it"),
-        ("por", "portuguese", "pt"),
-        ("rus", "russian", "ru"),
-        ("jpn", "japanese", "ja"),
-        ("chi", "chinese", "zh"),
-        ("dut", "dutch", "nl"),
-        ("pol", "polish", "pl"),
-        ("kor", "korean", "ko"),
-        ("swe", "swedish", "sv"),
-        ("dan", "danish", "da"),
-        ("nor", "norwegian", "no"),
-        ("fin", "finnish", "fi"),
-        ("tur", "turkish", "tr"),
-        ("heb", "hebrew", "he"),
-        ("gre", "greek", "el"),
-        ("cze", "czech", "cs"),
-        ("hun", "hungarian", "hu"),
-        ("ara", "arabic", "ar"),
-        ("per", "persian", "fa"),
-        ("ukr", "ukrainian", "uk"),
-        ("rum", "romanian", "ro"),
-        ("hrv", "croatian", "hr"),
-        ("srp", "serbian", "sr"),
-        ("slv", "slovenian", "sl"),
-        ("slo", "slovak", "sk"),
-        ("bul", "bulgarian", "bg"),
-        ("lit", "lithuanian", "lt"),
-        ("ice", "icelandic", "is"),
-        ("cat", "catalan", "ca"),
-        ("ind", "indonesian", "id"),
-        ("tha", "thai", "th"),
-        ("vie", "vietnamese", "vi"),
-    ];
-    table
-        .iter()
-        .find(|(three, name, _)| code == *three || code == *name)
-        .map(|(_, _, two)| (*two).to_owned())
+    litrev_model::language_code(code).map(str::to_owned)
 }
 
 /// A PubMed `DocSum`; `None` for summaries of other databases (no `Source` journal, no
