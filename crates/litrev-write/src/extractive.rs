@@ -2293,7 +2293,11 @@ fn eligibility_rules(filters: &litrev_model::Filters) -> Vec<String> {
             .iter()
             .map(|kind| kind.name().replace('-', " "))
             .collect();
-        rules.push(format!("of the kinds {}", list(&kinds)));
+        rules.push(format!(
+            "of the {} {}",
+            plural(kinds.len(), "kind", "kinds"),
+            list(&kinds)
+        ));
     }
     if !filters.exclude_terms.is_empty() {
         let terms: Vec<String> = filters
