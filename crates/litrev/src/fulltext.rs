@@ -47,6 +47,19 @@ pub(crate) struct FulltextRecord {
 }
 
 impl FulltextRecord {
+    /// The copies the step downloaded (address, hash of the text read): what the store keeps
+    /// so no run fetches them again.
+    fn downloads(&self) -> Vec<(String, String)> {
+        self.retrievals
+            .iter()
+            .filter_map(|retrieval| {
+                let origin = retrieval.origin.as_ref()?;
+                let downloaded = origin.starts_with("http://") || origin.starts_with("https://");
+                Some((origin.clone(), retrieval.sha256.clone()?)).filter(|_| downloaded)
+            })
+            .collect()
+    }
+
     /// How many works were read in each format, and how many only by their abstract.
     pub(crate) fn counts(&self) -> BTreeMap<&'static str, usize> {
         let mut counts = BTreeMap::new();
@@ -107,6 +120,35 @@ impl Runner {
             texts.insert(card.sha256.clone(), text);
         }
         Ok(texts)
+    }
+
+    /// The study cards of the `papers` read in full: by the run's model when it has one, else
+    /// extractively; every card's evidence is checked verbatim against its text.
+    fn study_cards(
+        &self,
+        options: &RunOptions,
+        spent_usd: f64,
+        papers: &[Paper<'_>],
+        events: &dyn Fn(&Event),
+    ) -> Result<(Vec<StudyCard>, Option<CardsLlmRecord>)> {
+        let (cards, llm) = match &options.llm {
+            Some(llm) if !papers.is_empty() => {
+                let (cards, llm) =
+                    crate::llm::read_cards(&self.llm_cache()?, llm, spent_usd, papers, events)?;
+                (cards, Some(llm))
+            }
+            _ => (
+                papers
+                    .iter()
+                    .map(|paper| litrev_extract::study_card(paper.id, paper.sha256, paper.text))
+                    .collect(),
+                None,
+            ),
+        };
+        for (card, paper) in cards.iter().zip(papers) {
+            litrev_extract::verify(card, paper.text).map_err(Error::CardNotVerbatim)?;
+        }
+        Ok((cards, llm))
     }
 
     /// Runs (or loads) the full-text step for the included works; a run that would download
@@ -225,35 +267,9 @@ impl Runner {
                 text: &text.text,
             })
             .collect();
-        let (cards, llm) = match &options.llm {
-            Some(llm) if !papers.is_empty() => {
-                let (cards, llm) =
-                    crate::llm::read_cards(&self.llm_cache()?, llm, spent_usd, &papers, events)?;
-                (cards, Some(llm))
-            }
-            _ => (
-                papers
-                    .iter()
-                    .map(|paper| litrev_extract::study_card(paper.id, paper.sha256, paper.text))
-                    .collect(),
-                None,
-            ),
-        };
-        for (card, paper) in cards.iter().zip(&papers) {
-            litrev_extract::verify(card, paper.text).map_err(Error::CardNotVerbatim)?;
-        }
-        record.cards = cards;
-        record.llm = llm;
+        (record.cards, record.llm) = self.study_cards(options, spent_usd, &papers, events)?;
         let usage = record.llm.iter().map(|llm| llm.usage.clone()).collect();
-        let downloads: Vec<(String, String)> = record
-            .retrievals
-            .iter()
-            .filter_map(|retrieval| {
-                let origin = retrieval.origin.as_ref()?;
-                let downloaded = origin.starts_with("http://") || origin.starts_with("https://");
-                Some((origin.clone(), retrieval.sha256.clone()?)).filter(|_| downloaded)
-            })
-            .collect();
+        let downloads = record.downloads();
         self.commit(
             run,
             "fulltext",
