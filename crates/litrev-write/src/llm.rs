@@ -147,7 +147,26 @@ pub fn write_with_llm(
         .count();
     report.evidence_spans = plans.iter().map(|plan| plan.evidence.len()).sum();
 
-    // Draft every theme at once.
+    let Drafts { mut slots, pending } = draft_all(input, llm, config, &plans, &mut report)?;
+    repair_all(llm, config, &plans, pending, &mut slots, &mut report)?;
+    place_drafts(&mut review, &plans, slots, &mut report);
+    Ok(LlmWritten { review, report })
+}
+
+/// Each section's checked sentences by slot, and those that failed their check.
+struct Drafts {
+    slots: BTreeMap<usize, Vec<Slot>>,
+    pending: Vec<Pending>,
+}
+
+/// Drafts every theme with evidence at once and checks each drafted sentence.
+fn draft_all(
+    input: &WriteInput<'_>,
+    llm: &dyn LlmProvider,
+    config: &LlmWriteConfig,
+    plans: &[SectionPlan],
+    report: &mut LlmWriteReport,
+) -> Result<Drafts, Error> {
     let drafting: Vec<&SectionPlan> = plans
         .iter()
         .filter(|plan| !plan.evidence.is_empty())
@@ -192,8 +211,19 @@ pub fn write_with_llm(
             }
         }
     }
+    Ok(Drafts { slots, pending })
+}
 
-    // Repair what failed, a few rounds at most, then drop it.
+/// Asks the model to rewrite the sentences that failed their check, a few rounds at most;
+/// what still fails is dropped (and said so in the report).
+fn repair_all(
+    llm: &dyn LlmProvider,
+    config: &LlmWriteConfig,
+    plans: &[SectionPlan],
+    mut pending: Vec<Pending>,
+    slots: &mut BTreeMap<usize, Vec<Slot>>,
+    report: &mut LlmWriteReport,
+) -> Result<(), Error> {
     let by_section: BTreeMap<usize, &SectionPlan> =
         plans.iter().map(|plan| (plan.section, plan)).collect();
     for round in 1..=config.repair_rounds {
@@ -213,13 +243,13 @@ pub fn write_with_llm(
                 Ok(rewrites) => rewrites,
                 Err(why) => {
                     // The same request would get the same (cached) answer: drop it now.
-                    drop_sentence(&mut report, plan, &item.sentence.text, &why);
+                    drop_sentence(report, plan, &item.sentence.text, &why);
                     continue;
                 }
             };
             if rewrites.is_empty() {
                 drop_sentence(
-                    &mut report,
+                    report,
                     plan,
                     &item.sentence.text,
                     &format!("the model dropped it ({})", item.problem),
@@ -246,7 +276,7 @@ pub fn write_with_llm(
             match failed {
                 // Part of a split rewrite passed: the rest is dropped rather than retried.
                 Some((rewrite, problem)) if passed => {
-                    drop_sentence(&mut report, plan, &rewrite.text, &problem);
+                    drop_sentence(report, plan, &rewrite.text, &problem);
                 }
                 Some((rewrite, problem)) => still.push(Pending {
                     section: item.section,
@@ -264,15 +294,24 @@ pub fn write_with_llm(
     }
     for item in pending {
         drop_sentence(
-            &mut report,
+            report,
             by_section[&item.section],
             &item.sentence.text,
             &item.problem,
         );
     }
+    Ok(())
+}
 
-    // Put the checked sentences in place of each theme's extractive parts.
-    for plan in &plans {
+/// Puts each theme's checked sentences in place of its extractive parts; a theme none of whose
+/// sentences passed keeps them.
+fn place_drafts(
+    review: &mut Review,
+    plans: &[SectionPlan],
+    mut slots: BTreeMap<usize, Vec<Slot>>,
+    report: &mut LlmWriteReport,
+) {
+    for plan in plans {
         let Some(section_slots) = slots.remove(&plan.section) else {
             continue;
         };
@@ -296,7 +335,6 @@ pub fn write_with_llm(
             section.subsections = drafted_parts(sentences);
         }
     }
-    Ok(LlmWritten { review, report })
 }
 
 /// One theme as the model sees it.
