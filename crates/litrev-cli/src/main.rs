@@ -183,24 +183,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 /// probe of the named sources; runs nothing.
 fn run_plan(home: Home, args: PlanArgs) -> anyhow::Result<u8> {
     let sources = parse_sources(&args.source)?;
+    // The plan's web searches are planned only when a web source is named.
     let options = RunOptions {
-        question: args.question.clone(),
-        // The plan's web searches are planned only when a web source is named.
-        sources: sources.clone(),
         seeds: args.scope.seed.clone(),
-        tier: args.scope.tier,
-        out_dir: std::path::PathBuf::new(),
         approve: false,
         filters: args.scope.filters(),
-        llm: None,
-        style: litrev::StyleName::default(),
-        fulltext_dirs: Vec::new(),
-        max_fulltext: None,
-        plan: None,
-        clarify: false,
-        pages: Vec::new(),
-        libraries: Vec::new(),
         sites: litrev::parse_sites(&args.site, &sources)?,
+        ..RunOptions::approved(
+            &args.question,
+            sources.clone(),
+            args.scope.tier,
+            std::path::PathBuf::new(),
+        )
     };
     let mut plan = litrev::generated_plan(&options);
     if !sources.is_empty() {
