@@ -18,6 +18,8 @@ use crate::options::{RunOptions, SourceSpec};
 use crate::record::{OutputFile, SourceCalls};
 use crate::sources::report_failures;
 
+/// The discover step's output: what was searched and what it gave, besides the works and
+/// corpus entries it stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct DiscoverRecord {
     pub(crate) source: String,

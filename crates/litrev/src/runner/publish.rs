@@ -21,6 +21,7 @@ use crate::fulltext::FulltextRecord;
 use crate::record::{EstimateCheck, OutputFile, RECORD_FORMAT, RunRecordFile, SourceCalls};
 use crate::telemetry::{StepTelemetry, Telemetry};
 
+/// The publish step's output: every file written, with its hash.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct PublishRecord {
     outputs: Vec<OutputFile>,

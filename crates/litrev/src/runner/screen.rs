@@ -15,6 +15,7 @@ use super::{Drive, Outcome, Runner, finished, write_file};
 use crate::error::Result;
 use crate::llm::EarlierCalls;
 
+/// The screen step's output: its counts by decision and reason, with the judge's report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(super) struct ScreenRecord {
     pub(super) considered: usize,
@@ -45,6 +46,7 @@ impl ScreenRecord {
     }
 }
 
+/// Who passed the gate: `--yes` in advance, or `resume` after the person's check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct GateRecord {
     approved_by: String,

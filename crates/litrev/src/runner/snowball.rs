@@ -18,6 +18,8 @@ use crate::llm::{EarlierCalls, StageLlmRecord};
 use crate::record::SourceCalls;
 use crate::sources::report_failures;
 
+/// A snowball stage's output: its report, why snowballing stopped after it, the works it
+/// expanded and what it asked its sources for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct StageRecord {
     pub(crate) report: Option<StageReport>,

@@ -18,6 +18,8 @@ use super::{Drive, Runner, finished};
 use crate::error::Result;
 use crate::fulltext::FulltextRecord;
 
+/// The write step's output: the review and its length, with the model's ledger when one
+/// drafted it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct WriteRecord {
     pub(crate) review: Review,
