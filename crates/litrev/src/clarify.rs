@@ -1,7 +1,7 @@
 //! The brief's clarifying questions as a state of the run: a run asked to clarify
-//! ([`crate::RunOptions::clarify`]) probes its sources before searching, and when the brief raises
-//! questions it stops with status `needs_clarification` until [`Runner::clarify`] answers
-//! them, so the CLI, the web app and MCP ask the same questions the same way.
+//! ([`crate::RunOptions::clarify`]) probes its sources before searching, and when the brief
+//! raises questions it stops with status `needs_clarification` until [`Runner::clarify`]
+//! answers them, so the CLI, the web app and MCP ask the same questions the same way.
 //!
 //! Two stored steps carry it: `brief` (the probe's brief, questions unanswered) and `clarify`
 //! (the brief with the answers given, or the defaults taken); the plan step plans with the
@@ -25,9 +25,9 @@ pub(crate) enum BriefState {
 }
 
 impl Runner {
-    /// The brief step: with [`crate::RunOptions::clarify`] (and no edited plan), a probe search on
-    /// the run's sources reads the disciplines and raises at most two questions; the brief is
-    /// stored once, so a resumed run does not probe again.
+    /// The brief step: with [`crate::RunOptions::clarify`] (and no edited plan), a probe search
+    /// on the run's sources reads the disciplines and raises at most two questions; the brief
+    /// is stored once, so a resumed run does not probe again.
     pub(crate) fn brief_step(&mut self, drive: &Drive<'_>) -> Result<BriefState> {
         let (run, options, done, events) = (drive.run, &drive.options, &drive.done, drive.events);
         if !options.clarify || options.plan.is_some() {
