@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use litrev_graph::CitationGraph;
 use litrev_model::{
-    Citation, CorpusEntry, Decision, Origin, Plan, ReasonCode, Reviewer, ScreeningDecision, Work,
-    WorkId,
+    Citation, CorpusEntry, Decision, Filters, Origin, Plan, ReasonCode, Reviewer,
+    ScreeningDecision, Work, WorkId,
 };
 use litrev_text::{Corpus, RelevanceProfile};
 use rayon::prelude::*;
@@ -178,7 +178,7 @@ pub fn screen(
         .collect();
     let bar = Bar {
         config,
-        plan,
+        filters: &plan.filters,
         seeds: &seeds,
         pages: &pages,
         threshold,
@@ -256,7 +256,7 @@ fn with_links<'a>(
 /// the relevance threshold and the tier's limit.
 struct Bar<'a> {
     config: &'a ScreenConfig,
-    plan: &'a Plan,
+    filters: &'a Filters,
     seeds: &'a BTreeSet<&'a WorkId>,
     pages: &'a BTreeSet<&'a WorkId>,
     threshold: f32,
@@ -278,7 +278,7 @@ impl Bar<'_> {
     ) -> (Decision, ReasonCode, String, Reviewer) {
         let Bar {
             config,
-            plan,
+            filters,
             seeds,
             pages,
             threshold,
@@ -303,7 +303,7 @@ impl Bar<'_> {
                 "a web page named by the user (grey literature)".to_owned(),
                 Reviewer::Rule,
             )
-        } else if let Some((reason, rationale)) = rule_exclusion(&plan.filters, work) {
+        } else if let Some((reason, rationale)) = rule_exclusion(filters, work) {
             (Decision::Exclude, reason, rationale, Reviewer::Rule)
         } else if score < threshold {
             (

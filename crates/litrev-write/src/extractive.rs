@@ -2240,28 +2240,23 @@ fn title_of(question: &str) -> String {
 /// What the works excluded for `reason` did, as the method section says it ("…were known only
 /// by their identifier").
 fn excluded_because(reason: litrev_model::ReasonCode) -> &'static str {
+    use litrev_model::ReasonCode;
     match reason {
-        litrev_model::ReasonCode::NoMetadata => "were known only by their identifier",
-        litrev_model::ReasonCode::MissingAbstract => "had no abstract to draw evidence from",
-        litrev_model::ReasonCode::Retracted => "were flagged as retracted",
-        litrev_model::ReasonCode::OutsideYears => "were published outside the years covered",
-        litrev_model::ReasonCode::WrongLanguage => "were written in other languages",
-        litrev_model::ReasonCode::WrongType => "were kinds of work the review does not cover",
-        litrev_model::ReasonCode::ExcludedTerm => "mentioned an excluded term",
-        litrev_model::ReasonCode::OutOfScope => "fell below the relevance threshold",
-        litrev_model::ReasonCode::OverTierLimit => {
-            "were relevant but ranked beyond the tier's limit"
-        }
-        litrev_model::ReasonCode::WrongPopulation => {
-            "studied a population the eligibility criteria exclude"
-        }
-        litrev_model::ReasonCode::WrongIntervention => {
-            "studied an intervention or exposure the criteria exclude"
-        }
-        litrev_model::ReasonCode::WrongOutcome => "reported outcomes the criteria do not cover",
-        litrev_model::ReasonCode::WrongDesign => "used a study design the criteria exclude",
-        litrev_model::ReasonCode::NotPrimaryResearch => "were not primary research",
-        litrev_model::ReasonCode::PersonDecision => "were excluded by a person",
+        ReasonCode::NoMetadata => "were known only by their identifier",
+        ReasonCode::MissingAbstract => "had no abstract to draw evidence from",
+        ReasonCode::Retracted => "were flagged as retracted",
+        ReasonCode::OutsideYears => "were published outside the years covered",
+        ReasonCode::WrongLanguage => "were written in other languages",
+        ReasonCode::WrongType => "were kinds of work the review does not cover",
+        ReasonCode::ExcludedTerm => "mentioned an excluded term",
+        ReasonCode::OutOfScope => "fell below the relevance threshold",
+        ReasonCode::OverTierLimit => "were relevant but ranked beyond the tier's limit",
+        ReasonCode::WrongPopulation => "studied a population the eligibility criteria exclude",
+        ReasonCode::WrongIntervention => "studied an intervention or exposure the criteria exclude",
+        ReasonCode::WrongOutcome => "reported outcomes the criteria do not cover",
+        ReasonCode::WrongDesign => "used a study design the criteria exclude",
+        ReasonCode::NotPrimaryResearch => "were not primary research",
+        ReasonCode::PersonDecision => "were excluded by a person",
         _ => "were excluded for other reasons",
     }
 }
@@ -2316,6 +2311,30 @@ mod tests {
 
     use super::*;
     use crate::MethodFacts;
+
+    #[test]
+    fn eligibility_rules_name_languages_and_count_kinds() {
+        let filters = litrev_model::Filters {
+            year_from: Some(2010),
+            year_to: None,
+            languages: vec!["en".into(), "ger".into(), "xx".into()],
+            kinds: vec![litrev_model::WorkKind::Article],
+            exclude_terms: vec!["mice".into()],
+        };
+        assert_eq!(
+            eligibility_rules(&filters),
+            [
+                "published in 2010 or later",
+                "written in English, German and xx",
+                "of the kind article",
+                "not mentioning “mice”",
+            ]
+        );
+        assert_eq!(
+            excluded_because(litrev_model::ReasonCode::WrongLanguage),
+            "were written in other languages"
+        );
+    }
 
     #[test]
     fn groups_are_even() {
