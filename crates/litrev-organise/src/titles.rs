@@ -1,6 +1,8 @@
 //! Theme titles: for each theme in review order, the phrase of its works' titles that sets it
 //! apart from the other themes (`litrev_text::best_phrase`), no two themes ending on one head
-//! word, with the acronyms it holds spelled out from the theme's own definitions.
+//! word, with the acronyms it holds spelled out from the theme's own definitions. A theme whose
+//! phrases all end on a head an earlier theme took takes its best phrase all the same ("Mental
+//! health" after "Oral health"): a phrase sharing a head reads better than a list of words.
 
 use std::collections::BTreeSet;
 
@@ -15,9 +17,11 @@ pub(crate) struct ThemeTexts<'a> {
 }
 
 /// A title per theme, in review order; `None` where no phrase of the theme's titles appears
-/// in two of its works (the caller keeps its word label then).
+/// in two of its works, or its only one is an earlier theme's title (the caller keeps its word
+/// label then).
 pub(crate) fn phrase_titles(themes: &[ThemeTexts<'_>]) -> Vec<Option<String>> {
     let mut taken: BTreeSet<String> = BTreeSet::new();
+    let mut chosen: BTreeSet<String> = BTreeSet::new();
     themes
         .iter()
         .enumerate()
@@ -32,8 +36,13 @@ pub(crate) fn phrase_titles(themes: &[ThemeTexts<'_>]) -> Vec<Option<String>> {
                 titles: &theme.titles,
                 texts: &theme.texts,
             };
-            let phrase = best_phrase(group, &others, themes.len(), &|head| taken.contains(head))?;
+            let phrase = best_phrase(group, &others, themes.len(), &|head| taken.contains(head))
+                .or_else(|| {
+                    best_phrase(group, &others, themes.len(), &|_| false)
+                        .filter(|phrase| !chosen.contains(&phrase.text.to_lowercase()))
+                })?;
             taken.insert(phrase.head);
+            chosen.insert(phrase.text.to_lowercase());
             let spelled = spell_out_acronyms(&phrase.text, &theme.texts);
             let mut characters = spelled.chars();
             characters

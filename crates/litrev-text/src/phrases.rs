@@ -3,11 +3,14 @@
 //! Theme titles (organise) and paragraph topics (write) are chosen the same way, one level
 //! apart.
 //!
-//! Candidates are the word runs of the group's titles between punctuation, two to six words
+//! Candidates are the word runs of the group's titles between punctuation, two to seven words
 //! long, opening and closing on content words (function words such as "of", "in" and "with"
 //! only inside): titles are written as noun phrases, so their runs are mostly noun phrases,
-//! without a part-of-speech tagger. A candidate must appear, as a phrase, in at least two of the
-//! group's works (title or abstract). Each is scored by class-based TF-IDF (the share of the
+//! without a part-of-speech tagger. Where a run may end is read from how the works' own texts
+//! use its last word ([`Edges`]): a word nearly always followed by another ("acquired"
+//! haemophilia, "stem" cells, "randomized controlled" trial) modifies what follows and ends no
+//! phrase, nor does one usually followed by "of" ("for the treatment" of what?). A candidate
+//! must appear, as a phrase, in at least two of the group's works (title or abstract). Each is scored by class-based TF-IDF (the share of the
 //! group's works using it against how many works of all groups do, as BERTopic's c-TF-IDF), a
 //! little in favour of longer phrases, and its head (last word) must be one no earlier group
 //! took. An acronym is spelled out from the works' own definitions ("people with haemophilia A
@@ -68,8 +71,37 @@ const NO_EDGE: &[&str] = &[
     "novel",
 ];
 
+/// Words of titles that name no topic, though they are no stopword nor generic in abstracts:
+/// a phrase neither ends on one nor is made of them ("Future directions", "Current status").
+const TITLE_FILLERS: &[&str] = &[
+    "challenges",
+    "current",
+    "directions",
+    "future",
+    "opportunities",
+    "overview",
+    "perspective",
+    "perspectives",
+    "status",
+    "update",
+];
+
 /// The longest phrase, in words.
-const MAX_WORDS: usize = 6;
+const MAX_WORDS: usize = 7;
+
+/// A word seen this often in the texts has its edges read from them ([`Edges`]); one seen
+/// less is judged by the word lists alone.
+const MIN_SEEN: u32 = 3;
+
+/// A word followed by another word of its phrase more often than this share of the times it is
+/// written modifies what follows it: no phrase ends on it.
+const MODIFIER_SHARE: f64 = 0.75;
+
+/// A word followed by "of" or "with" at least this share of the times it is written wants its
+/// complement: no phrase ends on it after a function word ("for the treatment", "in
+/// persons"), though one may after a word that is its complement ("hair cortisol
+/// measurement").
+const COMPLEMENT_SHARE: f64 = 0.25;
 
 /// A group of works to find a phrase for.
 #[derive(Debug, Clone, Copy)]
@@ -103,9 +135,13 @@ pub fn best_phrase(
     let other_docs: Vec<Vec<String>> = others.iter().map(|text| lower_words(text)).collect();
     let average = (docs.len() + other_docs.len()) as f64 / classes.max(1) as f64;
     let needed = 2.min(docs.len());
+    let edges = Edges::of(group.texts.iter().chain(others));
     let mut candidates: BTreeMap<Vec<String>, BTreeMap<String, usize>> = BTreeMap::new();
     for title in group.titles {
-        for (key, surface) in title_phrases(title) {
+        for (key, surface) in title_phrases(title)
+            .into_iter()
+            .filter(|(key, _)| edges.allows(key))
+        {
             *candidates
                 .entry(key)
                 .or_default()
@@ -137,21 +173,25 @@ pub fn best_phrase(
 }
 
 /// The candidate phrases of a title: lower-cased words (the key) and the title's spelling.
+/// A run neither opens nor closes on a word joined to its neighbour by a mark other than a
+/// space ("X" of "IXa/X", "Derived" of "Blood-Derived" is one word, but "IXa/X" is two).
 fn title_phrases(title: &str) -> Vec<(Vec<String>, String)> {
     let mut out = Vec::new();
-    for clause in title.split(|c: char| ".,;:!?()[]{}\"“”|".contains(c) || c == '—' || c == '–')
-    {
-        let words: Vec<&str> = clause
-            .split_whitespace()
-            .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
-            .filter(|word| !word.is_empty())
-            .collect();
-        for start in 0..words.len() {
-            for end in start + 2..=(start + MAX_WORDS).min(words.len()) {
-                let run = &words[start..end];
-                let lower: Vec<String> = run.iter().map(|word| word.to_lowercase()).collect();
-                if is_phrase(&lower) {
-                    out.push((lower, run.join(" ")));
+    for clause in clauses(title) {
+        for start in 0..clause.len() {
+            if clause[start].glued_before {
+                continue;
+            }
+            for end in start + 2..=(start + MAX_WORDS).min(clause.len()) {
+                let run = &clause[start..end];
+                if run[run.len() - 1].glued_after {
+                    continue;
+                }
+                let lower: Vec<String> = run.iter().map(|word| word.text.to_lowercase()).collect();
+                let named_letter = |index: usize| run[index].is_letter_name(index > 0);
+                if is_phrase(&lower, &named_letter) {
+                    let surface: Vec<&str> = run.iter().map(|word| word.text).collect();
+                    out.push((lower, surface.join(" ")));
                 }
             }
         }
@@ -159,36 +199,225 @@ fn title_phrases(title: &str) -> Vec<(Vec<String>, String)> {
     out
 }
 
-/// Whether lower-cased words make a title phrase: content words at both ends, connectors or
-/// content words inside, no number alone, and not made of generic words only.
-fn is_phrase(words: &[String]) -> bool {
-    let is_content = |word: &String| {
-        !is_stopword(word)
-            && !CONNECTORS.contains(&word.as_str())
-            && word.chars().any(char::is_alphabetic)
-    };
-    let is_edge = |word: &String| is_content(word) && !NO_EDGE.contains(&word.as_str());
+/// A word of a clause as [`lower_words`] cuts it, and whether a mark other than a space joins
+/// it to the word before or after.
+#[derive(Debug, Clone, Copy)]
+struct ClauseWord<'a> {
+    text: &'a str,
+    glued_before: bool,
+    glued_after: bool,
+}
+
+impl ClauseWord<'_> {
+    /// A capital letter alone after a word is part of a name ("haemophilia A", "hepatitis C",
+    /// "factor X"), not the article or a stray initial.
+    fn is_letter_name(&self, after_a_word: bool) -> bool {
+        after_a_word && !self.glued_before && self.text.len() == 1 && {
+            let letter = self.text.as_bytes()[0];
+            letter.is_ascii_uppercase()
+        }
+    }
+}
+
+/// A text's clauses (cut at punctuation that ends or brackets a phrase), each as its words.
+fn clauses(text: &str) -> Vec<Vec<ClauseWord<'_>>> {
+    let breaks = |c: char| ".,;:!?()[]{}\"“”|".contains(c) || c == '—' || c == '–';
+    let mut out = Vec::new();
+    for clause in text.split(breaks) {
+        let mut words: Vec<ClauseWord<'_>> = Vec::new();
+        let mut previous_end: Option<usize> = None;
+        for (start, word) in word_spans(clause) {
+            let glued = previous_end.is_some_and(|end| {
+                !clause[end..start].chars().all(char::is_whitespace) || end == start
+            });
+            if glued && let Some(last) = words.last_mut() {
+                last.glued_after = true;
+            }
+            words.push(ClauseWord {
+                text: word,
+                glued_before: glued,
+                glued_after: false,
+            });
+            previous_end = Some(start + word.len());
+        }
+        if !words.is_empty() {
+            out.push(words);
+        }
+    }
+    out
+}
+
+/// The words of a text: letters, digits, inner hyphens and apostrophes ("Cushing's"), with
+/// their byte offsets.
+fn word_spans(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let is_word = |c: char| c.is_alphanumeric() || matches!(c, '-' | '\'' | '’');
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (index, c) in text.char_indices() {
+        match (is_word(c), start) {
+            (true, None) => start = Some(index),
+            (false, Some(from)) => {
+                spans.push((from, &text[from..index]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        spans.push((from, &text[from..]));
+    }
+    let mark = |c: char| matches!(c, '-' | '\'' | '’');
+    spans.into_iter().filter_map(move |(start, word)| {
+        let trimmed = word.trim_start_matches(mark);
+        let start = start + (word.len() - trimmed.len());
+        let trimmed = trimmed.trim_end_matches(mark);
+        (!trimmed.is_empty()).then_some((start, trimmed))
+    })
+}
+
+/// How the works' texts use their words: for each content word, how often it is written, how
+/// often another word of its phrase follows it in the same clause (a content word, a number or
+/// a letter of a name), how often "of" or "with" does, and how often a content word comes
+/// before it.
+#[derive(Debug, Default)]
+struct Edges {
+    counts: std::collections::HashMap<String, [u32; 4]>,
+}
+
+impl Edges {
+    fn of<'a>(texts: impl Iterator<Item = &'a &'a str>) -> Edges {
+        let mut edges = Edges::default();
+        for text in texts {
+            for clause in clauses(text) {
+                for (index, word) in clause.iter().enumerate() {
+                    let lower = word.text.to_lowercase();
+                    if !is_content(&lower) {
+                        continue;
+                    }
+                    let next = clause.get(index + 1);
+                    let continued = next.is_some_and(|next| {
+                        let lower = next.text.to_lowercase();
+                        is_content(&lower)
+                            || next.text.chars().all(|c| c.is_ascii_digit())
+                            || next.is_letter_name(true)
+                    });
+                    let wants_of = next.is_some_and(|next| {
+                        next.text.eq_ignore_ascii_case("of")
+                            || next.text.eq_ignore_ascii_case("with")
+                    });
+                    let follows = index
+                        .checked_sub(1)
+                        .is_some_and(|before| is_content(&clause[before].text.to_lowercase()));
+                    let counts = edges.counts.entry(lower).or_default();
+                    counts[0] += 1;
+                    counts[1] += u32::from(continued);
+                    counts[2] += u32::from(wants_of);
+                    counts[3] += u32::from(follows);
+                }
+            }
+        }
+        edges
+    }
+
+    /// Whether the texts allow a phrase (lower-cased words) to begin and end where it does:
+    /// it does not begin on an adverb nor end on a participle ("randomized", "acquired"); where
+    /// the texts use its edge words often enough to tell, it does not end on a modifier, nor on
+    /// a word wanting "of" or "with" after a function word, nor begin on the tail of a compound
+    /// ("therapy" of "hormone replacement therapy"); and it holds no verb before its last word
+    /// ([`Edges::is_finite_verb`]).
+    fn allows(&self, phrase: &[String]) -> bool {
+        let (Some(first), Some(last)) = (phrase.first(), phrase.last()) else {
+            return false;
+        };
+        if is_participle(last) || is_adverb(first) {
+            return false;
+        }
+        let share = |word: &str, part: usize| {
+            self.counts
+                .get(word)
+                .filter(|counts| counts[0] >= MIN_SEEN)
+                .map(|counts| f64::from(counts[part]) / f64::from(counts[0]))
+        };
+        let after_function_word = phrase
+            .len()
+            .checked_sub(2)
+            .is_some_and(|before| !is_content(&phrase[before]));
+        share(last, 1).is_none_or(|continued| continued <= MODIFIER_SHARE)
+            && !(after_function_word
+                && share(last, 2).is_some_and(|wants_of| wants_of >= COMPLEMENT_SHARE))
+            && share(first, 3).is_none_or(|follows| follows <= MODIFIER_SHARE)
+            && !phrase[..phrase.len() - 1]
+                .iter()
+                .any(|word| self.is_finite_verb(word))
+    }
+
+    /// Whether a word ending in "s" is a verb the texts also write in the past ("provides"
+    /// beside "provided", "predicts" beside "predicted"): a phrase holding one inside is a
+    /// clause ("…every 4 weeks provides effective bleed prevention…"), not a noun phrase. A
+    /// phrase's last word is spared: there the plural of a noun ("doses" beside "dosed") is
+    /// the likelier reading.
+    fn is_finite_verb(&self, word: &str) -> bool {
+        let Some(stem) = word.strip_suffix('s') else {
+            return false;
+        };
+        if word.len() < 5 || stem.ends_with(['s', 'u', 'i']) {
+            return false;
+        }
+        let written = |form: String| self.counts.contains_key(&form);
+        written(format!("{stem}d"))
+            || written(format!("{stem}ed"))
+            || stem
+                .strip_suffix('e')
+                .is_some_and(|shorter| written(format!("{shorter}ed")))
+    }
+}
+
+/// An adverb by its ending ("effectively", "significantly"): it opens a clause, not a noun
+/// phrase.
+fn is_adverb(word: &str) -> bool {
+    ["ally", "ively", "ently", "antly", "ously", "edly"]
+        .iter()
+        .any(|ending| word.len() > ending.len() + 2 && word.ends_with(ending))
+}
+
+/// A past participle by its ending ("controlled", "acquired", "derived"): titles use them as
+/// modifiers, never as a noun phrase's head. Short words ("bed", "red") and "-eed" words
+/// ("speed", "need") are nouns as often.
+fn is_participle(word: &str) -> bool {
+    word.len() >= 6 && word.ends_with("ed") && !word.ends_with("eed")
+}
+
+/// Whether a lower-cased word carries content: no stopword, no connector, a letter in it.
+fn is_content(word: &str) -> bool {
+    !is_stopword(word) && !CONNECTORS.contains(&word) && word.chars().any(char::is_alphabetic)
+}
+
+/// Whether lower-cased words make a title phrase: content words at both ends (a letter of a
+/// name, `named_letter`, counts as one), connectors or content words inside, no number alone,
+/// not made of generic words or title fillers only, and ending on neither.
+fn is_phrase(words: &[String], named_letter: &dyn Fn(usize) -> bool) -> bool {
+    let content = |index: usize| is_content(&words[index]) || named_letter(index);
+    let is_edge = |index: usize| content(index) && !NO_EDGE.contains(&words[index].as_str());
     let (Some(first), Some(last)) = (words.first(), words.last()) else {
         return false;
     };
-    is_edge(first)
-        && is_edge(last)
+    let says_nothing = |word: &str| is_generic(word) || TITLE_FILLERS.contains(&word);
+    is_edge(0)
+        && is_edge(words.len() - 1)
         && !NO_END.contains(&last.as_str())
-        && words
-            .iter()
-            .all(|word| is_content(word) || CONNECTORS.contains(&word.as_str()))
-        && words
-            .iter()
-            .filter(|word| is_content(word))
-            .any(|word| !is_generic(word))
-        && !is_generic(last)
+        && (0..words.len())
+            .all(|index| content(index) || CONNECTORS.contains(&words[index].as_str()))
+        && (0..words.len())
+            .filter(|index| content(*index))
+            .any(|index| !says_nothing(&words[index]))
+        && !says_nothing(last)
+        && !TITLE_FILLERS.contains(&first.as_str())
 }
 
 /// A text's words, lower-cased, punctuation marking no word.
 fn lower_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .map(|word| word.trim_matches('-').to_lowercase())
-        .filter(|word| !word.is_empty())
+    word_spans(text)
+        .map(|(_, word)| word.to_lowercase())
         .collect()
 }
 
@@ -212,11 +441,15 @@ fn in_sentence(phrase: &str, docs: &[Vec<String>]) -> String {
     phrase
         .split(' ')
         .map(|word| {
-            let mut characters = word.chars();
-            // One capital alone ("haemophilia A") is a name, not a capitalised word.
-            let plain_capital = characters.next().is_some_and(char::is_uppercase)
-                && word.chars().count() > 1
-                && characters.all(|c| c.is_lowercase() || c == '-');
+            // One capital alone ("haemophilia A") is a name, not a capitalised word; each part
+            // of a hyphenated word is read apart ("Long-Term", "Blood-Derived").
+            let plain_capital = word.chars().count() > 1
+                && word.starts_with(char::is_uppercase)
+                && word.split('-').all(|part| {
+                    let mut characters = part.chars();
+                    characters.next().is_none_or(char::is_alphabetic)
+                        && characters.all(char::is_lowercase)
+                });
             let lower = word.to_lowercase();
             let written_lower = || docs.iter().any(|doc| doc.contains(&lower));
             if plain_capital && written_lower() {
@@ -338,6 +571,75 @@ mod tests {
         assert!(
             !phrases.iter().any(|phrase| phrase.ends_with("given")),
             "{phrases:?}"
+        );
+    }
+
+    /// The surfaces of a title's candidate phrases that the texts let end where they end.
+    fn ends_allowed(title: &str, texts: &[&str]) -> Vec<String> {
+        let edges = Edges::of(texts.iter());
+        title_phrases(title)
+            .into_iter()
+            .filter(|(key, _)| edges.allows(key))
+            .map(|(_, surface)| surface)
+            .collect()
+    }
+
+    #[test]
+    fn the_texts_say_where_a_phrase_may_end() {
+        let texts = [
+            "Emicizumab for the treatment of acquired haemophilia A in adults.",
+            "Acquired haemophilia A is rare; the treatment of acquired haemophilia A is hard.",
+            "In acquired haemophilia A, bleeds are treated with bypassing agents.",
+            "The treatment of bleeds with emicizumab.",
+            "Emicizumab every 4 weeks provides bleed prevention, as dosing provided it before.",
+        ];
+        let phrases = ends_allowed(
+            "Emicizumab for the treatment of acquired haemophilia A",
+            &texts,
+        );
+        assert!(
+            phrases.contains(&"treatment of acquired haemophilia A".to_owned()),
+            "a capital letter after a word is part of a name: {phrases:?}"
+        );
+        for cut in ["acquired", "treatment", "haemophilia"] {
+            assert!(
+                !phrases.iter().any(|phrase| phrase.ends_with(cut)),
+                "{cut} ends no phrase here: {phrases:?}"
+            );
+        }
+        let clause = ends_allowed("Emicizumab every 4 weeks provides bleed prevention", &texts);
+        assert!(
+            !clause.iter().any(|phrase| phrase.contains("provides")),
+            "a verb inside makes a clause: {clause:?}"
+        );
+        assert!(
+            clause.contains(&"bleed prevention".to_owned()),
+            "{clause:?}"
+        );
+    }
+
+    #[test]
+    fn words_joined_by_a_mark_are_not_cut_apart() {
+        let phrases: Vec<String> =
+            title_phrases("A factor IXa/X bispecific antibody in Cushing's syndrome")
+                .into_iter()
+                .map(|(_, surface)| surface)
+                .collect();
+        assert!(
+            !phrases.iter().any(|phrase| phrase.starts_with("X ")),
+            "{phrases:?}"
+        );
+        assert!(
+            !phrases.iter().any(|phrase| phrase.ends_with("IXa")),
+            "{phrases:?}"
+        );
+        assert!(
+            phrases.contains(&"Cushing's syndrome".to_owned()),
+            "{phrases:?}"
+        );
+        assert_eq!(
+            in_sentence("Long-Term Outcomes", &[lower_words("long-term outcomes")]),
+            "long-term outcomes"
         );
     }
 

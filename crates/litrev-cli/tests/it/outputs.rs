@@ -86,6 +86,7 @@ fn every_synergy_dataset_becomes_a_cited_review() {
         check_quotes_stand_alone(dataset, &out);
         check_roles_by_section(dataset, &out);
         check_openers_vary(dataset, &markdown);
+        check_theme_titles(dataset, &out);
         if check_python {
             check_parsed_back(dataset, &out);
         }
@@ -124,6 +125,73 @@ fn every_synergy_dataset_becomes_a_cited_review() {
                 );
             }
         }
+    }
+}
+
+/// Every theme title is a phrase a person would write: no comma list, not ending on a function
+/// word, a hyphen's prefix or a participle ("…treatment of acquired"), and found as a phrase
+/// in at least two of the theme's works (an acronym spelled out in brackets counts as its
+/// short form or its long form).
+fn check_theme_titles(dataset: &str, out: &std::path::Path) {
+    let organisation: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("themes.json")).expect("themes"))
+            .expect("themes.json parses");
+    let corpus = crate::support::table(&out.join("screening.csv"));
+    let words = |text: &str| -> String {
+        let spaced: String = text
+            .to_lowercase()
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+            .collect();
+        format!(
+            " {} ",
+            spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+        )
+    };
+    for theme in organisation["themes"].as_array().expect("themes") {
+        let title = theme["label"].as_str().expect("label");
+        assert!(!title.contains(", "), "{dataset}: a comma list: {title}");
+        let written = title.rsplit(' ').next().unwrap_or_default();
+        // A capital letter alone is a name's ("haemophilia A"), not the article.
+        let name_letter = written.len() == 1 && written.starts_with(|c: char| c.is_uppercase());
+        let last = written.to_lowercase();
+        assert!(
+            name_letter
+                || !last.ends_with('-')
+                    && ![
+                        "of", "in", "and", "with", "for", "the", "a", "on", "to", "by"
+                    ]
+                    .contains(&last.as_str())
+                    && !(last.len() >= 6 && last.ends_with("ed")),
+            "{dataset}: {title} ends on {last}"
+        );
+        // "long form (SF)" reads as written, as its long form alone, or as its short form.
+        let mut forms = vec![title.to_owned()];
+        if let Some((before, rest)) = title.split_once(" (")
+            && let Some((short, after)) = rest.split_once(')')
+        {
+            forms.push(format!("{before}{after}"));
+            let before: Vec<&str> = before.split(' ').collect();
+            for kept in 0..before.len() {
+                forms.push(format!("{} {short}{after}", before[..kept].join(" ")));
+            }
+        }
+        let forms: Vec<String> = forms.iter().map(|form| words(form)).collect();
+        let using = theme["works"]
+            .as_array()
+            .expect("works")
+            .iter()
+            .filter_map(|id| id.as_str())
+            .filter_map(|id| corpus.iter().find(|row| row["openalex_id"].ends_with(id)))
+            .filter(|row| {
+                let text = words(&format!("{} {}", row["title"], row["abstract"]));
+                forms.iter().any(|form| text.contains(form.as_str()))
+            })
+            .count();
+        assert!(
+            using >= 2,
+            "{dataset}: the title {title} is a phrase of {using} of its works"
+        );
     }
 }
 
