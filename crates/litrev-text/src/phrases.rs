@@ -380,11 +380,15 @@ fn is_adverb(word: &str) -> bool {
         .any(|ending| word.len() > ending.len() + 2 && word.ends_with(ending))
 }
 
-/// A past participle by its ending ("controlled", "acquired", "derived"): titles use them as
-/// modifiers, never as a noun phrase's head. Short words ("bed", "red") and "-eed" words
-/// ("speed", "need") are nouns as often.
+/// A past participle by its ending ("controlled", "acquired", "derived") or an irregular one
+/// ("born", "chosen"): titles use them as modifiers, never as a noun phrase's head. Short
+/// words ("bed", "red") and "-eed" words ("speed", "need") are nouns as often.
 fn is_participle(word: &str) -> bool {
-    word.len() >= 6 && word.ends_with("ed") && !word.ends_with("eed")
+    const IRREGULAR: &[&str] = &[
+        "born", "chosen", "done", "drawn", "driven", "grown", "known", "made", "seen", "taken",
+        "written",
+    ];
+    (word.len() >= 6 && word.ends_with("ed") && !word.ends_with("eed")) || IRREGULAR.contains(&word)
 }
 
 /// Whether a lower-cased word carries content: no stopword, no connector, a letter in it.
@@ -401,7 +405,11 @@ fn is_phrase(words: &[String], named_letter: &dyn Fn(usize) -> bool) -> bool {
     let (Some(first), Some(last)) = (words.first(), words.last()) else {
         return false;
     };
-    let says_nothing = |word: &str| is_generic(word) || TITLE_FILLERS.contains(&word);
+    // A hyphenated word says nothing when none of its parts does ("meta-analysis").
+    let says_nothing = |word: &str| {
+        word.split('-')
+            .all(|part| is_generic(part) || TITLE_FILLERS.contains(&part))
+    };
     is_edge(0)
         && is_edge(words.len() - 1)
         && !NO_END.contains(&last.as_str())

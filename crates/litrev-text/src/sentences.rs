@@ -9,6 +9,7 @@ const SECTION_LABELS: &[&str] = &[
     "conclusions",
     "context",
     "design",
+    "discussion",
     "findings",
     "importance",
     "interpretation",
@@ -332,8 +333,9 @@ fn runs_into_next(text: &str, at: usize) -> bool {
 }
 
 /// Whether `text[start..colon]` is a capitalised label of one to three words, like
-/// `Conclusions` or `Main outcome measures`. A lone word must be a known label: `MPA: in this
-/// group…` opens a sentence with an acronym.
+/// `Conclusions` or `Main outcome measures`. A lone word must be a known label, or known labels
+/// joined by slashes (`Discussion/Conclusion`): `MPA: in this group…` opens a sentence with an
+/// acronym.
 fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
     // MEDLINE writes optional plurals: `RESULT(S)`, `MAIN OUTCOME MEASURE(S)`.
     let label = text[start..colon]
@@ -341,8 +343,11 @@ fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
         .replace("(S)", "S")
         .replace("(s)", "s");
     let words: Vec<&str> = label.split_whitespace().collect();
-    let known_if_alone =
-        words.len() != 1 || SECTION_LABELS.contains(&label.to_lowercase().as_str());
+    let known_if_alone = words.len() != 1
+        || label
+            .to_lowercase()
+            .split('/')
+            .all(|part| SECTION_LABELS.contains(&part));
     !words.is_empty()
         && known_if_alone
         && words.len() <= 3
@@ -491,6 +496,10 @@ mod tests {
         check(
             "BACKGROUND: Little is known. METHODS: We ran a trial. Conclusions: It works.",
             &["Little is known.", "We ran a trial.", "It works."],
+        );
+        check(
+            "Results: Bleeds fell. Discussion/Conclusion: Pharmacokinetic analysis suggests a dose.",
+            &["Bleeds fell.", "Pharmacokinetic analysis suggests a dose."],
         );
     }
 

@@ -55,10 +55,25 @@ pub(crate) fn speaks_for_its_paper(sentence: &str) -> bool {
 /// Whether a sentence came out of its record damaged, so that quoting it would put broken text
 /// in the review: it starts inside a word or a sentence (a lower-case letter), ends without a
 /// stop (cut short), carries markup or entities (`<i>`, `&amp;`, TeX braces), a replacement
-/// character, unbalanced brackets, or words run together (`resultsThe`).
+/// character, unbalanced brackets, words run together (`resultsThe`), or an opening word that
+/// lost its first letter (`He articles used…` for "The articles").
 pub(crate) fn is_damaged(sentence: &str) -> bool {
     let text = sentence.trim();
     let starts_inside = text.chars().next().is_some_and(char::is_lowercase);
+    let mut words = text.split_whitespace();
+    let lost_letter = match (words.next(), words.next()) {
+        // "He" before a plural noun is "The" cut short; before "was" or "has" it is "he". A
+        // case report's "He reports…" reads as cut too: one quote fewer, never a broken one.
+        (Some("He"), Some(next)) => {
+            next.len() > 3
+                && next.starts_with(char::is_lowercase)
+                && next.ends_with('s')
+                && !next.ends_with("ss")
+                && !["was", "has", "does", "is"].contains(&next)
+        }
+        (Some(first), _) => ["Hese", "Hose", "Hey"].contains(&first),
+        _ => false,
+    };
     let cut_short = !text.ends_with(['.', '!', '?', '"', '”', ')', ']', '’', '\'']);
     // `<` and `>` alone are comparisons (p < 0.05); before a letter or a slash, a tag.
     let tag = text
@@ -81,7 +96,7 @@ pub(crate) fn is_damaged(sentence: &str) -> bool {
                 .any(|w| w[0].is_lowercase() && w[1].is_lowercase() && w[2].is_uppercase())
             && letters.iter().filter(|c| c.is_uppercase()).count() == 1
     });
-    starts_inside || cut_short || markup || unbalanced || run_together
+    starts_inside || lost_letter || cut_short || markup || unbalanced || run_together
 }
 
 /// Whether a sentence leans on the one before it ("This suggests…", "In this group…",
@@ -258,6 +273,7 @@ mod tests {
             "Patients reported “less pain” than before.",
             "Pain fell more with the drug (p < 0.001) and > 40% responded.",
             "The iPhone app and mRNA vaccines were tested.",
+            "He was treated with emicizumab for two years.",
         ] {
             assert!(!is_damaged(whole), "{whole}");
         }
@@ -268,6 +284,8 @@ mod tests {
             "Rates fell &amp; rose after dosing.",
             "Rates fell (by a third after dosing.",
             "The trial endedThe results were clear.",
+            "He articles used included a total of 184 patients.",
+            "Hese results were clear.",
         ] {
             assert!(is_damaged(damaged), "{damaged}");
         }
