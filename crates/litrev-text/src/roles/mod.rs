@@ -79,7 +79,19 @@ impl Role {
 /// and methods`, `RESULT(S)`, `Conclusions and relevance`), after the National Library of
 /// Medicine's mapping of labels to categories; `None` for a label that says nothing certain
 /// (`Methods and results`, `Background and aims`, `Summary`) or that litrev does not know.
+/// Labels joined by a slash give their role when they all give the same one
+/// (`Discussion/Conclusion`).
 pub fn label_role(label: &str) -> Option<Role> {
+    if label.contains('/') {
+        let mut roles = label.split('/').map(one_label_role);
+        let first = roles.next()??;
+        return roles.all(|role| role == Some(first)).then_some(first);
+    }
+    one_label_role(label)
+}
+
+/// The role of one section label, as [`label_role`] reads it.
+fn one_label_role(label: &str) -> Option<Role> {
     let label = label
         .trim()
         .trim_end_matches([':', '.'])
@@ -374,6 +386,11 @@ mod tests {
         assert_eq!(label_role("TRIAL REGISTRATION"), Some(Role::Other));
         assert_eq!(label_role("Methods and results"), None);
         assert_eq!(label_role("Background and aims"), None);
+        assert_eq!(
+            label_role("Discussion/Conclusion"),
+            Some(Role::Conclusion)
+        );
+        assert_eq!(label_role("Methods/Results"), None);
         for role in Role::ALL {
             assert_eq!(Role::from_name(role.name()), Some(role));
         }
