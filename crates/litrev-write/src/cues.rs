@@ -28,6 +28,15 @@ pub(crate) fn purpose_clause(text: &str) -> Option<String> {
 pub(crate) fn speaks_for_its_paper(sentence: &str) -> bool {
     const OPENERS: &[&str] = &[
         "this study",
+        "the present study",
+        "the current study",
+        "the present work",
+        "the present paper",
+        "the present analysis",
+        "in this study",
+        "in the present study",
+        "in the current study",
+        "herein",
         "this paper",
         "this trial",
         "this work",
@@ -322,6 +331,14 @@ mod tests {
             "This study found lower cortisol in obese children."
         ));
         assert!(!leans_on_context("Thrombosis was rare."));
+        // From Donners_2021's conclusion, where it was quoted bare.
+        assert!(speaks_for_its_paper(
+            "The present study is the first to demonstrate that once-weekly SC ACE910 prophylaxis is safe."
+        ));
+        assert!(speaks_for_its_paper("In this study, bleeding fell."));
+        assert!(!speaks_for_its_paper(
+            "Emicizumab is the first such antibody."
+        ));
         assert_eq!(
             purpose_clause("To review recent progress in cortisol research."),
             Some("to review recent progress in cortisol research.".to_owned())

@@ -2754,6 +2754,7 @@ mod tests {
     fn a_key_works_quote_is_its_best_sentence_that_stands_alone() {
         let (mut fixture, id) = fixture_with_abstract(
             "Haemophilia A is a rare bleeding disorder that damages the knee joints of young men. \
+             We gave 40 young men stem cell injections into the knee. \
              However, these findings suggest that stem cell injection helps the knee.",
         );
         fixture.organisation.key_works = vec![litrev_model::KeyWork {

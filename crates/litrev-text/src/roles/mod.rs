@@ -386,10 +386,7 @@ mod tests {
         assert_eq!(label_role("TRIAL REGISTRATION"), Some(Role::Other));
         assert_eq!(label_role("Methods and results"), None);
         assert_eq!(label_role("Background and aims"), None);
-        assert_eq!(
-            label_role("Discussion/Conclusion"),
-            Some(Role::Conclusion)
-        );
+        assert_eq!(label_role("Discussion/Conclusion"), Some(Role::Conclusion));
         assert_eq!(label_role("Methods/Results"), None);
         for role in Role::ALL {
             assert_eq!(Role::from_name(role.name()), Some(role));
