@@ -153,12 +153,18 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
 }
 
 /// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
-/// names nothing, so participles, adverbs and the commonest adjective endings are left out.
+/// names nothing, so participles, adverbs, the commonest adjective endings and prefixes are
+/// left out.
 pub(crate) fn could_be_a_topic(word: &str) -> bool {
+    // Prefixes a hyphen cut off their word ("anti" of "anti-FIXa") name nothing alone.
+    const PREFIXES: &[&str] = &[
+        "anti", "co", "inter", "intra", "multi", "non", "post", "pre", "pro", "re", "semi", "sub",
+    ];
     let lower = word.to_lowercase();
     !["ed", "ly", "ical", "ous", "ive"]
         .iter()
         .any(|ending| lower.ends_with(ending))
+        && !PREFIXES.contains(&lower.as_str())
 }
 
 /// `word` with the word that follows it in most of its uses in `texts`, when
@@ -356,6 +362,7 @@ mod tests {
     fn topic_words_and_the_phrases_they_open() {
         assert!(!could_be_a_topic("treated"));
         assert!(!could_be_a_topic("clinical"));
+        assert!(!could_be_a_topic("anti"), "a prefix cut off its word");
         assert!(could_be_a_topic("cartilage"));
         let texts = |list: &[&str]| {
             list.iter()

@@ -1209,7 +1209,9 @@ impl<'a> Writer<'a> {
     /// part's distinctive words, then the theme's, that most of the group use (all of a pair)
     /// and no earlier paragraph of the theme was opened with; failing that, the first they
     /// share, or the theme's label. Paragraphs opened alike by the theme's first word read as
-    /// one list; the part's words say what sets the group apart.
+    /// one list; the part's words say what sets the group apart. A key term of the question
+    /// alone ("Evidence on emicizumab…" in a review of emicizumab) says little of a group every
+    /// work of which is on it: it comes last.
     fn group_topic(
         &self,
         theme: &Theme,
@@ -1229,17 +1231,28 @@ impl<'a> Writer<'a> {
             let word = word.to_lowercase();
             texts.iter().filter(|text| text.contains(&word)).count() >= 2.min(ids.len())
         };
+        let key_term = |word: &str| {
+            self.input
+                .plan
+                .key_terms
+                .iter()
+                .any(|term| term.eq_ignore_ascii_case(word))
+        };
         let candidates: Vec<&String> = part_words
             .iter()
             .chain(&theme.top_words)
             .filter(|word| could_be_a_topic(word))
             .filter(|word| shared(word))
             .collect();
-        let fresh = candidates
-            .iter()
-            .find(|word| !said.contains(&word.to_lowercase()))
-            .map(|word| (*word).clone())
-            .or_else(|| self.group_word(theme, ids, &texts, said));
+        let fresh_where = |wanted: &dyn Fn(&str) -> bool| {
+            candidates
+                .iter()
+                .find(|word| wanted(word) && !said.contains(&word.to_lowercase()))
+                .map(|word| (*word).clone())
+        };
+        let fresh = fresh_where(&|word| !key_term(word))
+            .or_else(|| self.group_word(theme, ids, &texts, said))
+            .or_else(|| fresh_where(&|_| true));
         let Some(word) = fresh.or_else(|| candidates.first().map(|word| (*word).clone())) else {
             return in_sentence(&theme.label);
         };
@@ -2571,7 +2584,7 @@ mod tests {
         let fixture = debate_fixture();
         let input = fixture.input();
         let mut theme = fixture.organisation.themes[0].clone();
-        theme.top_words = ["WOMAC", "injection", "knee"].map(str::to_owned).into();
+        theme.top_words = ["WOMAC", "injection", "scores"].map(str::to_owned).into();
         let writer = Writer::new(&input, Drafting::Extractive);
         let pair: Vec<WorkId> = ["W1", "W2"].map(|id| id.parse().expect("id")).into();
         let mut said = BTreeSet::new();
@@ -2580,14 +2593,21 @@ mod tests {
             .collect();
         assert_eq!(
             topics,
-            ["WOMAC pain", "injection", "knee", "WOMAC pain"],
+            ["WOMAC pain", "injection", "scores", "WOMAC pain"],
             "each shared word once, then the first again"
         );
-        let part: Vec<String> = vec!["knee".into()];
+        let part: Vec<String> = vec!["scores".into()];
         assert_eq!(
             writer.group_topic(&theme, &part, &pair, &mut BTreeSet::new()),
-            "knee",
+            "scores",
             "the part's own words first"
+        );
+        // "knee" is a key term of the fixture's question: every work is on it.
+        theme.top_words = ["knee", "WOMAC"].map(str::to_owned).into();
+        assert_eq!(
+            writer.group_topic(&theme, &[], &pair, &mut BTreeSet::new()),
+            "WOMAC pain",
+            "the question's own terms come last"
         );
     }
 
