@@ -179,7 +179,8 @@ fn title_phrases(title: &str) -> Vec<(Vec<String>, String)> {
     let mut out = Vec::new();
     for clause in clauses(title) {
         for start in 0..clause.len() {
-            if clause[start].glued_before {
+            // A letter alone ends a name ("factor X"); it opens no phrase.
+            if clause[start].glued_before || clause[start].text.chars().count() == 1 {
                 continue;
             }
             for end in start + 2..=(start + MAX_WORDS).min(clause.len()) {
@@ -190,8 +191,12 @@ fn title_phrases(title: &str) -> Vec<(Vec<String>, String)> {
                 let lower: Vec<String> = run.iter().map(|word| word.text.to_lowercase()).collect();
                 let named_letter = |index: usize| run[index].is_letter_name(index > 0);
                 if is_phrase(&lower, &named_letter) {
-                    let surface: Vec<&str> = run.iter().map(|word| word.text).collect();
-                    out.push((lower, surface.join(" ")));
+                    let mut surface = String::from(run[0].text);
+                    for word in &run[1..] {
+                        surface.push_str(word.joint);
+                        surface.push_str(word.text);
+                    }
+                    out.push((lower, surface));
                 }
             }
         }
@@ -199,13 +204,15 @@ fn title_phrases(title: &str) -> Vec<(Vec<String>, String)> {
     out
 }
 
-/// A word of a clause as [`lower_words`] cuts it, and whether a mark other than a space joins
-/// it to the word before or after.
+/// A word of a clause as [`lower_words`] cuts it, whether a mark other than a space joins it to
+/// the word before or after, and what stands between it and the word before (a space, or the
+/// mark: "IXa/factor X" is written with its slash).
 #[derive(Debug, Clone, Copy)]
 struct ClauseWord<'a> {
     text: &'a str,
     glued_before: bool,
     glued_after: bool,
+    joint: &'a str,
 }
 
 impl ClauseWord<'_> {
@@ -227,9 +234,9 @@ fn clauses(text: &str) -> Vec<Vec<ClauseWord<'_>>> {
         let mut words: Vec<ClauseWord<'_>> = Vec::new();
         let mut previous_end: Option<usize> = None;
         for (start, word) in word_spans(clause) {
-            let glued = previous_end.is_some_and(|end| {
-                !clause[end..start].chars().all(char::is_whitespace) || end == start
-            });
+            let between = previous_end.map_or("", |end| &clause[end..start]);
+            let glued = previous_end.is_some()
+                && (between.is_empty() || !between.chars().all(char::is_whitespace));
             if glued && let Some(last) = words.last_mut() {
                 last.glued_after = true;
             }
@@ -237,6 +244,7 @@ fn clauses(text: &str) -> Vec<Vec<ClauseWord<'_>>> {
                 text: word,
                 glued_before: glued,
                 glued_after: false,
+                joint: if glued { between } else { " " },
             });
             previous_end = Some(start + word.len());
         }
@@ -636,6 +644,18 @@ mod tests {
         assert!(
             !phrases.iter().any(|phrase| phrase.starts_with("X ")),
             "{phrases:?}"
+        );
+        let named: Vec<String> = title_phrases("An anti-factor IXa/factor X bispecific antibody")
+            .into_iter()
+            .map(|(_, surface)| surface)
+            .collect();
+        assert!(
+            named.contains(&"IXa/factor X bispecific antibody".to_owned()),
+            "{named:?}"
+        );
+        assert!(
+            !named.iter().any(|phrase| phrase.starts_with("X ")),
+            "{named:?}"
         );
         assert!(
             !phrases.iter().any(|phrase| phrase.ends_with("IXa")),
