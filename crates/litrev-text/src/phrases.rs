@@ -572,14 +572,19 @@ fn long_form(short: &str, before: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// The spellings of a title's candidate phrases.
+    fn surfaces(title: &str) -> Vec<String> {
+        title_phrases(title)
+            .into_iter()
+            .map(|(_, surface)| surface)
+            .collect()
+    }
+
     #[test]
     fn single_capitals_stay_and_quantifiers_end_no_phrase() {
         let docs = vec![lower_words("a cut in haemophilia a")];
         assert_eq!(in_sentence("Haemophilia A", &docs), "haemophilia A");
-        let phrases: Vec<String> = title_phrases("Emicizumab given every week")
-            .into_iter()
-            .map(|(_, surface)| surface)
-            .collect();
+        let phrases: Vec<String> = surfaces("Emicizumab given every week");
         assert!(
             !phrases.iter().any(|phrase| phrase.ends_with("every")),
             "{phrases:?}"
@@ -637,18 +642,12 @@ mod tests {
     #[test]
     fn words_joined_by_a_mark_are_not_cut_apart() {
         let phrases: Vec<String> =
-            title_phrases("A factor IXa/X bispecific antibody in Cushing's syndrome")
-                .into_iter()
-                .map(|(_, surface)| surface)
-                .collect();
+            surfaces("A factor IXa/X bispecific antibody in Cushing's syndrome");
         assert!(
             !phrases.iter().any(|phrase| phrase.starts_with("X ")),
             "{phrases:?}"
         );
-        let named: Vec<String> = title_phrases("An anti-factor IXa/factor X bispecific antibody")
-            .into_iter()
-            .map(|(_, surface)| surface)
-            .collect();
+        let named: Vec<String> = surfaces("An anti-factor IXa/factor X bispecific antibody");
         assert!(
             named.contains(&"IXa/factor X bispecific antibody".to_owned()),
             "{named:?}"
@@ -724,10 +723,7 @@ mod tests {
 
     #[test]
     fn phrases_open_and_close_on_content_words() {
-        let phrases: Vec<String> = title_phrases("Effects of emicizumab on bleeding in children")
-            .into_iter()
-            .map(|(_, surface)| surface)
-            .collect();
+        let phrases: Vec<String> = surfaces("Effects of emicizumab on bleeding in children");
         assert!(
             phrases.contains(&"emicizumab on bleeding".to_owned()),
             "{phrases:?}"

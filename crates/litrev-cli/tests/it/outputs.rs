@@ -155,14 +155,14 @@ fn check_theme_titles(dataset: &str, out: &std::path::Path) {
         // A capital letter alone is a name's ("haemophilia A"), not the article.
         let name_letter = written.len() == 1 && written.starts_with(|c: char| c.is_uppercase());
         let last = written.to_lowercase();
+        let function_word = [
+            "of", "in", "and", "with", "for", "the", "a", "on", "to", "by",
+        ]
+        .contains(&last.as_str());
+        let prefix = last.ends_with('-');
+        let participle = last.len() >= 6 && last.ends_with("ed");
         assert!(
-            name_letter
-                || !last.ends_with('-')
-                    && ![
-                        "of", "in", "and", "with", "for", "the", "a", "on", "to", "by"
-                    ]
-                    .contains(&last.as_str())
-                    && !(last.len() >= 6 && last.ends_with("ed")),
+            name_letter || !(function_word || prefix || participle),
             "{dataset}: {title} ends on {last}"
         );
         // "long form (SF)" reads as written, as its long form alone, or as its short form.
