@@ -131,11 +131,20 @@ pub fn best_phrase(
     classes: usize,
     taken: &dyn Fn(&str) -> bool,
 ) -> Option<Phrase> {
-    let docs: Vec<Vec<String>> = group.texts.iter().map(|text| lower_words(text)).collect();
-    let other_docs: Vec<Vec<String>> = others.iter().map(|text| lower_words(text)).collect();
+    // Each text is cut into clauses once: they give its words and how it uses them.
+    let group_clauses: Vec<_> = group.texts.iter().map(|text| clauses(text)).collect();
+    let other_clauses: Vec<_> = others.iter().map(|text| clauses(text)).collect();
+    let docs: Vec<Vec<String>> = group_clauses
+        .iter()
+        .map(|text| clause_words(text))
+        .collect();
+    let other_docs: Vec<Vec<String>> = other_clauses
+        .iter()
+        .map(|text| clause_words(text))
+        .collect();
     let average = (docs.len() + other_docs.len()) as f64 / classes.max(1) as f64;
     let needed = 2.min(docs.len());
-    let edges = Edges::of(group.texts.iter().chain(others));
+    let edges = Edges::of(group_clauses.iter().chain(&other_clauses));
     let mut candidates: BTreeMap<Vec<String>, BTreeMap<String, usize>> = BTreeMap::new();
     for title in group.titles {
         for (key, surface) in title_phrases(title)
@@ -293,10 +302,11 @@ struct Edges {
 }
 
 impl Edges {
-    fn of<'a>(texts: impl Iterator<Item = &'a &'a str>) -> Edges {
+    /// The statistics of texts already cut into clauses ([`clauses`]).
+    fn of<'a, 'b: 'a>(texts: impl Iterator<Item = &'a Vec<Vec<ClauseWord<'b>>>>) -> Edges {
         let mut edges = Edges::default();
         for text in texts {
-            for clause in clauses(text) {
+            for clause in text {
                 for (index, word) in clause.iter().enumerate() {
                     let lower = word.text.to_lowercase();
                     if !is_content(&lower) {
@@ -431,9 +441,17 @@ fn is_phrase(words: &[String], named_letter: &dyn Fn(usize) -> bool) -> bool {
 }
 
 /// A text's words, lower-cased, punctuation marking no word.
+#[cfg(test)]
 fn lower_words(text: &str) -> Vec<String> {
-    word_spans(text)
-        .map(|(_, word)| word.to_lowercase())
+    clause_words(&clauses(text))
+}
+
+/// The words of a text's clauses, in order, lower-cased.
+fn clause_words(clauses: &[Vec<ClauseWord<'_>>]) -> Vec<String> {
+    clauses
+        .iter()
+        .flatten()
+        .map(|word| word.text.to_lowercase())
         .collect()
 }
 
@@ -597,7 +615,8 @@ mod tests {
 
     /// The surfaces of a title's candidate phrases that the texts let end where they end.
     fn ends_allowed(title: &str, texts: &[&str]) -> Vec<String> {
-        let edges = Edges::of(texts.iter());
+        let cut: Vec<_> = texts.iter().map(|text| clauses(text)).collect();
+        let edges = Edges::of(cut.iter());
         title_phrases(title)
             .into_iter()
             .filter(|(key, _)| edges.allows(key))
