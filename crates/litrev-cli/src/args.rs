@@ -362,7 +362,8 @@ pub struct RolesBenchArgs {
     /// Features seen in fewer training sentences than this are left out.
     #[arg(long)]
     pub min_count: Option<usize>,
-    /// Write the structured abstracts as read (JSON lines: dataset, sentences, roles) here.
+    /// Write the structured abstracts as read (JSON lines: dataset, sentences, roles, and the
+    /// roles the model left out of their dataset gave them as `predicted`) here.
     #[arg(long)]
     pub dump: Option<PathBuf>,
     /// Train on every dataset and write the model to --out instead of cross-validating.

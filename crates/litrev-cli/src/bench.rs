@@ -472,6 +472,35 @@ fn stop_name(stop: litrev::model::StopReason) -> &'static str {
     }
 }
 
+/// Writes every structured abstract as a JSON line: its dataset, sentences and labelled roles,
+/// and the roles the model left out of training gave them when its dataset was scored.
+fn dump_roles(
+    path: &std::path::Path,
+    datasets: &[litrev::bench::RoleDataset],
+    evaluations: &[litrev::bench::RoleEvaluation],
+) -> anyhow::Result<()> {
+    let mut lines = String::new();
+    for dataset in datasets {
+        let evaluation = evaluations
+            .iter()
+            .find(|evaluation| evaluation.name == dataset.name);
+        for (index, labelled) in dataset.structured.iter().enumerate() {
+            let mut line = serde_json::json!({
+                "dataset": dataset.name,
+                "sentences": labelled.sentences,
+                "roles": labelled.roles.iter().map(|role| role.name()).collect::<Vec<_>>(),
+            });
+            if let Some(given) = evaluation.and_then(|evaluation| evaluation.predicted.get(index)) {
+                line["predicted"] =
+                    serde_json::json!(given.iter().map(|role| role.name()).collect::<Vec<_>>());
+            }
+            lines.push_str(&format!("{line}\n"));
+        }
+    }
+    std::fs::write(path, lines)
+        .with_context(|| format!("cannot write the abstracts to {}", path.display()))
+}
+
 fn roles(args: &RolesBenchArgs) -> anyhow::Result<u8> {
     let files = if args.works.is_empty() {
         let files = litrev::bench::default_role_files(&shared_data());
@@ -501,26 +530,13 @@ fn roles(args: &RolesBenchArgs) -> anyhow::Result<u8> {
             dataset.structured.len()
         );
     }
-    if let Some(path) = &args.dump {
-        let mut lines = String::new();
-        for dataset in &datasets {
-            for labelled in &dataset.structured {
-                let roles: Vec<&str> = labelled.roles.iter().map(|role| role.name()).collect();
-                let line = serde_json::json!({
-                    "dataset": dataset.name,
-                    "sentences": labelled.sentences,
-                    "roles": roles,
-                });
-                lines.push_str(&format!("{line}\n"));
-            }
-        }
-        std::fs::write(path, lines)
-            .with_context(|| format!("cannot write the abstracts to {}", path.display()))?;
-    }
     if args.train {
         let Some(out) = &args.out else {
             bail!("--train needs --out FILE");
         };
+        if let Some(path) = &args.dump {
+            dump_roles(path, &datasets, &[])?;
+        }
         let model = litrev::bench::train_roles(&datasets, &config);
         std::fs::write(out, model.to_text())
             .with_context(|| format!("cannot write the role model to {}", out.display()))?;
@@ -529,6 +545,9 @@ fn roles(args: &RolesBenchArgs) -> anyhow::Result<u8> {
     }
     let started = std::time::Instant::now();
     let evaluations = litrev::bench::cross_validate_roles(&datasets, &config, args.min_abstracts);
+    if let Some(path) = &args.dump {
+        dump_roles(path, &datasets, &evaluations)?;
+    }
     println!(
         "\nleave-one-dataset-out ({config:?}), datasets with at least {} structured abstracts:",
         args.min_abstracts

@@ -4,31 +4,51 @@
 const SECTION_LABELS: &[&str] = &[
     "aim",
     "aims",
+    "approach",
     "background",
     "conclusion",
     "conclusions",
     "context",
+    "contraindications",
     "design",
+    "disclosure",
+    "disclosures",
     "discussion",
+    "exposure",
+    "exposures",
     "findings",
+    "funding",
+    "goal",
+    "goals",
+    "hypothesis",
+    "implications",
     "importance",
+    "indications",
     "interpretation",
+    "intervention",
     "interventions",
     "introduction",
+    "limitation",
     "limitations",
     "materials",
     "measurements",
+    "measures",
     "method",
+    "methodology",
     "methods",
     "objective",
     "objectives",
     "outcomes",
     "participants",
     "patients",
+    "procedures",
     "purpose",
     "rationale",
+    "registration",
+    "result",
     "results",
     "setting",
+    "settings",
     "significance",
     "subjects",
     "summary",
@@ -40,23 +60,32 @@ const RUN_IN_LABELS: &[&str] = &[
     "aims and objectives",
     "background and aim",
     "background and aims",
+    "case description",
+    "case presentation",
+    "case report",
     "clinical relevance",
     "conclusions and relevance",
     "data extraction",
     "data sources",
     "data synthesis",
     "design and setting",
+    "evidence acquisition",
+    "evidence synthesis",
     "key points",
     "main outcome measures",
     "materials and methods",
     "methods and findings",
     "methods and results",
+    "patient summary",
     "patients and methods",
+    "postoperative management",
     "results and conclusion",
     "results and conclusions",
     "study design",
     "study selection",
     "subjects and methods",
+    "surgical technique",
+    "trial registration",
 ];
 
 /// Sentences that are publishing boilerplate rather than content.
@@ -333,9 +362,10 @@ fn runs_into_next(text: &str, at: usize) -> bool {
 }
 
 /// Whether `text[start..colon]` is a capitalised label of one to three words, like
-/// `Conclusions` or `Main outcome measures`. A lone word must be a known label, or known labels
-/// joined by slashes (`Discussion/Conclusion`): `MPA: in this group…` opens a sentence with an
-/// acronym.
+/// `Conclusions` or `Main outcome measures`, or of up to five in capitals (`PATIENTS, MATERIALS
+/// AND METHODS`, `CLINICAL TRIAL REGISTRATION NUMBER`). A lone word must be a known label, or
+/// known labels joined by slashes (`Discussion/Conclusion`): `MPA: in this group…` opens a
+/// sentence with an acronym.
 fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
     // MEDLINE writes optional plurals: `RESULT(S)`, `MAIN OUTCOME MEASURE(S)`.
     let label = text[start..colon]
@@ -348,14 +378,16 @@ fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
             .to_lowercase()
             .split('/')
             .all(|part| SECTION_LABELS.contains(&part));
+    let in_capitals = !label.chars().any(char::is_lowercase);
+    let most_words = if in_capitals { 5 } else { 3 };
     !words.is_empty()
         && known_if_alone
-        && words.len() <= 3
-        && label.len() <= 40
+        && words.len() <= most_words
+        && label.len() <= 50
         && words[0].starts_with(char::is_uppercase)
         && label
             .chars()
-            .all(|c| c.is_alphabetic() || c == ' ' || c == '&' || c == '/')
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '&' | '/' | ','))
 }
 
 #[cfg(test)]
@@ -618,6 +650,24 @@ mod tests {
                 "Thrombin generation was measured.",
                 "Study design was prospective.",
             ],
+        );
+    }
+
+    #[test]
+    fn drops_labels_in_capitals_of_up_to_five_words_and_run_in_labels_of_other_styles() {
+        // From SYNERGY abstracts (Bannach-Brown_2019, Menon_2022, Jeyaraman_2020).
+        check(
+            "PATIENTS, MATERIALS AND METHODS: We injected PC3 cells. CLINICAL TRIAL REGISTRATION NUMBER: NCT01. Hypothesis: Rats learn.",
+            &["We injected PC3 cells.", "NCT01.", "Rats learn."],
+        );
+        check(
+            "Evidence acquisition A systematic review was conducted. Surgical technique Two-stage procedure.",
+            &["A systematic review was conducted.", "Two-stage procedure."],
+        );
+        // Sentence-case heads of more than three words are no label.
+        check(
+            "These four groups were compared: A and B.",
+            &["These four groups were compared: A and B."],
         );
     }
 

@@ -2775,6 +2775,7 @@ mod tests {
         let (mut fixture, id) = fixture_with_abstract(
             "Haemophilia A is a rare bleeding disorder that damages the knee joints of young men. \
              We gave 40 young men stem cell injections into the knee. \
+             Knee pain fell by half at 12 months (P < 0.01). \
              However, these findings suggest that stem cell injection helps the knee.",
         );
         fixture.organisation.key_works = vec![litrev_model::KeyWork {

@@ -97,6 +97,8 @@ fn one_label_role(label: &str) -> Option<Role> {
         .trim_end_matches([':', '.'])
         .replace("(S)", "S")
         .replace("(s)", "s")
+        .replace(',', " ")
+        .replace('&', " and ")
         .to_lowercase();
     let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
     let role = match label.as_str() {
@@ -147,11 +149,13 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "procedures"
         | "approach"
         | "design setting and participants"
+        | "patients materials and methods"
+        | "evidence acquisition"
+        | "surgical technique"
         | "exposures"
         | "exposure" => Role::Method,
-        "results" | "result" | "findings" | "main results" | "main findings" | "outcomes" => {
-            Role::Result
-        }
+        "results" | "result" | "findings" | "main results" | "main findings" | "outcomes"
+        | "evidence synthesis" => Role::Result,
         "conclusions"
         | "conclusion"
         | "interpretation"
@@ -167,6 +171,8 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "clinical trial registration"
         | "registration"
         | "funding"
+        | "disclosure"
+        | "disclosures"
         | "financial disclosure"
         | "financial disclosures"
         | "conflict of interest"
@@ -190,8 +196,9 @@ pub struct LabelledAbstract {
 
 /// The abstract's sentences with the roles its section labels give them, when it is
 /// structured throughout: its first sentence follows a label, every label is one
-/// [`label_role`] knows, and it has at least two sections. `None` otherwise: an abstract
-/// labelled only in part teaches nothing certain about its other sentences.
+/// [`label_role`] knows, no sentence opens on what looks like a label the splitter does not
+/// know (`Keywords: …`, `Language: …`), and it has at least two sections. `None` otherwise: an
+/// abstract labelled only in part teaches nothing certain about its other sentences.
 pub fn labelled_abstract(text: &str) -> Option<LabelledAbstract> {
     let sentences = split_labelled(text);
     let mut current = None;
@@ -206,10 +213,36 @@ pub fn labelled_abstract(text: &str) -> Option<LabelledAbstract> {
             sections += 1;
         }
         let (start, end) = sentence.range;
+        if opens_on_a_label(&text[start..end]) {
+            return None;
+        }
         out.sentences.push(text[start..end].to_owned());
         out.roles.push(current?);
     }
     (sections >= 2).then_some(out)
+}
+
+/// Whether a sentence opens on one to five capitalised words and a colon, then a capital or a
+/// digit (`Keywords: PTSD`, `Evidence acquisition: A systematic…`): a label, or a heading of
+/// the sentence's own, either way no sentence of the section before it.
+fn opens_on_a_label(sentence: &str) -> bool {
+    let Some(colon) = sentence
+        .get(..sentence.len().min(50))
+        .and_then(|head| head.find(':'))
+    else {
+        return false;
+    };
+    let head = &sentence[..colon];
+    let words = head.split_whitespace().count();
+    let after = &sentence[colon + 1..];
+    (1..=5).contains(&words)
+        && head.starts_with(char::is_uppercase)
+        && head
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | ',' | '&' | '/'))
+        && after
+            .strip_prefix(' ')
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
 }
 
 /// The role of each of an abstract's sentences (as `split_sentences` cuts them), in order, by
@@ -420,6 +453,18 @@ mod tests {
         assert_eq!(
             labelled_abstract("RESULTS: Rates fell. They fell a lot."),
             None
+        );
+        // A label the splitter does not know leaves its section's role in doubt.
+        assert_eq!(
+            labelled_abstract("METHODS: We ran a trial. Language: English. RESULTS: Rates fell."),
+            None
+        );
+        assert_eq!(
+            labelled_abstract(
+                "PATIENTS, MATERIALS AND METHODS: We ran a trial. RESULT: Rates fell."
+            )
+            .map(|labelled| labelled.roles),
+            Some(vec![Role::Method, Role::Result])
         );
     }
 

@@ -119,6 +119,8 @@ pub struct RoleEvaluation {
     pub weighted_f1: f64,
     /// The share of sentences given their label's role.
     pub accuracy: f64,
+    /// The roles given each abstract's sentences, in the order of the abstracts scored.
+    pub predicted: Vec<Vec<Role>>,
 }
 
 /// Scores a model's roles (as litrev uses them: model and cue words) against the labels.
@@ -128,9 +130,12 @@ pub fn evaluate_roles(
     abstracts: &[LabelledAbstract],
 ) -> RoleEvaluation {
     let mut pairs: Vec<(Role, Role)> = Vec::new();
+    let mut predicted = Vec::with_capacity(abstracts.len());
     for labelled in abstracts {
         let sentences: Vec<&str> = labelled.sentences.iter().map(String::as_str).collect();
-        pairs.extend(labelled.roles.iter().copied().zip(model.roles(&sentences)));
+        let given = model.roles(&sentences);
+        pairs.extend(labelled.roles.iter().copied().zip(given.iter().copied()));
+        predicted.push(given);
     }
     let total = pairs.len();
     let mut roles = Vec::new();
@@ -186,6 +191,7 @@ pub fn evaluate_roles(
         } else {
             correct as f64 / total as f64
         },
+        predicted,
     }
 }
 
