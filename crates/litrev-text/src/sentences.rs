@@ -58,6 +58,7 @@ const SECTION_LABELS: &[&str] = &[
 /// (`Key Points Long-term emicizumab…`, `Materials and methods We…`), lower-cased.
 const RUN_IN_LABELS: &[&str] = &[
     "aims and objectives",
+    "areas covered",
     "background and aim",
     "background and aims",
     "case description",
@@ -69,9 +70,13 @@ const RUN_IN_LABELS: &[&str] = &[
     "data sources",
     "data synthesis",
     "design and setting",
+    "expert commentary",
+    "expert opinion",
     "evidence acquisition",
     "evidence synthesis",
     "key points",
+    "learning points",
+    "level of evidence",
     "main outcome measures",
     "materials and methods",
     "methods and findings",
@@ -380,14 +385,40 @@ fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
             .all(|part| SECTION_LABELS.contains(&part));
     let in_capitals = !label.chars().any(char::is_lowercase);
     let most_words = if in_capitals { 5 } else { 3 };
+    let lower = label.to_lowercase();
+    let named = in_capitals || RUN_IN_LABELS.contains(&lower.as_str()) || names_a_section(&lower);
     !words.is_empty()
         && known_if_alone
+        && named
         && words.len() <= most_words
         && label.len() <= 50
         && words[0].starts_with(char::is_uppercase)
         && label
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, ' ' | '&' | '/' | ','))
+}
+
+/// Whether a lower-case head of several words before a colon reads as a section's name
+/// (`Main outcome measures`, `Objective and hypotheses`) rather than as the opening of its
+/// sentence (`Inclusion criteria were: …`, `We conclude that: …`, `Laboratory tests showed:
+/// …`): no function word but "and" or "of" inside it, none at either end, and no verb.
+fn names_a_section(head: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "consist", "consists", "include", "includes", "show", "shows",
+    ];
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let (Some(first), Some(last)) = (words.first(), words.last()) else {
+        return false;
+    };
+    let joins = |word: &&str| matches!(*word, "and" | "of" | "&");
+    !crate::stopwords::is_stopword(first)
+        && !crate::stopwords::is_stopword(last)
+        && words
+            .iter()
+            .all(|word| joins(word) || !crate::stopwords::is_stopword(word))
+        && words
+            .iter()
+            .all(|word| !VERBS.contains(word) && !(word.len() >= 5 && word.ends_with("ed")))
 }
 
 #[cfg(test)]
@@ -664,10 +695,19 @@ mod tests {
             "Evidence acquisition A systematic review was conducted. Surgical technique Two-stage procedure.",
             &["A systematic review was conducted.", "Two-stage procedure."],
         );
-        // Sentence-case heads of more than three words are no label.
-        check(
+        // A head in sentence case that reads as the opening of its sentence is no label.
+        for sentence in [
             "These four groups were compared: A and B.",
-            &["These four groups were compared: A and B."],
+            "Two implants failed: one at 3 months.",
+            "Inclusion criteria were: age over 18.",
+            "Laboratory tests showed: anaemia.",
+            "Of these: 12 were boys.",
+        ] {
+            check(sentence, &[sentence]);
+        }
+        check(
+            "Objective and hypotheses: We test it. Areas covered: This review.",
+            &["We test it.", "This review."],
         );
     }
 

@@ -2657,8 +2657,8 @@ mod tests {
     #[test]
     fn a_sentence_that_stands_alone_is_quoted_before_one_leaning_on_its_neighbour() {
         let (fixture, id) = fixture_with_abstract(
-            "However, stem cell injection lowered WOMAC stiffness scores in the knee by a quarter. \
-             Stem cell injection lowered WOMAC pain scores in the knee by a third.",
+            "However, stem cell injection lowered WOMAC stiffness scores in the knee by 25% (P = 0.02). \
+             Stem cell injection lowered WOMAC pain scores in the knee by 33% (P < 0.01).",
         );
         let input = fixture.input();
         let mut writer = Writer::new(&input, Drafting::Extractive);
