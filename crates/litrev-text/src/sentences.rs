@@ -418,7 +418,7 @@ fn names_a_section(head: &str) -> bool {
             .all(|word| joins(word) || !crate::stopwords::is_stopword(word))
         && words
             .iter()
-            .all(|word| !VERBS.contains(word) && !(word.len() >= 5 && word.ends_with("ed")))
+            .all(|word| !(VERBS.contains(word) || word.len() >= 5 && word.ends_with("ed")))
 }
 
 #[cfg(test)]
