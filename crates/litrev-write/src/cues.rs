@@ -56,9 +56,46 @@ pub(crate) fn speaks_for_its_paper(sentence: &str) -> bool {
     const PAPER_WORDS: &[&str] = &["we", "our", "us", "ours", "fig", "figure", "table"];
     let lower = sentence.trim_start().to_lowercase();
     OPENERS.iter().any(|opener| lower.starts_with(opener))
+        || names_its_paper(&lower)
         || lower
             .split(|c: char| !c.is_alphanumeric())
             .any(|word| PAPER_WORDS.contains(&word))
+}
+
+/// Whether a lower-cased sentence opens on its own paper by a kind of study: "the study
+/// population…", "the review describes…", "this randomised trial…", "this open-label,
+/// multicentre study…", "the present systematic review…".
+fn names_its_paper(lower: &str) -> bool {
+    const KINDS: &[&str] = &[
+        "study",
+        "studies",
+        "trial",
+        "review",
+        "analysis",
+        "meta-analysis",
+        "paper",
+        "article",
+        "report",
+        "survey",
+        "investigation",
+        "authors",
+    ];
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|word| !word.is_empty())
+        .collect();
+    match words.as_slice() {
+        // "The study of bleeding disorders…" is a field, not the paper.
+        ["the", kind, next, ..] if KINDS.contains(kind) => *next != "of",
+        ["this" | "the", rest @ ..] => {
+            let opens_on_this = words[0] == "this"
+                || rest
+                    .first()
+                    .is_some_and(|word| ["present", "current"].contains(word));
+            opens_on_this && rest.iter().take(4).any(|word| KINDS.contains(word))
+        }
+        _ => false,
+    }
 }
 
 /// Whether a sentence came out of its record damaged, so that quoting it would put broken text
@@ -135,6 +172,14 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "on the other hand",
         "in this group",
         "in these patients",
+        "of these",
+        "of them",
+        "of those",
+        "among these",
+        "among them",
+        "among those",
+        "in both",
+        "both ",
         "in this population",
         "in addition",
         "however",
@@ -342,6 +387,26 @@ mod tests {
             "The present study is the first to demonstrate that once-weekly SC ACE910 prophylaxis is safe."
         ));
         assert!(speaks_for_its_paper("In this study, bleeding fell."));
+        // From Donners_2021, where they were quoted bare.
+        assert!(speaks_for_its_paper(
+            "The review describes the state of the art of the concomitant use of emicizumab."
+        ));
+        assert!(speaks_for_its_paper(
+            "This open-label, multicentre study enrolled 18 children."
+        ));
+        assert!(speaks_for_its_paper(
+            "The present systematic review found 12 trials."
+        ));
+        assert!(!speaks_for_its_paper(
+            "The study of bleeding disorders began in 1950."
+        ));
+        assert!(!speaks_for_its_paper("The trials enrolled 120 adults."));
+        assert!(!speaks_for_its_paper(
+            "This approach lowered costs in every trial arm."
+        ));
+        assert!(leans_on_context(
+            "Of these, 13 patients had been on HAVEN 2 for 12 weeks."
+        ));
         assert!(!speaks_for_its_paper(
             "Emicizumab is the first such antibody."
         ));
