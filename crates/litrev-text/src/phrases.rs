@@ -16,7 +16,7 @@
 //! took. An acronym is spelled out from the works' own definitions ("people with haemophilia A
 //! (PwHA)"), found as Schwartz and Hearst (2003) find them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::{is_generic, is_stopword};
 
@@ -170,7 +170,11 @@ pub fn best_phrase(
             let share = here as f64 / docs.len() as f64;
             let distinct = (1.0 + average / everywhere as f64).ln();
             let length = (key.len() as f64).sqrt();
-            Some((share * distinct * length, key, most_common(&surfaces)))
+            Some((
+                share * distinct * length,
+                key,
+                spelling(surfaces, group.texts),
+            ))
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
@@ -179,6 +183,46 @@ pub fn best_phrase(
         text: in_sentence(&surface, &docs),
         head: key.last().cloned().unwrap_or_default(),
     })
+}
+
+/// The spelling a phrase's titles most often give it, a title in capitals counting only when
+/// no other spells it; then its words are written as the texts write them ("CARTILAGE REPAIR OF
+/// THE KNEE" → "cartilage repair of the knee"), acronyms the texts never lower-case kept.
+fn spelling(mut surfaces: BTreeMap<String, usize>, texts: &[&str]) -> String {
+    let shouted = |surface: &str| {
+        surface.chars().filter(|c| c.is_alphabetic()).count() > 3
+            && !surface.chars().any(char::is_lowercase)
+    };
+    if surfaces.keys().any(|surface| !shouted(surface)) {
+        surfaces.retain(|surface, _| !shouted(surface));
+    }
+    let surface = most_common(&surfaces);
+    if !shouted(&surface) {
+        return surface;
+    }
+    // Words the texts write with a small letter somewhere ("Cartilage", "knee"), lower-cased.
+    let written: BTreeSet<String> = texts
+        .iter()
+        .flat_map(|text| text.split(|c: char| !c.is_alphanumeric()))
+        .filter(|word| word.chars().any(char::is_lowercase))
+        .map(str::to_lowercase)
+        .collect();
+    surface
+        .split(' ')
+        .map(|word| {
+            let lower = word.to_lowercase();
+            let parts_written_lower = lower
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|part| !part.is_empty())
+                .all(|part| written.contains(part) || part.chars().all(|c| c.is_ascii_digit()));
+            if parts_written_lower {
+                lower
+            } else {
+                word.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The candidate phrases of a title: lower-cased words (the key) and the title's spelling.
@@ -596,6 +640,24 @@ mod tests {
             .into_iter()
             .map(|(_, surface)| surface)
             .collect()
+    }
+
+    #[test]
+    fn a_title_in_capitals_is_spelt_as_the_texts_write_its_words() {
+        // From Jeyaraman_2020: one title in capitals gave the heading "CARTILAGE REPAIR OF THE
+        // KNEE".
+        let texts = [
+            "AUTOLOGOUS CHONDROCYTE IMPLANTATION IN CARTILAGE REPAIR OF THE KNEE JOINT",
+            "Cartilage repair of the knee after MRI staging.",
+        ];
+        let shouted = BTreeMap::from([("CARTILAGE REPAIR OF THE KNEE MRI".to_owned(), 1)]);
+        assert_eq!(
+            spelling(shouted.clone(), &texts),
+            "cartilage repair of the knee MRI"
+        );
+        let mut both = shouted;
+        both.insert("Cartilage Repair of the Knee MRI".to_owned(), 1);
+        assert_eq!(spelling(both, &texts), "Cartilage Repair of the Knee MRI");
     }
 
     #[test]
