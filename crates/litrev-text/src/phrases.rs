@@ -504,6 +504,23 @@ fn contains(words: &[String], phrase: &[String]) -> bool {
     words.windows(phrase.len()).any(|window| window == phrase)
 }
 
+/// Whether a phrase may end where it ends and stand as a name, read from how `texts` use its
+/// words, as [`best_phrase`] judges its candidates: "low", "factor" or "functional" alone
+/// (words the texts write before another) name nothing.
+pub fn phrase_ends(texts: &[&str]) -> impl Fn(&str) -> bool + use<> {
+    let edges = Edges::of(
+        texts
+            .iter()
+            .map(|text| clauses(text))
+            .collect::<Vec<_>>()
+            .iter(),
+    );
+    move |phrase| {
+        let key = clause_words(&clauses(phrase));
+        !key.is_empty() && edges.allows(&key)
+    }
+}
+
 /// The spelling a form is most often written in (the first by order among equals).
 pub fn most_common(forms: &BTreeMap<String, usize>) -> String {
     forms
@@ -640,6 +657,21 @@ mod tests {
             .into_iter()
             .map(|(_, surface)| surface)
             .collect()
+    }
+
+    #[test]
+    fn a_word_the_texts_write_before_another_names_nothing_alone() {
+        // From Donners_2021: a paragraph opened "Turning to factor, …".
+        let texts = [
+            "Emicizumab mimics factor VIII. Factor VIII replacement is costly.",
+            "Inhibitors to factor VIII arise. Factor IX and factor X are bridged.",
+            "Bleeding fell with emicizumab prophylaxis.",
+        ];
+        let ends = phrase_ends(&texts);
+        assert!(!ends("factor"));
+        assert!(ends("factor VIII"));
+        assert!(ends("emicizumab prophylaxis"));
+        assert!(!ends(""));
     }
 
     #[test]

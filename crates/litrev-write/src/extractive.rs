@@ -1238,22 +1238,44 @@ impl<'a> Writer<'a> {
                 .iter()
                 .any(|term| term.eq_ignore_ascii_case(word))
         };
+        // A word names the group best when its phrase ends where the theme's texts let a phrase
+        // end ("factor" or "low" alone does not); a word that does not comes before a word said.
+        let theme_texts: Vec<String> = theme
+            .works
+            .iter()
+            .filter_map(|id| Some(self.input.included.get(id)?.title_and_abstract()))
+            .collect();
+        let theme_texts: Vec<&str> = theme_texts.iter().map(String::as_str).collect();
+        let ends = litrev_text::phrase_ends(&theme_texts);
+        let names = |word: &str| ends(&phrase_of(word, &texts));
         let candidates: Vec<&String> = part_words
             .iter()
             .chain(&theme.top_words)
-            .filter(|word| could_be_a_topic(word))
+            .filter(|word| could_be_a_topic(word) && !is_generic(&word.to_lowercase()))
             .filter(|word| shared(word))
             .collect();
-        let fresh_where = |wanted: &dyn Fn(&str) -> bool| {
-            candidates
-                .iter()
-                .find(|word| wanted(word) && !said.contains(&word.to_lowercase()))
-                .map(|word| (*word).clone())
+        let fresh = |must_name: bool| {
+            let fresh_where = |wanted: &dyn Fn(&str) -> bool| {
+                candidates
+                    .iter()
+                    .find(|word| {
+                        wanted(word)
+                            && !said.contains(&word.to_lowercase())
+                            && (!must_name || names(word))
+                    })
+                    .map(|word| (*word).clone())
+            };
+            fresh_where(&|word| !key_term(word))
+                .or_else(|| {
+                    self.group_word(theme, ids, &texts, said)
+                        .filter(|word| !must_name || names(word))
+                })
+                .or_else(|| fresh_where(&|_| true))
         };
-        let fresh = fresh_where(&|word| !key_term(word))
-            .or_else(|| self.group_word(theme, ids, &texts, said))
-            .or_else(|| fresh_where(&|_| true));
-        let Some(word) = fresh.or_else(|| candidates.first().map(|word| (*word).clone())) else {
+        let chosen = fresh(true)
+            .or_else(|| fresh(false))
+            .or_else(|| candidates.first().map(|word| (*word).clone()));
+        let Some(word) = chosen else {
             return in_sentence(&theme.label);
         };
         said.insert(word.to_lowercase());
