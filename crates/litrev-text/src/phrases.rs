@@ -238,7 +238,12 @@ fn title_phrases(title: &str) -> Vec<(Vec<String>, String)> {
             }
             for end in start + 2..=(start + MAX_WORDS).min(clause.len()) {
                 let run = &clause[start..end];
-                if run[run.len() - 1].glued_after {
+                // A compound joined by an en dash is a modifier ("Marrow–Derived",
+                // "VIII–Mimetic"): a phrase goes on to its noun, or ends before the dash
+                // ("health care" of "Health Care–Associated Infection").
+                let last = &run[run.len() - 1];
+                let before_en_dash = clause.get(end).is_some_and(|next| next.joint == "–");
+                if (last.glued_after && !before_en_dash) || last.joint == "–" {
                     continue;
                 }
                 let lower: Vec<String> = run.iter().map(|word| word.text.to_lowercase()).collect();
@@ -281,9 +286,8 @@ impl ClauseWord<'_> {
 
 /// A text's clauses (cut at punctuation that ends or brackets a phrase), each as its words.
 fn clauses(text: &str) -> Vec<Vec<ClauseWord<'_>>> {
-    let breaks = |c: char| ".,;:!?()[]{}\"“”|".contains(c) || c == '—' || c == '–';
     let mut out = Vec::new();
-    for clause in text.split(breaks) {
+    for clause in clause_texts(text) {
         let mut words: Vec<ClauseWord<'_>> = Vec::new();
         let mut previous_end: Option<usize> = None;
         for (start, word) in word_spans(clause) {
@@ -305,6 +309,29 @@ fn clauses(text: &str) -> Vec<Vec<ClauseWord<'_>>> {
             out.push(words);
         }
     }
+    out
+}
+
+/// A text cut at punctuation that ends or brackets a phrase. An en dash between two letters
+/// joins a compound as a hyphen does ("Bone Marrow–Derived"); elsewhere it breaks like a dash.
+fn clause_texts(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut previous: Option<char> = None;
+    let mut characters = text.char_indices().peekable();
+    while let Some((index, c)) = characters.next() {
+        let next = characters.peek().map(|&(_, next)| next);
+        let joins = c == '–'
+            && previous.is_some_and(char::is_alphabetic)
+            && next.is_some_and(char::is_alphabetic);
+        let breaks = ".,;:!?()[]{}\"“”|—".contains(c) || (c == '–' && !joins);
+        if breaks {
+            out.push(&text[start..index]);
+            start = index + c.len_utf8();
+        }
+        previous = Some(c);
+    }
+    out.push(&text[start..]);
     out
 }
 
@@ -537,21 +564,40 @@ fn in_sentence(phrase: &str, docs: &[Vec<String>]) -> String {
         .split(' ')
         .map(|word| {
             // One capital alone ("haemophilia A") is a name, not a capitalised word; each part
-            // of a hyphenated word is read apart ("Long-Term", "Blood-Derived").
-            let plain_capital = word.chars().count() > 1
-                && word.starts_with(char::is_uppercase)
-                && word.split('-').all(|part| {
-                    let mut characters = part.chars();
-                    characters.next().is_none_or(char::is_alphabetic)
-                        && characters.all(char::is_lowercase)
+            // of a word joined by a hyphen or an en dash is read apart ("Long-Term",
+            // "Blood-Derived", "VIII–Mimetic").
+            let plain_capital = |part: &str| {
+                let mut characters = part.chars();
+                characters.next().is_some_and(char::is_uppercase)
+                    && characters.all(char::is_lowercase)
+            };
+            let whole_lower = word.to_lowercase();
+            let written_lower = |lower: &str| docs.iter().any(|doc| doc.iter().any(|w| w == lower));
+            let whole_plain = word.chars().count() > 1
+                && word.split(['-', '–']).all(|part| {
+                    part.is_empty()
+                        || plain_capital(part)
+                        || !part.starts_with(char::is_uppercase)
+                            && part.chars().all(char::is_lowercase)
                 });
-            let lower = word.to_lowercase();
-            let written_lower = || docs.iter().any(|doc| doc.contains(&lower));
-            if plain_capital && written_lower() {
-                lower
-            } else {
-                word.to_owned()
+            if whole_plain && word.starts_with(char::is_uppercase) && written_lower(&whole_lower) {
+                return whole_lower;
             }
+            // A word joined by an en dash is written part by part ("VIII–mimetic").
+            word.split_inclusive('–')
+                .map(|part| {
+                    let (body, dash) = match part.strip_suffix('–') {
+                        Some(body) => (body, "–"),
+                        None => (part, ""),
+                    };
+                    let lower = body.to_lowercase();
+                    if body.chars().count() > 1 && plain_capital(body) && written_lower(&lower) {
+                        format!("{lower}{dash}")
+                    } else {
+                        part.to_owned()
+                    }
+                })
+                .collect::<String>()
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -672,6 +718,36 @@ mod tests {
         assert!(ends("factor VIII"));
         assert!(ends("emicizumab prophylaxis"));
         assert!(!ends(""));
+    }
+
+    #[test]
+    fn an_en_dash_between_letters_joins_a_compound() {
+        // From Jeyaraman_2020: "Marrow–Derived" was cut at its dash, and a paragraph's topic
+        // read "derived mesenchymal stem cells".
+        let phrases = surfaces("Bone Marrow–Derived Mesenchymal Stem Cells for Knee Repair");
+        assert!(
+            phrases.contains(&"Bone Marrow–Derived Mesenchymal Stem Cells".to_owned()),
+            "{phrases:?}"
+        );
+        assert!(
+            !phrases.iter().any(|phrase| phrase.starts_with("Derived")),
+            "{phrases:?}"
+        );
+        assert!(phrases.contains(&"Bone Marrow".to_owned()), "{phrases:?}");
+        assert!(
+            !phrases.iter().any(|phrase| phrase.ends_with("Derived")),
+            "{phrases:?}"
+        );
+        let docs = vec![lower_words("bone marrow derived mesenchymal stem cells")];
+        assert_eq!(
+            in_sentence("Bone Marrow–Derived Mesenchymal Stem Cells", &docs),
+            "bone marrow–derived mesenchymal stem cells"
+        );
+        // A range or a spaced dash still breaks.
+        assert_eq!(
+            clause_texts("1999–2005 cohort – a study"),
+            ["1999", "2005 cohort ", " a study"]
+        );
     }
 
     #[test]

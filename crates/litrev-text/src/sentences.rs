@@ -281,8 +281,18 @@ fn run_in_label_length(sentence: &str) -> usize {
     else {
         return 0;
     };
+    // The sentence opens on a capital, or on a name with a small first letter ("hUCB-MSC",
+    // "mRNA", "iPSCs").
+    let opens_a_sentence = |rest: &str| {
+        let mut characters = rest.chars();
+        match (characters.next(), characters.next()) {
+            (Some(first), _) if first.is_uppercase() => true,
+            (Some(first), Some(second)) => first.is_lowercase() && second.is_uppercase(),
+            _ => false,
+        }
+    };
     match sentence.get(length + 1..) {
-        Some(rest) if rest.starts_with(char::is_uppercase) => length + 1,
+        Some(rest) if opens_a_sentence(rest) => length + 1,
         _ => 0,
     }
 }
@@ -691,6 +701,12 @@ mod tests {
             "PATIENTS, MATERIALS AND METHODS: We injected PC3 cells. CLINICAL TRIAL REGISTRATION NUMBER: NCT01. Hypothesis: Rats learn.",
             &["We injected PC3 cells.", "NCT01.", "Rats learn."],
         );
+        // From Jeyaraman_2020: a sentence opening on a name with a small first letter.
+        check(
+            "Conclusions hUCB-MSC implantation regenerated cartilage.",
+            &["hUCB-MSC implantation regenerated cartilage."],
+        );
+        check("Results showed a fall.", &["Results showed a fall."]);
         check(
             "Evidence acquisition A systematic review was conducted. Surgical technique Two-stage procedure.",
             &["A systematic review was conducted.", "Two-stage procedure."],
