@@ -575,10 +575,7 @@ fn in_sentence(phrase: &str, docs: &[Vec<String>]) -> String {
             let written_lower = |lower: &str| docs.iter().any(|doc| doc.iter().any(|w| w == lower));
             let whole_plain = word.chars().count() > 1
                 && word.split(['-', '–']).all(|part| {
-                    part.is_empty()
-                        || plain_capital(part)
-                        || !part.starts_with(char::is_uppercase)
-                            && part.chars().all(char::is_lowercase)
+                    part.is_empty() || plain_capital(part) || part.chars().all(char::is_lowercase)
                 });
             if whole_plain && word.starts_with(char::is_uppercase) && written_lower(&whole_lower) {
                 return whole_lower;
