@@ -397,13 +397,18 @@ fn is_section_label(text: &str, start: usize, colon: usize) -> bool {
     let most_words = if in_capitals { 5 } else { 3 };
     let lower = label.to_lowercase();
     let named = in_capitals || RUN_IN_LABELS.contains(&lower.as_str()) || names_a_section(&lower);
-    !words.is_empty()
-        && known_if_alone
-        && named
-        && words.len() <= most_words
-        && label.len() <= 50
-        && words[0].starts_with(char::is_uppercase)
-        && label
+    is_label_shaped(&label) && known_if_alone && named && words.len() <= most_words
+}
+
+/// Whether a head before a colon has the shape of a section label, known or not: one to five
+/// words, the first capitalised, of letters, spaces and the marks labels join words with
+/// (`&`, `/`, `,`), at most 50 bytes.
+pub(crate) fn is_label_shaped(head: &str) -> bool {
+    let words = head.split_whitespace().count();
+    (1..=5).contains(&words)
+        && head.len() <= 50
+        && head.trim_start().starts_with(char::is_uppercase)
+        && head
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, ' ' | '&' | '/' | ','))
 }

@@ -1254,6 +1254,7 @@ impl<'a> Writer<'a> {
             .filter(|word| could_be_a_topic(word) && !is_generic(&word.to_lowercase()))
             .filter(|word| shared(word))
             .collect();
+        let group_word = self.group_word(theme, ids, &texts, said);
         let fresh = |must_name: bool| {
             let fresh_where = |wanted: &dyn Fn(&str) -> bool| {
                 candidates
@@ -1266,10 +1267,7 @@ impl<'a> Writer<'a> {
                     .map(|word| (*word).clone())
             };
             fresh_where(&|word| !key_term(word))
-                .or_else(|| {
-                    self.group_word(theme, ids, &texts, said)
-                        .filter(|word| !must_name || names(word))
-                })
+                .or_else(|| group_word.clone().filter(|word| !must_name || names(word)))
                 .or_else(|| fresh_where(&|_| true))
         };
         let chosen = fresh(true)

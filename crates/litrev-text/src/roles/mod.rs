@@ -232,14 +232,9 @@ fn opens_on_a_label(sentence: &str) -> bool {
     else {
         return false;
     };
-    let head = &sentence[..colon];
-    let words = head.split_whitespace().count();
     let after = &sentence[colon + 1..];
-    (1..=5).contains(&words)
-        && head.starts_with(char::is_uppercase)
-        && head
-            .chars()
-            .all(|c| c.is_alphabetic() || matches!(c, ' ' | ',' | '&' | '/'))
+    crate::sentences::is_label_shaped(&sentence[..colon])
+        && sentence.starts_with(char::is_uppercase)
         && after
             .strip_prefix(' ')
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
