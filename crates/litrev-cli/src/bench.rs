@@ -138,16 +138,32 @@ fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
     };
     let options = litrev::bench::EstimateBenchOptions { works, tiers };
     println!(
-        "{:<20} {:<13} {:>7} {:>7} {:>8} {:>5} {:>8} {:>8}",
-        "dataset", "tier", "queries", "stages", "discover", "snow", "other", "seconds"
+        "{:<20} {:<13} {:>7} {:>7} {:>8} {:>8} {:>8} {:>5} {:>8} {:>8}",
+        "dataset",
+        "tier",
+        "queries",
+        "stages",
+        "matches",
+        "cited",
+        "discover",
+        "snow",
+        "other",
+        "seconds"
     );
     let runs = litrev::bench::measure_runs(&options, &mut |run| {
+        let shown = |value: Option<String>| value.unwrap_or_else(|| "-".to_owned());
         println!(
-            "{:<20} {:<13} {:>7} {:>7} {:>8} {:>5} {:>8} {:>8.1}",
+            "{:<20} {:<13} {:>7} {:>7} {:>8} {:>8} {:>8} {:>5} {:>8} {:>8.1}",
             run.dataset,
             run.tier.name(),
             run.shape.queries,
             run.shape.max_stages,
+            shown(run.shape.matches.map(|count| count.to_string())),
+            shown(
+                run.shape
+                    .citations_per_work
+                    .map(|mean| format!("{mean:.1}"))
+            ),
             run.discover,
             run.snowball,
             run.other,
@@ -156,38 +172,66 @@ fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
     })?;
     println!();
     println!(
-        "{:<20} {:<13} {:>8} {:>9} {:>6}",
-        "dataset", "tier", "actual", "estimated", "ratio"
+        "{:<20} {:<13} {:>8} {:>9} {:>6} {:>10} {:>6}",
+        "dataset", "tier", "actual", "estimated", "ratio", "unprobed", "ratio"
     );
-    let estimated = litrev::bench::leave_one_dataset_out(&runs);
-    for run in &estimated {
+    let estimated = litrev::bench::leave_one_dataset_out(&runs, true);
+    let unprobed = litrev::bench::leave_one_dataset_out(&runs, false);
+    for (run, bare) in estimated.iter().zip(&unprobed) {
         println!(
-            "{:<20} {:<13} {:>8} {:>9} {:>6.2}",
+            "{:<20} {:<13} {:>8} {:>9} {:>6.2} {:>10} {:>6.2}",
             run.run.dataset,
             run.run.tier.name(),
             run.run.requests(),
             run.estimated,
-            run.ratio()
+            run.ratio(),
+            bare.estimated,
+            bare.ratio()
         );
     }
-    let within = estimated
-        .iter()
-        .filter(|run| (run.ratio() - 1.0).abs() <= litrev::model::ESTIMATE_TOLERANCE)
-        .count();
-    let mean_error = estimated
-        .iter()
-        .map(|run| (run.ratio() - 1.0).abs())
-        .sum::<f64>()
-        / estimated.len().max(1) as f64;
+    let summary = |estimated: &[litrev::bench::EstimatedRun]| {
+        let within = estimated
+            .iter()
+            .filter(|run| (run.ratio() - 1.0).abs() <= litrev::model::ESTIMATE_TOLERANCE)
+            .count();
+        let mean_error = estimated
+            .iter()
+            .map(|run| (run.ratio() - 1.0).abs())
+            .sum::<f64>()
+            / estimated.len().max(1) as f64;
+        format!(
+            "{within} of {} runs within ±30 % of the estimate; mean |actual/estimate − 1| {mean_error:.3}",
+            estimated.len()
+        )
+    };
+    println!("leave one dataset out: {}", summary(&estimated));
     println!(
-        "leave one dataset out: {within} of {} runs within ±30 % of the estimate; mean |actual/estimate − 1| {mean_error:.3}",
-        estimated.len()
+        "leave one dataset out, without the probe's reading: {}",
+        summary(&unprobed)
     );
     let every: Vec<&litrev::bench::MeasuredRun> = runs.iter().collect();
     let fitted = litrev::bench::fit_request_model(&every);
-    let shipped = litrev::RequestModel::CHOSEN;
+    let shipped = litrev::RequestModel::PROBED;
     println!(
-        "fitted on every run: search_fill {:.2}, snowball_fill {:.2} (shipped: {:.2}, {:.2})",
+        "fitted on every run: search_fill {:.2}, snowball_fill {:.2}, discovered_share {:.1} (shipped: {:.2}, {:.2}, {:.1})",
+        fitted.search_fill,
+        fitted.snowball_fill,
+        fitted.discovered_share,
+        shipped.search_fill,
+        shipped.snowball_fill,
+        shipped.discovered_share
+    );
+    let bare: Vec<litrev::bench::MeasuredRun> = runs
+        .iter()
+        .map(|run| litrev::bench::MeasuredRun {
+            shape: run.shape.without_probe(),
+            ..run.clone()
+        })
+        .collect();
+    let fitted = litrev::bench::fit_request_model(&bare.iter().collect::<Vec<_>>());
+    let shipped = litrev::RequestModel::SHAPE_ONLY;
+    println!(
+        "without the probe, fitted on every run: search_fill {:.2}, snowball_fill {:.2} (shipped: {:.2}, {:.2})",
         fitted.search_fill, fitted.snowball_fill, shipped.search_fill, shipped.snowball_fill
     );
     Ok(0)

@@ -46,7 +46,7 @@ pub use language::{language_code, language_name};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{
     Brief, Channel, Clarification, Dimension, Domain, Filters, Focus, Grounds, HitOrder, Plan,
-    Query, SynthesisPart, SynthesisSection, TimeWindow,
+    ProbeReading, Query, SynthesisPart, SynthesisSection, TimeWindow,
 };
 pub use processing::{Processing, processing, work_in_process};
 pub use review::{

@@ -169,6 +169,37 @@ pub struct Brief {
     /// own queries (seed S1, S4 §4c); empty: the question is searched as one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub domains: Vec<Domain>,
+    /// How large and how cited the question's literature looked to the probe search; the
+    /// estimate reads it. None: no probe ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<ProbeReading>,
+}
+
+/// What a probe search saw of the question's literature: how many works its searches
+/// matched and how often the works it read are cited. A plan's requests follow from these
+/// as much as from its own shape: a search reads no further than the works that match, and
+/// a snowball stage pages through its works' citations.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeReading {
+    /// Works its searches read, merged.
+    pub works: usize,
+    /// The most works one of its searches matched on a source that counts them (OpenAlex's
+    /// `meta.count`); none when no source said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matches: Option<u64>,
+    /// Times the works it read are cited, summed, as the sources report.
+    pub citations: u64,
+}
+
+impl ProbeReading {
+    /// Mean times a work the probe read is cited (0 without works).
+    pub fn citations_per_work(&self) -> f64 {
+        if self.works == 0 {
+            0.0
+        } else {
+            self.citations as f64 / self.works as f64
+        }
+    }
 }
 
 /// A part of a question spanning several disciplines, or several unrelated topics: its name,

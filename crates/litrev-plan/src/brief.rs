@@ -120,6 +120,7 @@ pub fn brief(question: &str, filters: &Filters, this_year: i32) -> Brief {
         },
         clarifications: Vec::new(),
         domains: Vec::new(),
+        probe: None,
     }
 }
 

@@ -72,6 +72,21 @@ impl Federation {
         )
     }
 
+    /// How many works `query` matches on each source that searches and answers it (`None`
+    /// from a source that does not count).
+    pub fn count_each(&self, query: &Query) -> Vec<(SourceKind, Result<Option<u64>>)> {
+        self.each(
+            |capabilities| capabilities.search,
+            |source| {
+                if source.capabilities().answers(query) {
+                    source.count(query)
+                } else {
+                    Ok(None)
+                }
+            },
+        )
+    }
+
     /// Calls `call` on every source whose capabilities pass `able`, one thread per source.
     fn each<T: Send>(
         &self,

@@ -208,6 +208,17 @@ pub trait Source: Send + Sync {
     /// When the source fails; an empty result is not an error.
     fn search(&self, query: &Query, limit: usize) -> Result<Vec<Hit>>;
 
+    /// How many works match `query` in all, as the source counts them (OpenAlex's
+    /// `meta.count`); `None` when the source does not say. Plans read it to tell a small
+    /// literature from a large one before anything runs.
+    ///
+    /// # Errors
+    /// When the source fails.
+    fn count(&self, query: &Query) -> Result<Option<u64>> {
+        let _ = query;
+        Ok(None)
+    }
+
     /// Looks works up by any of their ids; ids the source does not know are absent from the result.
     ///
     /// # Errors

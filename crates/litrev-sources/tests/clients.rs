@@ -281,6 +281,23 @@ fn citing_ids(
     ids
 }
 
+/// A count is one request of one result, and says how many works a search pages through.
+#[test]
+fn openalex_counts_what_a_search_matches_in_one_request() {
+    let Some(data) = litrev_testkit::testdata() else {
+        return;
+    };
+    let (server, source) = openalex_on(&data, "Chou_2004");
+    let query = Query::new("q1", "", "pain");
+    let count = source.count(&query).expect("count");
+    assert_eq!(server.requests(), 1, "a count is one request");
+    let hits = source.search(&query, 10_000).expect("search");
+    assert!(hits.len() > 200, "the search reads more than a page");
+    assert_eq!(count, Some(hits.len() as u64));
+    let none = Query::new("q2", "", "xylophone zeppelin");
+    assert_eq!(source.count(&none).expect("count"), Some(0));
+}
+
 #[test]
 fn openalex_doi_lists_are_cut_short_where_a_hundred_would_make_the_url_too_long() {
     let Some(data) = litrev_testkit::testdata() else {

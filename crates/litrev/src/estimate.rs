@@ -28,8 +28,15 @@ pub struct SearchShape {
     pub seeds: usize,
     /// Most snowball stages.
     pub max_stages: u32,
+    /// Most works a snowball stage expands.
+    pub expand_per_stage: usize,
     /// The live sources asked, by name (snapshots ask no API).
     pub sources: Vec<&'static str>,
+    /// The most works one of the probe's searches matched; none without a probe or a source
+    /// that counts.
+    pub matches: Option<u64>,
+    /// Mean times a work the probe read is cited; none without a probe.
+    pub citations_per_work: Option<f64>,
 }
 
 impl SearchShape {
@@ -52,14 +59,41 @@ impl SearchShape {
             hits_per_query: plan.hits_per_query,
             seeds: plan.seeds.len(),
             max_stages: plan.limits.max_stages,
+            expand_per_stage: plan.limits.max_works,
             sources: names,
+            matches: plan.brief.probe.as_ref().and_then(|probe| probe.matches),
+            citations_per_work: plan
+                .brief
+                .probe
+                .as_ref()
+                .map(litrev_model::ProbeReading::citations_per_work),
         }
     }
 
+    /// The shape as a plan without a probe has it: its own searches and limits only.
+    pub fn without_probe(&self) -> SearchShape {
+        SearchShape {
+            matches: None,
+            citations_per_work: None,
+            ..self.clone()
+        }
+    }
+
+    /// Whether the probe's reading is there to estimate from.
+    pub fn probed(&self) -> bool {
+        self.matches.is_some() && self.citations_per_work.is_some()
+    }
+
     /// Search pages beyond each search's first that a source of `page` hits per request could
-    /// read.
+    /// read: as deep as the plan goes, or as the probe's matches reach when it is shallower.
     fn further_pages(&self, page: usize) -> u64 {
-        (self.queries * self.hits_per_query.div_ceil(page.max(1)).saturating_sub(1)) as u64
+        let reach = match self.matches {
+            Some(matches) => self
+                .hits_per_query
+                .min(usize::try_from(matches).unwrap_or(usize::MAX)),
+            None => self.hits_per_query,
+        };
+        (self.queries * reach.div_ceil(page.max(1)).saturating_sub(1)) as u64
     }
 
     /// Requests of the expert channel: a list of authors and a list of their works per
@@ -68,11 +102,40 @@ impl SearchShape {
         2 * self.experts as u64
     }
 
-    /// OR-lists the snowball asks for when each stage lists its works' references and their
-    /// citing works once: two per stage.
-    fn snowball_lists(&self) -> u64 {
-        u64::from(self.max_stages) * 2
+    /// OR-lists the snowball asks for. Without a probe, each stage lists its works' references
+    /// and their citing works once: two per stage. With one, the stages are followed as the
+    /// probe's reading lets them run ([`probed_stages`]).
+    fn snowball_lists(&self, discovered_share: f64) -> f64 {
+        match (self.matches, self.citations_per_work) {
+            (Some(matches), Some(cited)) => probed_stages(self, matches, cited, discovered_share),
+            _ => f64::from(self.max_stages) * 2.0,
+        }
     }
+}
+
+/// The lists of the snowball's stages as a probe's reading lets them run. The first stage
+/// expands what discovery found (a `discovered_share` of the hits the searches read, no more
+/// than the works that match); each stage expands up to the plan's most works of what awaits
+/// expansion, and every work expanded brings in as many new ones as works of the question are
+/// cited on average, until the matching literature is spent or the stages end. A stage of n
+/// works asks for one list more than it takes OR-lists of [`MAX_OR_VALUES`] ids to name
+/// them: its references, list by list, and its citing works.
+fn probed_stages(shape: &SearchShape, matches: u64, cited: f64, discovered_share: f64) -> f64 {
+    let literature = matches as f64;
+    let mut waiting =
+        literature.min(discovered_share * (shape.queries * shape.hits_per_query) as f64);
+    let mut expanded = 0.0;
+    let mut lists = 0.0;
+    for _ in 0..shape.max_stages {
+        let works = waiting.min(shape.expand_per_stage as f64);
+        if works < 1.0 {
+            break;
+        }
+        lists += 1.0 + (works / MAX_OR_VALUES as f64).ceil();
+        expanded += works;
+        waiting = (literature - expanded).min(waiting - works + works * cited);
+    }
+    lists
 }
 
 /// The live API a source names, as its requests are recorded.
@@ -93,29 +156,50 @@ fn live_name(spec: &SourceSpec) -> Option<&'static str> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RequestModel {
     /// Requests per search page beyond the first the plan could read (below 1: searches run
-    /// out of hits before the plan's depth).
+    /// out of hits before the plan's depth, or a directed search's kinds or years leave few).
     pub search_fill: f64,
-    /// Requests per OR-list the snowball asks for at two a stage (below 1: snowballing
-    /// saturates before its last stage; above 1: answers run over a page, or a stage has more
-    /// works to expand than one list holds).
+    /// Requests per OR-list the snowball is expected to ask for (below 1: snowballing
+    /// saturates sooner; above 1: answers run over a page).
     pub snowball_fill: f64,
+    /// Of the hits a plan's searches read, the share the snowball's first stage expands (the
+    /// searches overlap, and not every hit is relevant); read only with a probe.
+    pub discovered_share: f64,
 }
 
 impl RequestModel {
-    /// The constants fitted by `litrev bench estimate` to the reviews of the seven SYNERGY
-    /// works files at every tier (28 runs) against a local OpenAlex: searches read 0.24 of
-    /// their further pages (the pools are small, and a directed search's kinds or years leave
-    /// few), and the snowball asks 0.90 requests per list. Fitted leaving each dataset out,
-    /// the estimate put 19 of the 28 runs within ±30 % (mean |actual/estimate − 1| 0.23); with
-    /// the expert channel's two lists counted (and its works snowballed), 20 of 28 (0.21), the
-    /// constants fitted on every run then 0.24 and 0.91. The
-    /// misses are the densest and the sparsest pools (Jeyaraman_2020 asks up to 1.9× the
-    /// estimate, Menon_2022's quick review half), which a plan's shape alone cannot tell apart,
-    /// and the exhaustive reviews of the smallest pools, whose searches run out of hits.
-    pub const CHOSEN: RequestModel = RequestModel {
+    /// The constants for a plan whose probe read the literature, fitted by `litrev bench
+    /// estimate` to the reviews of the seven SYNERGY works files at every tier (28 runs)
+    /// against a local OpenAlex. Fitted leaving each dataset out (the share too), the
+    /// estimate put 25 of the 28 runs within ±30 % (mean |actual/estimate − 1| 0.092; from
+    /// the shape alone 20 and 0.207). The misses are the densest pool's smaller tiers
+    /// (Jeyaraman_2020 asks up to 1.5× the estimate): its works cite one another more than
+    /// the probe's few works show.
+    pub const PROBED: RequestModel = RequestModel {
+        search_fill: 0.40,
+        snowball_fill: 0.95,
+        discovered_share: 0.3,
+    };
+
+    /// The constants for a plan without a probe, from its shape alone, fitted the same way:
+    /// searches read 0.24 of their further pages and the snowball asks 0.90 requests per
+    /// list at two lists a stage. Leaving each dataset out, 20 of the 28 runs fall within
+    /// ±30 % (mean |actual/estimate − 1| 0.21); the misses are the densest and the sparsest
+    /// pools, which a plan's shape cannot tell apart, and the exhaustive reviews of the
+    /// smallest, whose searches run out of hits.
+    pub const SHAPE_ONLY: RequestModel = RequestModel {
         search_fill: 0.24,
         snowball_fill: 0.90,
+        discovered_share: 1.0,
     };
+
+    /// The constants that fit what is known of `shape`.
+    pub fn for_shape(shape: &SearchShape) -> RequestModel {
+        if shape.probed() {
+            RequestModel::PROBED
+        } else {
+            RequestModel::SHAPE_ONLY
+        }
+    }
 
     /// Requests of the discover step: each search's first page, the further pages as full as
     /// the model expects, the seeds' lookups and the expert channel's two lists.
@@ -127,7 +211,7 @@ impl RequestModel {
 
     /// Requests of the snowball stages.
     pub fn snowball(&self, shape: &SearchShape) -> f64 {
-        self.snowball_fill * shape.snowball_lists() as f64
+        self.snowball_fill * shape.snowball_lists(self.discovered_share)
     }
 
     /// OpenAlex requests of a run of this shape.
@@ -198,7 +282,7 @@ fn search_paging(source: &str) -> Paging {
 /// snowballing, per work rather than in lists, is not estimated).
 pub fn estimate(plan: &Plan, sources: &[SourceSpec]) -> Estimate {
     let shape = SearchShape::of(plan, sources);
-    let model = RequestModel::CHOSEN;
+    let model = RequestModel::for_shape(&shape);
     let sources: Vec<SourceEstimate> = shape
         .sources
         .iter()
@@ -368,6 +452,64 @@ mod tests {
         )
     }
 
+    /// `plan` with a probe's reading: `matches` works matched, each read cited `cited` times.
+    fn probed(mut plan: Plan, matches: u64, cited: u64) -> Plan {
+        plan.brief.probe = Some(litrev_model::ProbeReading {
+            works: 100,
+            matches: Some(matches),
+            citations: 100 * cited,
+        });
+        plan
+    }
+
+    #[test]
+    fn a_probe_reading_bounds_the_pages_and_the_stages_by_the_literature() {
+        let openalex = [SourceSpec::OpenAlex];
+        let exhaustive = plan(Tier::Exhaustive, 0);
+        let small = probed(exhaustive.clone(), 150, 3);
+        let large = probed(exhaustive.clone(), 100_000, 3);
+        let standard = plan(Tier::Standard, 0);
+        let uncited = probed(standard.clone(), 100_000, 0);
+        let cited = probed(standard.clone(), 100_000, 3);
+        let shape = |plan: &Plan| SearchShape::of(plan, &openalex);
+        assert!(!shape(&exhaustive).probed() && shape(&small).probed());
+        // A literature of 150 works fills one page per search, however deep the plan reads.
+        assert_eq!(shape(&small).further_pages(MAX_PER_PAGE), 0);
+        assert_eq!(
+            shape(&large).further_pages(MAX_PER_PAGE),
+            shape(&exhaustive).further_pages(MAX_PER_PAGE)
+        );
+        // The snowball spends a small literature in one stage, follows a large cited one to
+        // its last stage, and stops after what discovery found when nothing cites it.
+        let share = RequestModel::PROBED.discovered_share;
+        let lists = |plan: &Plan| shape(plan).snowball_lists(share);
+        let works = exhaustive.limits.max_works as f64;
+        let stage = 1.0 + (works / MAX_OR_VALUES as f64).ceil();
+        assert_eq!(lists(&small), 1.0 + (150.0 / MAX_OR_VALUES as f64).ceil());
+        assert_eq!(
+            lists(&large),
+            stage * f64::from(exhaustive.limits.max_stages)
+        );
+        let discovered = share * (shape(&uncited).queries * standard.hits_per_query) as f64;
+        let per_stage = standard.limits.max_works as f64;
+        assert!(discovered < per_stage * f64::from(standard.limits.max_stages));
+        assert_eq!(
+            lists(&uncited),
+            (discovered / per_stage).floor() * (1.0 + (per_stage / MAX_OR_VALUES as f64).ceil())
+                + 1.0
+                + ((discovered % per_stage) / MAX_OR_VALUES as f64).ceil()
+        );
+        assert!(lists(&uncited) < lists(&cited));
+        // The estimate follows: fewer requests for the small literature, and the probed
+        // model's constants.
+        let requests = |plan: &Plan| estimate(plan, &openalex).requests;
+        assert!(requests(&small) < requests(&large));
+        assert_eq!(
+            requests(&small),
+            RequestModel::PROBED.requests(&shape(&small))
+        );
+    }
+
     #[test]
     fn snapshots_cost_no_request_and_openalex_is_estimated_whole() {
         let quick = plan(Tier::Quick, 0);
@@ -384,7 +526,7 @@ mod tests {
         let shape = SearchShape::of(&quick, &[SourceSpec::OpenAlex]);
         // One page per search at the quick tier's depth, and two lists a stage.
         let expected = shape.queries as f64
-            + RequestModel::CHOSEN.snowball_fill * f64::from(quick.limits.max_stages) * 2.0;
+            + RequestModel::SHAPE_ONLY.snowball_fill * f64::from(quick.limits.max_stages) * 2.0;
         assert_eq!(online.requests, expected.round() as u64);
         assert!(online.requests_low < online.requests && online.requests < online.requests_high);
         assert!(online.cost_usd > 0.0 && online.api_seconds > 0.0);

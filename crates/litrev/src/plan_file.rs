@@ -146,12 +146,15 @@ pub struct PlanEdit {
 }
 
 /// What the edited plan changed from the generated one, field by field (objects are compared
-/// field by field, lists whole), in the fields' order.
+/// field by field, lists whole), in the fields' order. The probe's reading is what a search
+/// saw, not a choice, and is no edit.
 pub fn plan_edits(generated: &Plan, edited: &Plan) -> Vec<PlanEdit> {
-    let (Ok(generated), Ok(edited)) = (
-        serde_json::to_value(with_synthesis(generated)),
-        serde_json::to_value(with_synthesis(edited)),
-    ) else {
+    let unprobed = |plan: &Plan| {
+        let mut plan = with_synthesis(plan);
+        plan.brief.probe = None;
+        serde_json::to_value(plan)
+    };
+    let (Ok(generated), Ok(edited)) = (unprobed(generated), unprobed(edited)) else {
         return Vec::new();
     };
     let mut edits = Vec::new();
@@ -253,6 +256,12 @@ mod tests {
         edited.queries.truncate(1);
         edited.limits.max_stages += 1;
         edited.filters.year_from = None;
+        // What a probe read is no edit.
+        edited.brief.probe = Some(litrev_model::ProbeReading {
+            works: 68,
+            matches: Some(210),
+            citations: 1633,
+        });
         let fields: Vec<String> = plan_edits(&generated, &edited)
             .into_iter()
             .map(|edit| edit.field)

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use litrev_model::{MergeCounts, Query, Tier, Work, WorkId, merge_duplicates};
+use litrev_model::{MergeCounts, ProbeReading, Query, Tier, Work, WorkId, merge_duplicates};
 use litrev_plan::PlanConfig;
 use serde::Serialize;
 
@@ -75,7 +75,45 @@ impl Runner {
         }
         let report = self.search(&plan.question, &scholarly, Tier::Quick, events)?;
         litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
+        plan.brief.probe = Some(ProbeReading {
+            works: report.works.len(),
+            matches: self.matches(&plan.question, &scholarly, events)?,
+            citations: report
+                .works
+                .iter()
+                .filter_map(|work| work.cited_by_count)
+                .map(u64::from)
+                .sum(),
+        });
         Ok(report.works.len())
+    }
+
+    /// The most works one of the quick tier's searches of `question` matches on a source of
+    /// `sources` that counts them; none when no source counts. A source that fails to count
+    /// is passed over: the count only informs the estimate.
+    fn matches(
+        &self,
+        question: &str,
+        sources: &[SourceSpec],
+        events: &dyn Fn(&Event),
+    ) -> Result<Option<u64>> {
+        // Snapshots do not count: only the APIs are asked.
+        let live: Vec<SourceSpec> = sources
+            .iter()
+            .filter(|source| !matches!(source, SourceSpec::Snapshot { .. }))
+            .cloned()
+            .collect();
+        if live.is_empty() {
+            return Ok(None);
+        }
+        let plan = litrev_plan::plan(question, &PlanConfig::for_tier(Tier::Quick));
+        let federation = self.sources().open(&SourceSpec::merge(live), events)?;
+        Ok(plan
+            .queries
+            .iter()
+            .flat_map(|query| federation.count_each(query))
+            .filter_map(|(_, count)| count.ok().flatten())
+            .max())
     }
 
     /// Runs the queries the plan makes of `question` on every source and merges the hits.

@@ -436,6 +436,22 @@ impl Source for OpenAlexSource {
         Ok(hits)
     }
 
+    /// One search request of one result, its id only: `meta.count` is the number matching.
+    fn count(&self, query: &Query) -> Result<Option<u64>> {
+        let search = to_search_syntax(&query.text);
+        if search.is_empty() {
+            return Ok(Some(0));
+        }
+        let mut params = vec![
+            ("search", search),
+            ("select", "id".to_owned()),
+            ("per_page", "1".to_owned()),
+        ];
+        params.extend(directions(query));
+        let request = self.request(&params, "count", SEARCH_COST_USD);
+        Ok(Some(self.page(&request)?.count))
+    }
+
     fn lookup(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
         let mut openalex = Vec::new();
         let mut dois = Vec::new();

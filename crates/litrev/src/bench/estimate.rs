@@ -121,8 +121,10 @@ fn review(url: &str, dataset: &str, question: &str, tier: Tier) -> Result<Measur
         max_fulltext: Some(0),
         ..RunOptions::approved(question, vec![SourceSpec::OpenAlex], tier, out_dir.clone())
     };
-    let plan = crate::generated_plan(&options);
+    let mut plan = crate::generated_plan(&options);
     let mut runner = Runner::open(home, None)?;
+    // As `litrev plan` does: the probe's reading is what the estimate is made from.
+    runner.probe(&mut plan, &options.sources, &|_| {})?;
     match runner.start(&options, &|_| {}) {
         Ok(Outcome::Done(_)) | Err(Error::NothingIncluded) => {}
         Ok(_) => {
@@ -170,8 +172,19 @@ fn read_record(path: &Path) -> Result<RunRecordFile> {
     })
 }
 
-/// Each run estimated by the request model fitted on the other datasets' runs.
-pub fn leave_one_dataset_out(runs: &[MeasuredRun]) -> Vec<EstimatedRun> {
+/// Each run estimated by the request model fitted on the other datasets' runs, as they are
+/// (`probed`) or with their plans' probe readings left out.
+pub fn leave_one_dataset_out(runs: &[MeasuredRun], probed: bool) -> Vec<EstimatedRun> {
+    let runs: Vec<MeasuredRun> = runs
+        .iter()
+        .map(|run| {
+            let mut run = run.clone();
+            if !probed {
+                run.shape = run.shape.without_probe();
+            }
+            run
+        })
+        .collect();
     runs.iter()
         .map(|run| {
             let others: Vec<&MeasuredRun> = runs
@@ -187,17 +200,42 @@ pub fn leave_one_dataset_out(runs: &[MeasuredRun]) -> Vec<EstimatedRun> {
         .collect()
 }
 
-/// The request model that fits `runs`: each constant the ratio of the requests the runs made
-/// to those their shapes could have made at that constant 1 (the discover step's further
-/// pages, the snowball's lists).
+/// The shares of discovered hits tried when fitting: tenths from 0.1 to 1.
+const DISCOVERED_SHARES: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+/// The request model that fits `runs`: for each share of discovered hits tried, each fill the
+/// ratio of the requests the runs made to those their shapes could have made at fill 1 (the
+/// discover step's further pages, the snowball's lists); of those, the one whose estimates
+/// miss the runs least on average (the first of equals).
 pub fn fit(runs: &[&MeasuredRun]) -> RequestModel {
+    let mut best: Option<(f64, RequestModel)> = None;
+    for share in DISCOVERED_SHARES {
+        let model = fit_fills(runs, share);
+        let miss = runs
+            .iter()
+            .map(|run| {
+                let estimated = model.requests(&run.shape).max(1) as f64;
+                (run.requests() as f64 / estimated - 1.0).abs()
+            })
+            .sum::<f64>();
+        if best.is_none_or(|(least, _)| miss < least - 1e-12) {
+            best = Some((miss, model));
+        }
+    }
+    best.map_or(RequestModel::SHAPE_ONLY, |(_, model)| model)
+}
+
+/// The fills that fit `runs` at one share of discovered hits.
+fn fit_fills(runs: &[&MeasuredRun], discovered_share: f64) -> RequestModel {
     let unit = RequestModel {
         search_fill: 1.0,
         snowball_fill: 1.0,
+        discovered_share,
     };
     let zero = RequestModel {
         search_fill: 0.0,
         snowball_fill: 0.0,
+        discovered_share,
     };
     let ratio = |actual: f64, possible: f64| {
         if possible > 0.0 {
@@ -216,5 +254,6 @@ pub fn fit(runs: &[&MeasuredRun]) -> RequestModel {
             sum(&|run| (run.snowball + run.other) as f64),
             sum(&|run| unit.snowball(&run.shape)),
         ),
+        discovered_share,
     }
 }
