@@ -131,13 +131,18 @@ const DISCIPLINE_SHARE: f64 = 0.15;
 const SPLIT_SHARE: f64 = 0.25;
 
 /// A probe this full found a large field: two of the quick tier's pages of 50 hits, after the
-/// queries' hits were merged.
+/// queries' hits were merged. Read only when no source counted the matches.
 const LARGE_FIELD: usize = 100;
+
+/// A field is large when one of the probe's searches matches more works than an exhaustive
+/// review's search reads.
+const LARGE_FIELD_MATCHES: u64 = 1_000;
 
 /// Reads a probe search's works into the brief: the disciplines they are filed under first
 /// (derived), and at most two clarifying questions, when the probe spreads over two
-/// disciplines or no time window was given for a large field. The defaults stand until
-/// [`answer`] records an answer.
+/// disciplines or no time window was given for a large field (by the matches the brief's
+/// [`litrev_model::ProbeReading`] counted, when a source counted them). The defaults stand
+/// until [`answer`] records an answer.
 ///
 /// The disciplines become the brief's domains when each claims terms of the question
 /// (`key_terms`) of its own and their works seldom meet ([`crate::find_domains`]).
@@ -199,10 +204,17 @@ pub fn read_probe(brief: &mut Brief, key_terms: &[String], hits: &[Work]) {
             answer: None,
         });
     }
-    if brief.time_window.basis == Grounds::Assumed && hits.len() >= LARGE_FIELD {
+    let matches = brief.probe.as_ref().and_then(|probe| probe.matches);
+    let large = matches.map_or(hits.len() >= LARGE_FIELD, |count| {
+        count > LARGE_FIELD_MATCHES
+    });
+    if brief.time_window.basis == Grounds::Assumed && large {
+        let size = matches.map_or(String::new(), |count| {
+            format!(" ({count} works match a search of it)")
+        });
         brief.clarifications.push(Clarification {
             about: "time_window".to_owned(),
-            question: "No years were given and the field is large. Cover works of any era (the last ten years also searched on their own), or only the last ten years?".to_owned(),
+            question: format!("No years were given and the field is large{size}. Cover works of any era (the last ten years also searched on their own), or only the last ten years?"),
             options: vec!["any era".to_owned(), "last ten years".to_owned()],
             answer: None,
         });
@@ -470,6 +482,35 @@ mod tests {
                 work
             })
             .collect()
+    }
+
+    #[test]
+    fn a_counted_field_is_large_when_it_matches_more_than_a_search_reads() {
+        let hits = filed_under(&["Medicine"; 104]);
+        let asked = |matches: Option<u64>| {
+            let mut asked = brief("Teacher burnout", &Filters::default(), 2026);
+            asked.probe = Some(litrev_model::ProbeReading {
+                works: hits.len(),
+                matches,
+                citations: 0,
+            });
+            read_probe(&mut asked, &[], &hits);
+            asked.clarifications
+        };
+        // Uncounted, a full probe stands for a large field.
+        assert_eq!(asked(None).len(), 1);
+        assert!(
+            asked(Some(300)).is_empty(),
+            "300 matches: a search reads them all"
+        );
+        let large = asked(Some(48_210));
+        assert_eq!(large.len(), 1);
+        assert_eq!(large[0].about, "time_window");
+        assert!(
+            large[0]
+                .question
+                .contains("(48210 works match a search of it)")
+        );
     }
 
     #[test]

@@ -74,7 +74,6 @@ impl Runner {
             return Ok(0);
         }
         let report = self.search(&plan.question, &scholarly, Tier::Quick, events)?;
-        litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
         plan.brief.probe = Some(ProbeReading {
             works: report.works.len(),
             matches: self.matches(&plan.question, &scholarly, events)?,
@@ -85,6 +84,7 @@ impl Runner {
                 .map(u64::from)
                 .sum(),
         });
+        litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
         Ok(report.works.len())
     }
 
