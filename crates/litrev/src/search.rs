@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::options::SourceSpec;
 use crate::runner::Runner;
+use litrev_sources::Federation;
 
 /// What one source contributed to a search, and what it cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -73,10 +74,20 @@ impl Runner {
         if scholarly.is_empty() {
             return Ok(0);
         }
-        let report = self.search(&plan.question, &scholarly, Tier::Quick, events)?;
+        let searches = search_plan(&plan.question, &scholarly, Tier::Quick)?;
+        let federation = self.sources().open(&SourceSpec::merge(scholarly), events)?;
+        let report = self.search_in(&federation, searches.clone(), events)?;
+        // A source that fails to count is passed over: the count only informs the estimate
+        // and whether the field is large.
+        let matches = searches
+            .queries
+            .iter()
+            .flat_map(|query| federation.count_each(query))
+            .filter_map(|(_, count)| count.ok().flatten())
+            .max();
         plan.brief.probe = Some(ProbeReading {
             works: report.works.len(),
-            matches: self.matches(&plan.question, &scholarly, events)?,
+            matches,
             citations: report
                 .works
                 .iter()
@@ -86,34 +97,6 @@ impl Runner {
         });
         litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
         Ok(report.works.len())
-    }
-
-    /// The most works one of the quick tier's searches of `question` matches on a source of
-    /// `sources` that counts them; none when no source counts. A source that fails to count
-    /// is passed over: the count only informs the estimate.
-    fn matches(
-        &self,
-        question: &str,
-        sources: &[SourceSpec],
-        events: &dyn Fn(&Event),
-    ) -> Result<Option<u64>> {
-        // Snapshots do not count: only the APIs are asked.
-        let live: Vec<SourceSpec> = sources
-            .iter()
-            .filter(|source| !matches!(source, SourceSpec::Snapshot { .. }))
-            .cloned()
-            .collect();
-        if live.is_empty() {
-            return Ok(None);
-        }
-        let plan = litrev_plan::plan(question, &PlanConfig::for_tier(Tier::Quick));
-        let federation = self.sources().open(&SourceSpec::merge(live), events)?;
-        Ok(plan
-            .queries
-            .iter()
-            .flat_map(|query| federation.count_each(query))
-            .filter_map(|(_, count)| count.ok().flatten())
-            .max())
     }
 
     /// Runs the queries the plan makes of `question` on every source and merges the hits.
@@ -127,15 +110,20 @@ impl Runner {
         tier: Tier,
         events: &dyn Fn(&Event),
     ) -> Result<SearchReport> {
-        let mut config = PlanConfig::for_tier(tier);
-        config.web_search = sources.iter().any(SourceSpec::is_web);
-        let plan = litrev_plan::plan(question, &config);
-        if plan.queries.is_empty() {
-            return Err(Error::Discover(litrev_discover::Error::NothingToSearch));
-        }
+        let plan = search_plan(question, sources, tier)?;
         let federation = self
             .sources()
             .open(&SourceSpec::merge(sources.to_vec()), events)?;
+        self.search_in(&federation, plan, events)
+    }
+
+    /// Runs `plan`'s queries on every source of `federation` and merges the hits.
+    fn search_in(
+        &self,
+        federation: &Federation,
+        plan: litrev_model::Plan,
+        events: &dyn Fn(&Event),
+    ) -> Result<SearchReport> {
         let kinds: Vec<_> = federation
             .sources()
             .iter()
@@ -220,4 +208,19 @@ impl Runner {
             merges: merged.merges,
         })
     }
+}
+
+/// The searches a plan of `question` at `tier` makes on `sources` (web searches only when a
+/// web source is named).
+///
+/// # Errors
+/// When the question has no topic words.
+fn search_plan(question: &str, sources: &[SourceSpec], tier: Tier) -> Result<litrev_model::Plan> {
+    let mut config = PlanConfig::for_tier(tier);
+    config.web_search = sources.iter().any(SourceSpec::is_web);
+    let plan = litrev_plan::plan(question, &config);
+    if plan.queries.is_empty() {
+        return Err(Error::Discover(litrev_discover::Error::NothingToSearch));
+    }
+    Ok(plan)
 }

@@ -193,12 +193,7 @@ impl SnapshotIndex {
     }
 
     pub(crate) fn search(&self, text: &str, limit: usize) -> Result<Vec<Hit>> {
-        let mut parser = QueryParser::for_index(
-            &self.index,
-            vec![self.fields.title, self.fields.abstract_text],
-        );
-        parser.set_field_boost(self.fields.title, 2.0);
-        let (query, _ignored_parts) = parser.parse_query_lenient(text);
+        let query = self.text_query(text);
         let searcher = self.reader.searcher();
         let top = searcher
             .search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())
@@ -213,6 +208,25 @@ impl SnapshotIndex {
                 })
             })
             .collect()
+    }
+
+    /// How many works `text` matches, as [`SnapshotIndex::search`] reads it.
+    pub(crate) fn count(&self, text: &str) -> Result<u64> {
+        let searcher = self.reader.searcher();
+        let count = searcher
+            .search(&self.text_query(text), &tantivy::collector::Count)
+            .map_err(|error| self.error(error))?;
+        Ok(count as u64)
+    }
+
+    /// `text` as a query of the titles (weighing twice) and abstracts, read leniently.
+    fn text_query(&self, text: &str) -> Box<dyn tantivy::query::Query> {
+        let mut parser = QueryParser::for_index(
+            &self.index,
+            vec![self.fields.title, self.fields.abstract_text],
+        );
+        parser.set_field_boost(self.fields.title, 2.0);
+        parser.parse_query_lenient(text).0
     }
 
     pub(crate) fn lookup(&self, ids: &[WorkId]) -> Result<Vec<Work>> {

@@ -123,6 +123,15 @@ impl Source for SnapshotSource {
         Ok(hits)
     }
 
+    /// The works an undirected query matches; none for a directed one, whose kinds and years
+    /// the index does not know.
+    fn count(&self, query: &Query) -> Result<Option<u64>> {
+        if query.is_directed() {
+            return Ok(None);
+        }
+        self.index.count(&query.text).map(Some)
+    }
+
     fn lookup(&self, ids: &[WorkId]) -> Result<Vec<Work>> {
         self.index.lookup(ids)
     }

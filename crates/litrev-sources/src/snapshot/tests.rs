@@ -56,6 +56,29 @@ fn a_directed_search_finds_the_chapters_and_the_most_cited() {
     assert!(cited[0] >= most_cited_plain);
 }
 
+/// A count is what a search without a limit reads; a directed query is not counted.
+#[test]
+fn a_count_is_what_an_unlimited_search_reads() {
+    let Some(data) = testdata() else { return };
+    let file = data.join("synergy/works/Donners_2021.jsonl.gz");
+    let home = tempfile::tempdir().expect("temp dir");
+    let (snapshot, _) =
+        SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("open");
+    let plain = query("emicizumab OR haemophilia");
+    let all = snapshot.search(&plain, 10_000).expect("search").len();
+    assert!(all > 100, "{all}");
+    assert_eq!(snapshot.count(&plain).expect("count"), Some(all as u64));
+    assert_eq!(
+        snapshot.count(&query("xylophone zeppelin")).expect("count"),
+        Some(0)
+    );
+    let directed = Query {
+        kinds: vec![WorkKind::BookChapter],
+        ..plain
+    };
+    assert_eq!(snapshot.count(&directed).expect("count"), None);
+}
+
 #[test]
 fn indexes_searches_and_walks_a_real_snapshot() {
     let Some(data) = testdata() else { return };
