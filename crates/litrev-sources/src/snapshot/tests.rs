@@ -15,15 +15,23 @@ fn query(text: &str) -> Query {
     }
 }
 
+/// Donners_2021's snapshot, indexed in a home of its own (kept while the snapshot is used);
+/// none when the shared data is absent.
+fn donners() -> Option<(SnapshotSource, tempfile::TempDir)> {
+    let file = testdata()?.join("synergy/works/Donners_2021.jsonl.gz");
+    let home = tempfile::tempdir().expect("temp dir");
+    let (snapshot, _) =
+        SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("open");
+    Some((snapshot, home))
+}
+
 /// Directed searches read deeper than their limit and keep what they ask for: Donners_2021
 /// holds two book chapters among its 258 works.
 #[test]
 fn a_directed_search_finds_the_chapters_and_the_most_cited() {
-    let Some(data) = testdata() else { return };
-    let file = data.join("synergy/works/Donners_2021.jsonl.gz");
-    let home = tempfile::tempdir().expect("temp dir");
-    let (snapshot, _) =
-        SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("open");
+    let Some((snapshot, _home)) = donners() else {
+        return;
+    };
     let books = Query {
         kinds: vec![WorkKind::Book, WorkKind::BookChapter],
         ..query("emicizumab haemophilia")
@@ -59,11 +67,9 @@ fn a_directed_search_finds_the_chapters_and_the_most_cited() {
 /// A count is what a search without a limit reads; a directed query is not counted.
 #[test]
 fn a_count_is_what_an_unlimited_search_reads() {
-    let Some(data) = testdata() else { return };
-    let file = data.join("synergy/works/Donners_2021.jsonl.gz");
-    let home = tempfile::tempdir().expect("temp dir");
-    let (snapshot, _) =
-        SnapshotSource::open(std::slice::from_ref(&file), home.path(), &|_| {}).expect("open");
+    let Some((snapshot, _home)) = donners() else {
+        return;
+    };
     let plain = query("emicizumab OR haemophilia");
     let all = snapshot.search(&plain, 10_000).expect("search").len();
     assert!(all > 100, "{all}");
