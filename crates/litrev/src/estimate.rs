@@ -1,12 +1,14 @@
 //! The dry-run estimate of a plan: requests per live source, what they cost and the time spent
 //! waiting on the APIs, before anything runs (`litrev plan`), and beside the actual figures in
-//! `run.json`. A language model's tokens are not estimated yet.
+//! `run.json`; and what a language model may be asked ([`estimate_llm`]).
 //!
 //! Requests follow the plan's shape ([`SearchShape`]): every search reads its hits page by page
 //! on each source that searches, seeds are looked up in batches, and each snowball stage lists
-//! its works' references and citing works in OR-lists. How full further search pages come back,
-//! and how many lists the stages ask for before saturation, are the [`RequestModel`]'s
-//! constants, chosen by `litrev bench estimate` leaving each dataset out.
+//! its works' references and citing works in OR-lists. A probe's reading of the literature
+//! (how many works match, how often they are cited) bounds the pages and lets the stages be
+//! followed until the literature is spent. How full further search pages come back, and how
+//! many requests a list costs, are the [`RequestModel`]'s constants, chosen by `litrev bench
+//! estimate` leaving each dataset out.
 
 use litrev_model::{Channel, Estimate, LlmEstimate, LlmPhaseEstimate, Plan, SourceEstimate};
 use litrev_sources::Capabilities;
