@@ -175,7 +175,11 @@ impl RequestModel {
     /// estimate put 25 of the 28 runs within ±30 % (mean |actual/estimate − 1| 0.092; from
     /// the shape alone 20 and 0.207). The misses are the densest pool's smaller tiers
     /// (Jeyaraman_2020 asks up to 1.5× the estimate): its works cite one another more than
-    /// the probe's few works show.
+    /// the probe's few works show. The local OpenAlex serves one pool, so a stage's answers
+    /// are that pool's links; the live API answers with every citing and cited work, 200 a
+    /// page, so a live snowball may ask well over this. A pages term from the probe's
+    /// citations made the estimate of the pool's reviews worse (16–23 of 28), and no live
+    /// recording is there to fit one to.
     pub const PROBED: RequestModel = RequestModel {
         search_fill: 0.40,
         snowball_fill: 0.95,
