@@ -221,13 +221,7 @@ fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
         shipped.snowball_fill,
         shipped.discovered_share
     );
-    let bare: Vec<litrev::bench::MeasuredRun> = runs
-        .iter()
-        .map(|run| litrev::bench::MeasuredRun {
-            shape: run.shape.without_probe(),
-            ..run.clone()
-        })
-        .collect();
+    let bare = litrev::bench::unprobed(&runs);
     let fitted = litrev::bench::fit_request_model(&bare.iter().collect::<Vec<_>>());
     let shipped = litrev::RequestModel::SHAPE_ONLY;
     println!(

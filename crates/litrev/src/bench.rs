@@ -27,7 +27,7 @@ pub use cross_validate::{
 };
 pub use estimate::{
     EstimateBenchOptions, EstimatedRun, MeasuredRun, fit as fit_request_model,
-    leave_one_dataset_out, measure_runs,
+    leave_one_dataset_out, measure_runs, unprobed,
 };
 pub use litrev_bench_server::random::SplitMix64;
 pub use litrev_snowball::SnowballConfig;

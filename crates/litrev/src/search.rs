@@ -5,13 +5,13 @@ use std::collections::BTreeSet;
 
 use litrev_model::{MergeCounts, ProbeReading, Query, Tier, Work, WorkId, merge_duplicates};
 use litrev_plan::PlanConfig;
+use litrev_sources::Federation;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::options::SourceSpec;
 use crate::runner::Runner;
-use litrev_sources::Federation;
 
 /// What one source contributed to a search, and what it cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]

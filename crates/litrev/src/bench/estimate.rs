@@ -175,16 +175,11 @@ fn read_record(path: &Path) -> Result<RunRecordFile> {
 /// Each run estimated by the request model fitted on the other datasets' runs, as they are
 /// (`probed`) or with their plans' probe readings left out.
 pub fn leave_one_dataset_out(runs: &[MeasuredRun], probed: bool) -> Vec<EstimatedRun> {
-    let runs: Vec<MeasuredRun> = runs
-        .iter()
-        .map(|run| {
-            let mut run = run.clone();
-            if !probed {
-                run.shape = run.shape.without_probe();
-            }
-            run
-        })
-        .collect();
+    let runs = if probed {
+        runs.to_vec()
+    } else {
+        unprobed(runs)
+    };
     runs.iter()
         .map(|run| {
             let others: Vec<&MeasuredRun> = runs
@@ -196,6 +191,16 @@ pub fn leave_one_dataset_out(runs: &[MeasuredRun], probed: bool) -> Vec<Estimate
                 run: run.clone(),
                 estimated: model.requests(&run.shape),
             }
+        })
+        .collect()
+}
+
+/// `runs` as plans without a probe would have shaped them.
+pub fn unprobed(runs: &[MeasuredRun]) -> Vec<MeasuredRun> {
+    runs.iter()
+        .map(|run| MeasuredRun {
+            shape: run.shape.without_probe(),
+            ..run.clone()
         })
         .collect()
 }
