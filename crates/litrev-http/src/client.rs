@@ -85,7 +85,7 @@ impl Client {
     /// `Build` when TLS or the client cannot be set up; `Cache` when the cache file cannot
     /// be opened or created.
     pub fn new(config: HttpConfig) -> Result<Self> {
-        let http = reqwest::blocking::Client::builder()
+        let http = crate::blocking_client_builder()
             .user_agent(config.user_agent.as_str())
             .timeout(config.timeout)
             .connect_timeout(config.timeout)

@@ -146,7 +146,7 @@ impl Downloader {
         });
         let redirect_guard = Arc::clone(&guard);
         let max_redirects = limits.max_redirects;
-        let http = reqwest::blocking::Client::builder()
+        let http = crate::blocking_client_builder()
             .user_agent(user_agent)
             .timeout(limits.timeout)
             .connect_timeout(limits.timeout)

@@ -52,6 +52,7 @@ mod download;
 mod error;
 mod request;
 mod telemetry;
+mod tls;
 
 pub use cache::{CachedResponse, ResponseStore};
 pub use client::{Client, Endpoint};
@@ -60,3 +61,4 @@ pub use download::{DownloadError, DownloadLimits, Downloaded, Downloader, is_pub
 pub use error::{Error, Result};
 pub use request::{Method, Request, Response};
 pub use telemetry::{CallRecord, SourceSummary};
+pub use tls::blocking_client_builder;

@@ -584,7 +584,9 @@ fn an_independent_client_reviews_over_streamable_http_behind_the_token() {
     let server =
         crate::support::Server::start(home.path(), &["--token", "s3cret", "--source", &source]);
     let url = format!("{}/mcp", server.url);
-    let refused = reqwest::blocking::Client::new()
+    let refused = litrev_http::blocking_client_builder()
+        .build()
+        .expect("a client")
         .post(&url)
         .header("Accept", "application/json, text/event-stream")
         .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))

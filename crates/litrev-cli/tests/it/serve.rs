@@ -12,8 +12,8 @@ use crate::support::{Server, question, testdata, works_file};
 
 const DATASET: &str = "Donners_2021";
 
-fn client() -> reqwest::blocking::Client {
-    reqwest::blocking::Client::builder()
+pub(crate) fn client() -> reqwest::blocking::Client {
+    litrev_http::blocking_client_builder()
         .timeout(Duration::from_secs(600))
         .build()
         .expect("client")

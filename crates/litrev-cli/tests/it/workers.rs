@@ -228,11 +228,12 @@ fn runs_queued_on_postgresql_survive_a_worker_killed_mid_run_byte_for_byte() {
     let elsewhere = tempfile::tempdir().expect("another machine");
     let server = Server::start(elsewhere.path(), &["--db", &url]);
     for (dataset, run) in &queued {
-        let served =
-            reqwest::blocking::get(format!("{}/api/runs/{run}/files/review.md", server.url))
-                .and_then(|response| response.error_for_status())
-                .and_then(|response| response.bytes())
-                .expect("review.md served");
+        let served = crate::serve::client()
+            .get(format!("{}/api/runs/{run}/files/review.md", server.url))
+            .send()
+            .and_then(|response| response.error_for_status())
+            .and_then(|response| response.bytes())
+            .expect("review.md served");
         let expected = files_of(&reference.join(dataset));
         assert!(
             served.as_ref() == expected["review.md"].as_slice(),
