@@ -283,7 +283,9 @@ pub struct SvmConfig {
     pub class_ratio: f32,
     /// Most passes over the labelled works.
     pub max_epochs: usize,
-    /// Stop when no projected gradient exceeds this.
+    /// Stop when no projected gradient exceeds this. LIBLINEAR's 1e-4, which ASReview's
+    /// scikit-learn model uses, gave the same screening orders on Cohen_2006_BetaBlockers (5
+    /// priors, WSS@95 0.717 either way) and took a quarter longer.
     pub tolerance: f32,
 }
 
