@@ -96,7 +96,7 @@ const RUN_IN_LABELS: &[&str] = &[
 /// Sentences that are publishing boilerplate rather than content.
 const BOILERPLATE_CUES: &[&str] = &[
     "funded by",
-    "clinicaltrials.gov",
+    "proprietary interest",
     "copyright",
     "©",
     "all rights reserved",
@@ -120,11 +120,53 @@ const BOILERPLATE_CUES: &[&str] = &[
     "available online at",
 ];
 
+/// Whether a sentence is a publisher's copyright notice (`© 2012 Springer-Verlag.`,
+/// `Copyright © 2011 John Wiley & Sons, Ltd.`, `(PsycINFO Database Record (c) 2013 APA, all
+/// rights reserved)`): a line the database appends to an abstract, part of no section of it.
+pub fn is_copyright_notice(sentence: &str) -> bool {
+    let lower = sentence.trim_start().to_lowercase();
+    lower.starts_with('©')
+        || lower.starts_with("copyright")
+        || lower.starts_with("(c) ")
+        || lower.contains("all rights reserved")
+}
+
 /// Whether a sentence is publishing boilerplate (funding, trial registration, copyright,
 /// disclosures, a publisher's stand-in for a missing abstract) rather than content.
 pub fn is_boilerplate(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
-    BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue)) || is_publication_notice(&lower)
+    BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue))
+        || is_publication_notice(&lower)
+        || names_a_trial_registration(sentence)
+}
+
+/// Whether a sentence is a trial registration line: a ClinicalTrials.gov number (`NCT` and
+/// eight digits) in a line of a few words (`NCT00843570.`, `Clinicaltrial.gov: NCT02109003.`)
+/// or one that says it is registered. The number alone is no cue ("The HAVEN 3 (NCT02847637)
+/// study was designed to assess …" is an objective), nor is the registry's name: reviews name
+/// it among the databases they searched.
+fn names_a_trial_registration(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let registers = sentence.split_whitespace().count() <= 6
+        || lower.contains("regist")
+        || lower.contains("identifier");
+    registers && has_trial_number(sentence)
+}
+
+/// Whether `sentence` holds a ClinicalTrials.gov number: `NCT` and eight digits, not glued to a
+/// word before it.
+fn has_trial_number(sentence: &str) -> bool {
+    sentence.match_indices("NCT").any(|(at, _)| {
+        let digits = sentence[at + 3..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
+        let glued = sentence[..at]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+        digits == 8 && !glued
+    })
 }
 
 /// A publisher's stand-in for an abstract, as some records carry: "Article <title> was
@@ -151,8 +193,9 @@ const BULLETS: &[&str] = &["•", "►", "▶", "■", "▪", "●", "◆"];
 
 /// Words after which a full stop does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
-    "al", "approx", "ca", "cf", "dr", "e.g", "eg", "etc", "fig", "figs", "i.e", "ie", "incl", "mr",
-    "mrs", "ms", "no", "nos", "prof", "ref", "refs", "resp", "sp", "spp", "st", "vol", "vs", "viz",
+    "al", "approx", "ca", "cf", "dr", "drs", "e.g", "eg", "etc", "fig", "figs", "i.e", "ie",
+    "incl", "mr", "mrs", "ms", "no", "nos", "prof", "ref", "refs", "resp", "sp", "spp", "st",
+    "vol", "vs", "viz",
 ];
 
 /// Splits text into sentences, returned as byte ranges `(start, end)` into `text` with
@@ -310,7 +353,7 @@ fn ends_sentence(text: &str, at: usize) -> bool {
     };
     let next = rest.trim_start().chars().next();
     let starts_new = next.is_none_or(|c| {
-        c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '“' | '(' | '[' | '‘')
+        c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '“' | '(' | '[' | '‘' | '©')
     });
     if !starts_new || text.as_bytes()[at] != b'.' {
         return starts_new;
@@ -629,6 +672,56 @@ mod tests {
             &["He said “stop.”", "Then left."],
         );
         check("A “quote.”” (p.470) More.", &["A “quote.”” (p.470) More."]);
+    }
+
+    #[test]
+    fn a_copyright_line_after_the_last_sentence_is_a_sentence_of_its_own() {
+        // From SYNERGY abstracts (van_de_Schoot_2018): the publisher's line ran into the
+        // conclusion, which was then taken for boilerplate and never quoted.
+        check(
+            "Our results support mutual effects over time. © 2012 Springer-Verlag.",
+            &[
+                "Our results support mutual effects over time.",
+                "© 2012 Springer-Verlag.",
+            ],
+        );
+        check(
+            "Drs. Chayet and Lang are consultants. No author has a proprietary interest.",
+            &[
+                "Drs. Chayet and Lang are consultants.",
+                "No author has a proprietary interest.",
+            ],
+        );
+        assert!(is_copyright_notice("© 2012 Springer-Verlag."));
+        assert!(is_copyright_notice(
+            "Copyright © 2011 John Wiley & Sons, Ltd."
+        ));
+        assert!(is_copyright_notice(
+            "(PsycINFO Database Record (c) 2013 APA, all rights reserved)"
+        ));
+        assert!(!is_copyright_notice(
+            "Copying behaviour was seen in 12 children (©-marked items excluded)."
+        ));
+    }
+
+    #[test]
+    fn a_trial_registration_is_boilerplate_and_a_searched_registry_is_not() {
+        assert!(is_boilerplate("NCT00843570."));
+        assert!(is_boilerplate("Clinicaltrial.gov: NCT02109003."));
+        // From SYNERGY abstracts (Menon_2022): the registry among the databases searched.
+        assert!(!is_boilerplate(
+            "We searched MEDLINE, CINAHL, Embase, PsycINFO, clinicaltrials.gov and WHO clinical trial register until January 8, 2019."
+        ));
+        assert!(!is_boilerplate(
+            "The NCT0084 cohort and XNCT00843570 differ."
+        ));
+        assert!(is_boilerplate(
+            "This trial was registered at ClinicalTrials.gov (NCT02847637) before enrolment."
+        ));
+        // From a SYNERGY abstract (Donners_2021): the number inside the study's objective.
+        assert!(!is_boilerplate(
+            "The HAVEN 3 (NCT02847637) study was designed to assess the efficacy, safety, and pharmacokinetics of emicizumab."
+        ));
     }
 
     #[test]

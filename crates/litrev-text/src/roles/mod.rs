@@ -15,7 +15,7 @@ mod train;
 pub use model::{ModelError, RoleModel};
 pub use train::{TrainConfig, train};
 
-use crate::sentences::{is_boilerplate, split_labelled};
+use crate::sentences::{is_boilerplate, is_copyright_notice, split_labelled};
 
 /// What a sentence of an abstract does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -216,8 +216,15 @@ pub fn labelled_abstract(text: &str) -> Option<LabelledAbstract> {
         if opens_on_a_label(&text[start..end]) {
             return None;
         }
-        out.sentences.push(text[start..end].to_owned());
-        out.roles.push(current?);
+        let sentence = &text[start..end];
+        out.sentences.push(sentence.to_owned());
+        // The copyright line a database appends to the last section belongs to none: its
+        // role is "other" whatever the label above it says.
+        out.roles.push(if is_copyright_notice(sentence) {
+            Role::Other
+        } else {
+            current?
+        });
     }
     (sections >= 2).then_some(out)
 }
@@ -448,6 +455,12 @@ mod tests {
         assert_eq!(
             labelled_abstract("RESULTS: Rates fell. They fell a lot."),
             None
+        );
+        // The publisher's line after the conclusions belongs to no section.
+        assert_eq!(
+            labelled_abstract("METHODS: We ran a trial. CONCLUSIONS: It works. © 2012 Springer.")
+                .map(|labelled| labelled.roles),
+            Some(vec![Role::Method, Role::Conclusion, Role::Other])
         );
         // A label the splitter does not know leaves its section's role in doubt.
         assert_eq!(
