@@ -140,32 +140,39 @@ pub fn is_boilerplate(sentence: &str) -> bool {
         || names_a_trial_registration(sentence)
 }
 
-/// Whether a sentence is a trial registration line: a ClinicalTrials.gov number (`NCT` and
-/// eight digits) in a line of a few words (`NCT00843570.`, `Clinicaltrial.gov: NCT02109003.`)
-/// or one that says it is registered. The number alone is no cue ("The HAVEN 3 (NCT02847637)
-/// study was designed to assess …" is an objective), nor is the registry's name: reviews name
-/// it among the databases they searched.
+/// Whether a sentence is a registration line: a trial or review registration number
+/// ([`REGISTRATION_NUMBERS`]) in a line of a few words (`NCT00843570.`, `Clinicaltrial.gov:
+/// NCT02109003.`, `(PROSPERO CRD42018110847).`) or one that says it is registered. The number
+/// alone is no cue ("The HAVEN 3 (NCT02847637) study was designed to assess …" is an
+/// objective), nor is a registry's name: reviews name ClinicalTrials.gov among the databases
+/// they searched.
 fn names_a_trial_registration(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
     let registers = sentence.split_whitespace().count() <= 6
         || lower.contains("regist")
         || lower.contains("identifier");
-    registers && has_trial_number(sentence)
+    registers && has_registration_number(sentence)
 }
 
-/// Whether `sentence` holds a ClinicalTrials.gov number: `NCT` and eight digits, not glued to a
+/// Registries' numbers: the prefix and how many digits follow it (ClinicalTrials.gov, ISRCTN,
+/// PROSPERO).
+const REGISTRATION_NUMBERS: &[(&str, usize)] = &[("NCT", 8), ("ISRCTN", 8), ("CRD", 11)];
+
+/// Whether `sentence` holds a registration number of [`REGISTRATION_NUMBERS`], not glued to a
 /// word before it.
-fn has_trial_number(sentence: &str) -> bool {
-    sentence.match_indices("NCT").any(|(at, _)| {
-        let digits = sentence[at + 3..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .count();
-        let glued = sentence[..at]
-            .chars()
-            .next_back()
-            .is_some_and(char::is_alphanumeric);
-        digits == 8 && !glued
+fn has_registration_number(sentence: &str) -> bool {
+    REGISTRATION_NUMBERS.iter().any(|&(prefix, length)| {
+        sentence.match_indices(prefix).any(|(at, _)| {
+            let digits = sentence[at + prefix.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .count();
+            let glued = sentence[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+            digits == length && !glued
+        })
     })
 }
 
@@ -304,7 +311,7 @@ fn push_trimmed(
 }
 
 /// The length of a capitalised section label that opens `sentence` without a colon and is
-/// followed by a capitalised word, with the space after it; 0 when there is none.
+/// followed by a capitalised word or a number, with the space after it; 0 when there is none.
 fn run_in_label_length(sentence: &str) -> usize {
     if !sentence.starts_with(char::is_uppercase) {
         return 0;
@@ -324,12 +331,12 @@ fn run_in_label_length(sentence: &str) -> usize {
     else {
         return 0;
     };
-    // The sentence opens on a capital, or on a name with a small first letter ("hUCB-MSC",
-    // "mRNA", "iPSCs").
+    // The sentence opens on a capital, a number ("Methods 349 adult volunteers were …"), or
+    // a name with a small first letter ("hUCB-MSC", "mRNA", "iPSCs").
     let opens_a_sentence = |rest: &str| {
         let mut characters = rest.chars();
         match (characters.next(), characters.next()) {
-            (Some(first), _) if first.is_uppercase() => true,
+            (Some(first), _) if first.is_uppercase() || first.is_ascii_digit() => true,
             (Some(first), Some(second)) => first.is_lowercase() && second.is_uppercase(),
             _ => false,
         }
@@ -640,6 +647,15 @@ mod tests {
                 "HCC fell.",
             ],
         );
+        // From SYNERGY abstracts (van_der_Valk_2021): a label run into a sentence that opens
+        // on a number.
+        check(
+            "We aimed to test it. Methods 349 adult volunteers were recruited.",
+            &[
+                "We aimed to test it.",
+                "349 adult volunteers were recruited.",
+            ],
+        );
         check(
             "See www.Example.com and e.g.Foo here, et al.The end.",
             &["See www.Example.com and e.g.Foo here, et al.The end."],
@@ -714,6 +730,11 @@ mod tests {
         ));
         assert!(!is_boilerplate(
             "The NCT0084 cohort and XNCT00843570 differ."
+        ));
+        // From SYNERGY abstracts (Menon_2022): review registrations.
+        assert!(is_boilerplate("(PROSPERO CRD42018110847)."));
+        assert!(is_boilerplate(
+            "Systematic review registration number in PROSPERO: CRD42019134533"
         ));
         assert!(is_boilerplate(
             "This trial was registered at ClinicalTrials.gov (NCT02847637) before enrolment."
