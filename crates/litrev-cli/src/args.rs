@@ -418,6 +418,25 @@ pub struct ScreenBenchArgs {
     /// With --cv: the asreview.tsv `scripts/asreview-simulate.sh` wrote, printed as a column.
     #[arg(long)]
     pub asreview: Option<PathBuf>,
+    /// With --cv: write every setting's WSS@95 on every dataset here (tab-separated: setting,
+    /// dataset, wss_95), for a reading of where a setting wins and loses.
+    #[arg(long)]
+    pub wss_out: Option<PathBuf>,
+    /// Without --cv: how many times as much the included records weigh as the excluded
+    /// (default: the shipped setting's).
+    #[arg(long, conflicts_with = "cv")]
+    pub class_ratio: Option<f32>,
+    /// Without --cv: how much the sentence embedding weighs beside the words, 0 for none
+    /// (default: the shipped setting's).
+    #[arg(long, conflicts_with = "cv")]
+    pub embedding_weight: Option<f32>,
+    /// Without --cv: the SVM's regularisation C (default: the shipped setting's).
+    #[arg(long, conflicts_with = "cv")]
+    pub svm_c: Option<f32>,
+    /// Without --cv: rank on titles and abstracts alone, leaving subject keywords (MeSH
+    /// headings, topics) and cited works unread, as ASReview reads a record.
+    #[arg(long, conflicts_with = "cv")]
+    pub title_abstract_only: bool,
 }
 
 /// The language model of a run or a benchmark.

@@ -678,12 +678,34 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
             (None, None, Some(csv)) => (file_stem(csv), read_labelled_csv(csv)?),
             _ => bail!("pass --works FILE --labels FILE, or --csv FILE"),
         };
-    match litrev::bench::embed_if_installed(&litrev::Home::from_env()?, &mut records)? {
-        Ok(model) => eprintln!("the ranking reads {model} embeddings beside the words"),
-        Err(why) => eprintln!("the ranking reads the words and links alone: {why}"),
+    let mut setting = litrev::bench::ScreenSetting::shipped();
+    if let Some(ratio) = args.class_ratio {
+        setting.svm.class_ratio = ratio;
     }
+    if let Some(weight) = args.embedding_weight {
+        setting.features.embedding_weight = weight;
+    }
+    if let Some(c) = args.svm_c {
+        setting.svm.c = c;
+    }
+    if args.title_abstract_only {
+        records.texts = records
+            .titles
+            .iter()
+            .zip(&records.abstracts)
+            .map(|(title, abstract_text)| format!("{title} {abstract_text}"))
+            .collect();
+        records.links.clear();
+    }
+    if setting.features.embedding_weight > 0.0 {
+        match litrev::bench::embed_if_installed(&litrev::Home::from_env()?, &mut records)? {
+            Ok(model) => eprintln!("the ranking reads {model} embeddings beside the words"),
+            Err(why) => eprintln!("the ranking reads the words and links alone: {why}"),
+        }
+    }
+    eprintln!("setting: {}", setting.describe());
     let seeds: Vec<u64> = (0..args.repeats.max(1)).collect();
-    let runs = simulate_screening(&records, &seeds)?;
+    let runs = simulate_screening(&records, &seeds, &setting)?;
     let included = records.labels.iter().filter(|label| **label).count();
     println!(
         "dataset {name}: {} records, {included} included",
@@ -762,6 +784,20 @@ fn screen_cross_validated(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
     let started = std::time::Instant::now();
     let grid = litrev::bench::setting_grid();
     let result = litrev::bench::cross_validate(&datasets, &grid, &seeds)?;
+    if let Some(path) = &args.wss_out {
+        let mut lines = String::from("setting\tdataset\twss_95\n");
+        for (setting, row) in result.settings.iter().zip(&result.wss) {
+            for (dataset, wss) in datasets.iter().zip(row) {
+                lines.push_str(&format!(
+                    "{}\t{}\t{wss:.4}\n",
+                    setting.describe(),
+                    dataset.name
+                ));
+            }
+        }
+        std::fs::write(path, lines)
+            .with_context(|| format!("cannot write the table to {}", path.display()))?;
+    }
     let shipped = litrev::bench::ScreenSetting::shipped();
     let shipped_index = grid.iter().position(|setting| *setting == shipped);
     println!(

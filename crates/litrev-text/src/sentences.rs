@@ -137,7 +137,7 @@ pub fn is_boilerplate(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
     BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue))
         || is_publication_notice(&lower)
-        || names_a_trial_registration(sentence)
+        || names_a_trial_registration(sentence, &lower)
 }
 
 /// Whether a sentence is a registration line: a trial or review registration number
@@ -145,9 +145,8 @@ pub fn is_boilerplate(sentence: &str) -> bool {
 /// NCT02109003.`, `(PROSPERO CRD42018110847).`) or one that says it is registered. The number
 /// alone is no cue ("The HAVEN 3 (NCT02847637) study was designed to assess …" is an
 /// objective), nor is a registry's name: reviews name ClinicalTrials.gov among the databases
-/// they searched.
-fn names_a_trial_registration(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
+/// they searched. `lower` is the sentence lower-cased.
+fn names_a_trial_registration(sentence: &str, lower: &str) -> bool {
     let registers = sentence.split_whitespace().count() <= 6
         || lower.contains("regist")
         || lower.contains("identifier");

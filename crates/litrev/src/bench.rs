@@ -206,13 +206,15 @@ pub fn priors(labels: &[bool], prior_seed: u64) -> Result<[usize; 2]> {
     })
 }
 
-/// Simulates screening `records` once per prior seed.
+/// Simulates screening `records` once per prior seed, the ranker set as `setting` says
+/// ([`ScreenSetting::shipped`] for what users get).
 ///
 /// # Errors
 /// When the labels have a single class.
 pub fn simulate_screening(
     records: &LabelledRecords,
     prior_seeds: &[u64],
+    setting: &ScreenSetting,
 ) -> Result<Vec<TimedSimulation>> {
     prior_seeds
         .iter()
@@ -220,6 +222,9 @@ pub fn simulate_screening(
             let started = std::time::Instant::now();
             let config = SimulationConfig {
                 prior_seed,
+                svm: setting.svm,
+                features: setting.features,
+                retrain_every_label_until: setting.retrain_every_label_until,
                 ..SimulationConfig::default()
             };
             let space =

@@ -65,6 +65,50 @@ fn the_screening_simulation_orders_every_record_and_saves_work() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("4544 records, 38 included"));
 }
 
+/// Read as ASReview's default model (ELAS u4) reads a record (title and abstract, no
+/// embedding, the included class weighing 9.8 times the excluded), litrev's ranker gives
+/// ASReview's own figures: the two are the same model, so where the shipped ranker differs, its
+/// further features (subject keywords, embedding, links) are why.
+#[test]
+fn read_as_asreview_reads_the_ranker_gives_asreviews_figures() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    // Mean WSS@95 over the 5 priors, measured as for ASREVIEW_WSS_95.
+    for (dataset, asreview) in [
+        ("Cohen_2006_NSAIDS", 0.715),
+        ("Cohen_2006_Estrogens", 0.382),
+    ] {
+        let csv = data.join(format!("screening-csv/{dataset}.csv.gz"));
+        let output = litrev(
+            home.path(),
+            &[
+                "bench",
+                "screen",
+                "--csv",
+                &csv.display().to_string(),
+                "--repeats",
+                "5",
+                "--title-abstract-only",
+                "--embedding-weight",
+                "0",
+                "--class-ratio",
+                "9.8",
+            ],
+            &[],
+        );
+        assert!(output.status.success(), "{}", describe(&output));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("ratio 9.8, C 0.11,"), "{stderr}");
+        assert!(stderr.contains("embedding 0,"), "{stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let wss_95 = mean_wss_95(&stdout);
+        assert!(
+            (wss_95 - asreview).abs() <= 0.005,
+            "{dataset}: litrev {wss_95:.3}, ASReview {asreview:.3}\n{stdout}"
+        );
+    }
+}
+
 /// ASReview's default model (ELAS u4) on the same records from the same 5 priors, WSS@95 as
 /// their mean, measured with `scripts/asreview-simulate.sh` (asreview 3.0.8, scikit-learn
 /// 1.9.1) on what `litrev bench screen --cv --asreview-out` wrote.
