@@ -670,6 +670,24 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
     if args.cv {
         return screen_cross_validated(args);
     }
+    for (flag, value, least) in [
+        ("--class-ratio", args.class_ratio, f32::MIN_POSITIVE),
+        ("--svm-c", args.svm_c, f32::MIN_POSITIVE),
+        ("--embedding-weight", args.embedding_weight, 0.0),
+    ] {
+        if let Some(value) = value
+            && !(value.is_finite() && value >= least)
+        {
+            bail!(
+                "{flag} {value}: give a finite number {}",
+                if least > 0.0 {
+                    "above 0"
+                } else {
+                    "of 0 or more"
+                }
+            );
+        }
+    }
     let (name, mut records): (String, LabelledRecords) =
         match (&args.works, &args.labels, &args.csv) {
             (Some(works), Some(labels), None) => {

@@ -107,6 +107,26 @@ fn read_as_asreview_reads_the_ranker_gives_asreviews_figures() {
             "{dataset}: litrev {wss_95:.3}, ASReview {asreview:.3}\n{stdout}"
         );
     }
+    // A setting the SVM cannot train with is refused, saying which.
+    let csv = data.join("screening-csv/Cohen_2006_NSAIDS.csv.gz");
+    let output = litrev(
+        home.path(),
+        &[
+            "bench",
+            "screen",
+            "--csv",
+            &csv.display().to_string(),
+            "--svm-c",
+            "0",
+        ],
+        &[],
+    );
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("--svm-c 0: give a finite number above 0"),
+        "{}",
+        describe(&output)
+    );
 }
 
 /// ASReview's default model (ELAS u4) on the same records from the same 5 priors, WSS@95 as
