@@ -49,18 +49,7 @@ fn the_screening_simulation_orders_every_record_and_saves_work() {
     assert!(ids.iter().all(|id| id.starts_with('W')), "OpenAlex ids");
 
     let csv = data.join("synergy/built_csv_from_asreview_makita/van_de_Schoot_2018.csv.gz");
-    let output = litrev(
-        home.path(),
-        &[
-            "bench",
-            "screen",
-            "--csv",
-            &csv.display().to_string(),
-            "--repeats",
-            "1",
-        ],
-        &[],
-    );
+    let output = screen_csv(home.path(), &csv, &["--repeats", "1"]);
     assert!(output.status.success(), "{}", describe(&output));
     assert!(String::from_utf8_lossy(&output.stdout).contains("4544 records, 38 included"));
 }
@@ -79,13 +68,10 @@ fn read_as_asreview_reads_the_ranker_gives_asreviews_figures() {
         ("Cohen_2006_Estrogens", 0.382),
     ] {
         let csv = data.join(format!("screening-csv/{dataset}.csv.gz"));
-        let output = litrev(
+        let output = screen_csv(
             home.path(),
+            &csv,
             &[
-                "bench",
-                "screen",
-                "--csv",
-                &csv.display().to_string(),
                 "--repeats",
                 "5",
                 "--title-abstract-only",
@@ -94,7 +80,6 @@ fn read_as_asreview_reads_the_ranker_gives_asreviews_figures() {
                 "--class-ratio",
                 "9.8",
             ],
-            &[],
         );
         assert!(output.status.success(), "{}", describe(&output));
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -109,18 +94,7 @@ fn read_as_asreview_reads_the_ranker_gives_asreviews_figures() {
     }
     // A setting the SVM cannot train with is refused, saying which.
     let csv = data.join("screening-csv/Cohen_2006_NSAIDS.csv.gz");
-    let output = litrev(
-        home.path(),
-        &[
-            "bench",
-            "screen",
-            "--csv",
-            &csv.display().to_string(),
-            "--svm-c",
-            "0",
-        ],
-        &[],
-    );
+    let output = screen_csv(home.path(), &csv, &["--svm-c", "0"]);
     assert!(!output.status.success());
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("--svm-c 0: give a finite number above 0"),
@@ -203,6 +177,14 @@ fn screening_saves_more_reading_than_asreview_over_the_synergy_datasets() {
         "behind ASReview on {behind:?}, or in all ({ours:.3} against {theirs:.3}):\n{}",
         report.join("\n")
     );
+}
+
+/// `litrev bench screen --csv CSV` with further `options`, no embedding model named.
+fn screen_csv(home: &Path, csv: &Path, options: &[&str]) -> std::process::Output {
+    let csv = csv.display().to_string();
+    let mut args = vec!["bench", "screen", "--csv", &csv];
+    args.extend(options);
+    litrev(home, &args, &[])
 }
 
 /// The WSS@95 column of the `mean` row `litrev bench screen` prints.
