@@ -707,13 +707,7 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
         setting.svm.c = c;
     }
     if args.title_abstract_only {
-        records.texts = records
-            .titles
-            .iter()
-            .zip(&records.abstracts)
-            .map(|(title, abstract_text)| format!("{title} {abstract_text}"))
-            .collect();
-        records.links.clear();
+        records.read_title_and_abstract_only();
     }
     if setting.features.embedding_weight > 0.0 {
         match litrev::bench::embed_if_installed(&litrev::Home::from_env()?, &mut records)? {

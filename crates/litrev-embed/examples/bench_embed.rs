@@ -3,7 +3,7 @@
 //! with an attention mask: the way candle runs out of the box) on a subset, in the same process.
 //!
 //! ```text
-//! cargo run --release -p litrev-embed --example bench_embed -- [OPTIONS] WORKS_FILE...
+//! cargo run --release -p litrev-embed --features stock-bert-baseline --example bench_embed -- [OPTIONS] WORKS_FILE...
 //!   --model DIR          model folder (default: LITREV_EMBED_MODEL, else $LITREV_HOME/models/...)
 //!   --workers N          batches in flight, one thread each (default: one per core)
 //!   --threads N          threads per batch (default 1)

@@ -48,8 +48,13 @@ pub use sweep::{SweepOptions, SweepRun, Variant, review_title, sweep};
 /// Labelled records: what a reviewer reads, and the decision the human reviewers made.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LabelledRecords {
-    /// Title and abstract of each record.
+    /// What the ranker reads of each record: title, abstract and subject keywords
+    /// ([`Work::indexed_text`](litrev_model::Work::indexed_text)).
     pub texts: Vec<String>,
+    /// Title and abstract alone of each record
+    /// ([`Work::title_and_abstract`](litrev_model::Work::title_and_abstract)): what ASReview
+    /// reads of it.
+    pub plain_texts: Vec<String>,
     /// The works each record cites (empty when the data has no citations).
     pub links: Vec<Vec<String>>,
     /// Whether each record was included.
@@ -64,6 +69,15 @@ pub struct LabelledRecords {
     pub embeddings: Vec<Vec<f32>>,
 }
 
+impl LabelledRecords {
+    /// Leaves the ranker the title and abstract alone, as ASReview reads a record: no subject
+    /// keywords and no cited works.
+    pub fn read_title_and_abstract_only(&mut self) {
+        self.texts.clone_from(&self.plain_texts);
+        self.links.clear();
+    }
+}
+
 /// Reads an OpenAlex works file and a SYNERGY labels file (`openalex_id,…,label_included`),
 /// keeping the works that have a label.
 ///
@@ -76,6 +90,7 @@ pub fn read_works_with_labels(works: &Path, labels: &Path) -> Result<LabelledRec
     for work in records {
         if let Some(&label) = label_of.get(&work.id()) {
             out.texts.push(work.indexed_text());
+            out.plain_texts.push(work.title_and_abstract());
             out.links.push(litrev_screen::record_links(&work));
             out.labels.push(label);
             out.ids.push(work.id().to_string());
@@ -171,6 +186,7 @@ pub fn read_labelled_csv(path: &Path) -> Result<LabelledRecords> {
             ..litrev_model::Work::default()
         };
         out.texts.push(work.indexed_text());
+        out.plain_texts.push(work.title_and_abstract());
         out.labels.push(field(Some(label)) == "1");
         out.titles.push(field(Some(title)).to_owned());
         out.abstracts.push(field(abstract_column).to_owned());
