@@ -670,32 +670,6 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
     if args.cv {
         return screen_cross_validated(args);
     }
-    for (flag, value, least) in [
-        ("--class-ratio", args.class_ratio, f32::MIN_POSITIVE),
-        ("--svm-c", args.svm_c, f32::MIN_POSITIVE),
-        ("--embedding-weight", args.embedding_weight, 0.0),
-    ] {
-        if let Some(value) = value
-            && !(value.is_finite() && value >= least)
-        {
-            bail!(
-                "{flag} {value}: give a finite number {}",
-                if least > 0.0 {
-                    "above 0"
-                } else {
-                    "of 0 or more"
-                }
-            );
-        }
-    }
-    let (name, mut records): (String, LabelledRecords) =
-        match (&args.works, &args.labels, &args.csv) {
-            (Some(works), Some(labels), None) => {
-                (file_stem(works), read_works_with_labels(works, labels)?)
-            }
-            (None, None, Some(csv)) => (file_stem(csv), read_labelled_csv(csv)?),
-            _ => bail!("pass --works FILE --labels FILE, or --csv FILE"),
-        };
     let mut setting = litrev::bench::ScreenSetting::shipped();
     if let Some(ratio) = args.class_ratio {
         setting.svm.class_ratio = ratio;
@@ -706,6 +680,23 @@ fn screen(args: &ScreenBenchArgs) -> anyhow::Result<u8> {
     if let Some(c) = args.svm_c {
         setting.svm.c = c;
     }
+    if let Err(error) = setting.svm.validate().and(setting.features.validate()) {
+        let flag = match error.setting {
+            "c" => "--svm-c",
+            "class_ratio" => "--class-ratio",
+            "embedding_weight" => "--embedding-weight",
+            other => other,
+        };
+        bail!("{flag} {}: {}", error.value, error.requirement());
+    }
+    let (name, mut records): (String, LabelledRecords) =
+        match (&args.works, &args.labels, &args.csv) {
+            (Some(works), Some(labels), None) => {
+                (file_stem(works), read_works_with_labels(works, labels)?)
+            }
+            (None, None, Some(csv)) => (file_stem(csv), read_labelled_csv(csv)?),
+            _ => bail!("pass --works FILE --labels FILE, or --csv FILE"),
+        };
     if args.title_abstract_only {
         records.read_title_and_abstract_only();
     }

@@ -25,7 +25,8 @@ use serde::{Deserialize, Serialize};
 
 pub use judge::{JUDGE_PHASE, JudgeConfig, JudgeReport, judge};
 pub use model::{
-    FeatureConfig, FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer, record_links,
+    FeatureConfig, FeatureSpace, LinearModel, SettingError, SplitMix64, SvmConfig, Trainer,
+    record_links,
 };
 pub use rules::rule_exclusion;
 pub use simulate::{

@@ -61,6 +61,54 @@ pub struct FeatureConfig {
     pub embedding_weight: f32,
 }
 
+impl FeatureConfig {
+    /// Checks that the weights are finite and not negative.
+    ///
+    /// # Errors
+    /// Names the first setting out of range.
+    pub fn validate(&self) -> Result<(), SettingError> {
+        SettingError::check("link_weight", self.link_weight, false)?;
+        SettingError::check("embedding_weight", self.embedding_weight, false)
+    }
+}
+
+/// A screening setting the ranker cannot use (a weight below 0, a C or class ratio of 0, or a
+/// value that is not finite); `setting` is the field's name.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{setting} {value}: {}", self.requirement())]
+pub struct SettingError {
+    /// The field's name, such as `class_ratio`.
+    pub setting: &'static str,
+    /// The value given.
+    pub value: f32,
+    /// Whether the setting must be above 0 (else 0 or more).
+    pub above_zero: bool,
+}
+
+impl SettingError {
+    /// What the setting needs, for a message that names it as the user gave it.
+    pub fn requirement(&self) -> &'static str {
+        if self.above_zero {
+            "give a finite number above 0"
+        } else {
+            "give a finite number of 0 or more"
+        }
+    }
+
+    fn check(setting: &'static str, value: f32, above_zero: bool) -> Result<(), SettingError> {
+        let least = if above_zero { f32::MIN_POSITIVE } else { 0.0 };
+        if value.is_finite() && value >= least {
+            Ok(())
+        } else {
+            Err(SettingError {
+                setting,
+                value,
+                above_zero,
+            })
+        }
+    }
+}
+
 impl Default for FeatureConfig {
     fn default() -> FeatureConfig {
         FeatureConfig {
@@ -289,6 +337,19 @@ pub struct SvmConfig {
     pub tolerance: f32,
 }
 
+impl SvmConfig {
+    /// Checks that C and the class ratio are finite and above 0, and the tolerance not
+    /// negative.
+    ///
+    /// # Errors
+    /// Names the first setting out of range.
+    pub fn validate(&self) -> Result<(), SettingError> {
+        SettingError::check("c", self.c, true)?;
+        SettingError::check("class_ratio", self.class_ratio, true)?;
+        SettingError::check("tolerance", self.tolerance, false)
+    }
+}
+
 impl Default for SvmConfig {
     fn default() -> SvmConfig {
         SvmConfig {
@@ -455,6 +516,38 @@ impl SplitMix64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_out_of_range_are_named() {
+        assert_eq!(SvmConfig::default().validate(), Ok(()));
+        assert_eq!(FeatureConfig::default().validate(), Ok(()));
+        let zero_c = SvmConfig {
+            c: 0.0,
+            ..SvmConfig::default()
+        };
+        let error = zero_c.validate().expect_err("C of 0");
+        assert_eq!(error.setting, "c");
+        assert_eq!(error.to_string(), "c 0: give a finite number above 0");
+        let ratio = SvmConfig {
+            class_ratio: f32::NAN,
+            ..SvmConfig::default()
+        };
+        assert_eq!(ratio.validate().map_err(|e| e.setting), Err("class_ratio"));
+        let unused = FeatureConfig {
+            embedding_weight: 0.0,
+            ..FeatureConfig::default()
+        };
+        assert_eq!(unused.validate(), Ok(()));
+        let negative = FeatureConfig {
+            embedding_weight: -0.1,
+            ..FeatureConfig::default()
+        };
+        let error = negative.validate().expect_err("negative weight");
+        assert_eq!(
+            error.to_string(),
+            "embedding_weight -0.1: give a finite number of 0 or more"
+        );
+    }
 
     #[test]
     fn ranks_unseen_texts_of_the_labelled_topic_first() {

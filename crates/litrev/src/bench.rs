@@ -440,3 +440,29 @@ pub fn embed_bench(
         throughput,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Read as ASReview reads a works file, the ranker gets the title and abstract alone: no
+    /// subject keywords and no cited works.
+    #[test]
+    fn title_and_abstract_only_drops_the_keywords_and_the_links_of_a_works_file() {
+        let Some(data) = litrev_testkit::testdata() else {
+            return;
+        };
+        let mut records = read_works_with_labels(
+            &data.join("synergy/works/Donners_2021.jsonl.gz"),
+            &data.join("synergy/labels/Donners_2021.csv.gz"),
+        )
+        .expect("Donners_2021 with its labels");
+        assert!(records.links.iter().any(|links| !links.is_empty()));
+        assert!(records.texts != records.plain_texts, "keywords are read");
+        let labels = records.labels.clone();
+        records.read_title_and_abstract_only();
+        assert!(records.links.is_empty());
+        assert_eq!(records.texts, records.plain_texts);
+        assert_eq!(records.labels, labels);
+    }
+}
