@@ -3,12 +3,13 @@
 //! A batch is many sequences laid end to end, one row per real token: the dense layers (≈ 90 %
 //! of the work) are single large matmuls over every token of the batch with no padding rows,
 //! and attention runs sequence by sequence over exactly its own tokens, so no mask is needed.
-//! Matmuls go through candle (gemm); the rest is fused loops in [`crate::kernels`].
+//! Matmuls go to gemm directly (single-threaded: the embedder runs one batch per core); the rest
+//! is fused loops in [`crate::kernels`]. Weights are read from `model.safetensors` with the
+//! `safetensors` crate and widened to f32.
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use candle_core::{CpuStorage, DType, Device, InplaceOp1, InplaceOp2, Layout, Storage, Tensor};
+use safetensors::{Dtype, SafeTensors};
 use serde::Deserialize;
 
 use crate::kernels;
@@ -42,16 +43,67 @@ fn default_position() -> String {
     "absolute".to_owned()
 }
 
+/// A row-major matrix of f32.
+struct Matrix {
+    rows: usize,
+    columns: usize,
+    values: Vec<f32>,
+}
+
+impl Matrix {
+    /// `x · self` for `x` of `x.len() / self.rows` rows: a new row-major matrix of
+    /// `self.columns` columns.
+    #[allow(unsafe_code)]
+    fn right_multiply(&self, x: &[f32]) -> Vec<f32> {
+        let k = self.rows;
+        let n = self.columns;
+        let m = x.len() / k;
+        assert_eq!(m * k, x.len(), "a matmul's left side has whole rows");
+        assert_eq!(
+            k * n,
+            self.values.len(),
+            "a matrix holds rows × columns values"
+        );
+        let mut out = vec![0.0_f32; m * n];
+        // SAFETY: `x` holds m×k values, `self.values` k×n and `out` m×n, all row-major with the
+        // strides given; `out` is not read (read_dst false) and aliases neither input.
+        unsafe {
+            gemm::gemm(
+                m,
+                n,
+                k,
+                out.as_mut_ptr(),
+                1,
+                n as isize,
+                false,
+                x.as_ptr(),
+                1,
+                k as isize,
+                self.values.as_ptr(),
+                1,
+                n as isize,
+                0.0,
+                1.0,
+                false,
+                false,
+                false,
+                gemm::Parallelism::None,
+            );
+        }
+        out
+    }
+}
+
 /// One encoder layer; matmul weights are stored transposed (`[in, out]`, contiguous).
 struct Layer {
-    qkv: Tensor,
+    qkv: Matrix,
     qkv_bias: Vec<f32>,
-    attention_out: Tensor,
+    attention_out: Matrix,
     attention_out_bias: Vec<f32>,
     attention_norm: (Vec<f32>, Vec<f32>),
-    intermediate: Tensor,
+    intermediate: Matrix,
     intermediate_bias: Vec<f32>,
-    output: Tensor,
+    output: Matrix,
     output_bias: Vec<f32>,
     output_norm: (Vec<f32>, Vec<f32>),
 }
@@ -70,36 +122,88 @@ pub(crate) struct Bert {
     layers: Vec<Layer>,
 }
 
-struct Weights {
-    tensors: HashMap<String, Tensor>,
+/// The tensors of `model.safetensors`, read on demand and widened to f32.
+struct Weights<'a> {
+    file: SafeTensors<'a>,
 }
 
-impl Weights {
-    fn tensor(&self, name: &str, shape: &[usize]) -> Result<Tensor> {
-        let tensor = self
-            .tensors
-            .get(name)
+impl Weights<'_> {
+    /// The tensor's name as stored: sentence-transformers saves the encoder bare, transformers
+    /// prefixes it with "bert.".
+    fn stored_name(&self, name: &str) -> Option<String> {
+        [name.to_owned(), format!("bert.{name}")]
+            .into_iter()
+            .find(|candidate| self.file.tensor(candidate).is_ok())
+    }
+
+    /// The shape of a tensor, if there is one of that name.
+    fn shape(&self, name: &str) -> Option<Vec<usize>> {
+        let stored = self.stored_name(name)?;
+        self.file.tensor(&stored).ok().map(|t| t.shape().to_vec())
+    }
+
+    /// The values of a tensor of `shape`, row-major.
+    fn flat(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
+        let stored = self
+            .stored_name(name)
             .ok_or_else(|| Error::Weights(format!("{name} is missing")))?;
-        if tensor.dims() != shape {
+        let view = self
+            .file
+            .tensor(&stored)
+            .map_err(|e| Error::Weights(format!("{name}: {e}")))?;
+        if view.shape() != shape {
             return Err(Error::Weights(format!(
                 "{name} has shape {:?}, expected {shape:?}",
-                tensor.dims()
+                view.shape()
             )));
         }
-        Ok(tensor.to_dtype(DType::F32)?)
+        let bytes = view.data();
+        let values: Vec<f32> = match view.dtype() {
+            Dtype::F32 => bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            Dtype::F16 => bytes
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            Dtype::BF16 => bytes
+                .chunks_exact(2)
+                .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+            other => {
+                return Err(Error::Weights(format!(
+                    "{name} is stored as {other:?}: only F32, F16 and BF16 weights are supported"
+                )));
+            }
+        };
+        if values.len() != shape.iter().product::<usize>() {
+            return Err(Error::Weights(format!(
+                "{name} holds {} values for shape {shape:?}",
+                values.len()
+            )));
+        }
+        Ok(values)
     }
 
     fn vector(&self, name: &str, len: usize) -> Result<Vec<f32>> {
-        Ok(self.tensor(name, &[len])?.to_vec1()?)
+        self.flat(name, &[len])
     }
 
-    fn flat(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
-        Ok(self.tensor(name, shape)?.flatten_all()?.to_vec1()?)
-    }
-
-    /// A `[out, in]` linear weight as a contiguous `[in, out]` matrix.
-    fn linear(&self, name: &str, out: usize, input: usize) -> Result<Tensor> {
-        Ok(self.tensor(name, &[out, input])?.t()?.contiguous()?)
+    /// A `[out, in]` linear weight as a contiguous `[in, out]` matrix, each value times `scale`.
+    fn linear(&self, name: &str, out: usize, input: usize, scale: f32) -> Result<Matrix> {
+        let weight = self.flat(name, &[out, input])?;
+        let mut values = vec![0.0_f32; out * input];
+        for (o, row) in weight.chunks_exact(input).enumerate() {
+            for (i, &w) in row.iter().enumerate() {
+                values[i * out + o] = w * scale;
+            }
+        }
+        Ok(Matrix {
+            rows: input,
+            columns: out,
+            values,
+        })
     }
 
     fn norm(&self, prefix: &str, len: usize) -> Result<(Vec<f32>, Vec<f32>)> {
@@ -107,6 +211,23 @@ impl Weights {
             self.vector(&format!("{prefix}.weight"), len)?,
             self.vector(&format!("{prefix}.bias"), len)?,
         ))
+    }
+}
+
+/// The `[in, a + b + …]` matrix whose columns are those of `parts` side by side.
+fn side_by_side(parts: &[Matrix]) -> Matrix {
+    let rows = parts.first().map_or(0, |part| part.rows);
+    let columns: usize = parts.iter().map(|part| part.columns).sum();
+    let mut values = Vec::with_capacity(rows * columns);
+    for row in 0..rows {
+        for part in parts {
+            values.extend_from_slice(&part.values[row * part.columns..(row + 1) * part.columns]);
+        }
+    }
+    Matrix {
+        rows,
+        columns,
+        values,
     }
 }
 
@@ -136,23 +257,11 @@ impl Bert {
                 "{heads} heads over {hidden} dimensions: only heads of 32 or 64 are supported"
             )));
         }
-        let loaded = candle_core::safetensors::load_buffer(safetensors, &Device::Cpu)?;
-        // sentence-transformers saves the encoder bare; transformers prefixes it with "bert.".
-        let tensors = loaded
-            .into_iter()
-            .map(|(name, tensor)| {
-                let name = name
-                    .strip_prefix("bert.")
-                    .map(str::to_owned)
-                    .unwrap_or(name);
-                (name, tensor)
-            })
-            .collect();
-        let weights = Weights { tensors };
+        let file = SafeTensors::deserialize(safetensors)
+            .map_err(|e| Error::Weights(format!("model.safetensors: {e}")))?;
+        let weights = Weights { file };
         let word_shape = weights
-            .tensors
-            .get("embeddings.word_embeddings.weight")
-            .map(|t| t.dims().to_vec())
+            .shape("embeddings.word_embeddings.weight")
             .ok_or_else(|| Error::Weights("embeddings.word_embeddings.weight is missing".into()))?;
         let vocab = word_shape.first().copied().unwrap_or(0);
         let word = weights.flat("embeddings.word_embeddings.weight", &[vocab, hidden])?;
@@ -160,20 +269,20 @@ impl Bert {
             "embeddings.position_embeddings.weight",
             &[config.max_position_embeddings, hidden],
         )?;
-        let token_type = weights
-            .tensors
-            .get("embeddings.token_type_embeddings.weight")
-            .ok_or_else(|| {
-                Error::Weights("embeddings.token_type_embeddings.weight is missing".into())
-            })?
-            .to_dtype(DType::F32)?
-            .get(0)?
-            .to_vec1()?;
-        if token_type.len() != hidden {
+        let token_types = weights
+            .shape("embeddings.token_type_embeddings.weight")
+            .and_then(|shape| shape.first().copied())
+            .unwrap_or(0);
+        let mut token_type = weights.flat(
+            "embeddings.token_type_embeddings.weight",
+            &[token_types, hidden],
+        )?;
+        if token_type.len() < hidden {
             return Err(Error::Weights(
                 "token type embeddings of the wrong width".into(),
             ));
         }
+        token_type.truncate(hidden);
         let embedding_norm = weights.norm("embeddings.LayerNorm", hidden)?;
         // Scaling the queries by 1/sqrt(head size) once here saves a pass over every score.
         let scale = 1.0 / ((hidden / heads) as f64).sqrt();
@@ -181,12 +290,25 @@ impl Bert {
         for index in 0..config.num_hidden_layers {
             let p = format!("encoder.layer.{index}");
             let inter = config.intermediate_size;
-            let query =
-                weights.linear(&format!("{p}.attention.self.query.weight"), hidden, hidden)?;
-            let key = weights.linear(&format!("{p}.attention.self.key.weight"), hidden, hidden)?;
-            let value =
-                weights.linear(&format!("{p}.attention.self.value.weight"), hidden, hidden)?;
-            let qkv = Tensor::cat(&[(query * scale)?, key, value], 1)?.contiguous()?;
+            let query = weights.linear(
+                &format!("{p}.attention.self.query.weight"),
+                hidden,
+                hidden,
+                scale as f32,
+            )?;
+            let key = weights.linear(
+                &format!("{p}.attention.self.key.weight"),
+                hidden,
+                hidden,
+                1.0,
+            )?;
+            let value = weights.linear(
+                &format!("{p}.attention.self.value.weight"),
+                hidden,
+                hidden,
+                1.0,
+            )?;
+            let qkv = side_by_side(&[query, key, value]);
             let mut qkv_bias: Vec<f32> = weights
                 .vector(&format!("{p}.attention.self.query.bias"), hidden)?
                 .into_iter()
@@ -201,6 +323,7 @@ impl Bert {
                     &format!("{p}.attention.output.dense.weight"),
                     hidden,
                     hidden,
+                    1.0,
                 )?,
                 attention_out_bias: weights
                     .vector(&format!("{p}.attention.output.dense.bias"), hidden)?,
@@ -209,10 +332,11 @@ impl Bert {
                     &format!("{p}.intermediate.dense.weight"),
                     inter,
                     hidden,
+                    1.0,
                 )?,
                 intermediate_bias: weights
                     .vector(&format!("{p}.intermediate.dense.bias"), inter)?,
-                output: weights.linear(&format!("{p}.output.dense.weight"), hidden, inter)?,
+                output: weights.linear(&format!("{p}.output.dense.weight"), hidden, inter, 1.0)?,
                 output_bias: weights.vector(&format!("{p}.output.dense.bias"), hidden)?,
                 output_norm: weights.norm(&format!("{p}.output.LayerNorm"), hidden)?,
             });
@@ -279,41 +403,38 @@ impl Bert {
             &self.embedding_norm.1,
             self.eps,
         );
-        let mut x = Tensor::from_vec(x, (total, h), &Device::Cpu)?;
         let mut context = vec![0.0_f32; total * h];
         for layer in &self.layers {
-            let qkv = x.matmul(&layer.qkv)?;
-            qkv.inplace_op1(&AddBias(&layer.qkv_bias))?;
-            with_slice(&qkv, |qkv| {
-                kernels::attention(qkv, &lengths, self.heads, h / self.heads, &mut context);
-            })?;
+            let mut qkv = layer.qkv.right_multiply(&x);
+            kernels::add_bias(&mut qkv, &layer.qkv_bias);
+            kernels::attention(&qkv, &lengths, self.heads, h / self.heads, &mut context);
             drop(qkv);
-            let attended = Tensor::from_slice(&context, (total, h), &Device::Cpu)?
-                .matmul(&layer.attention_out)?;
-            attended.inplace_op2(
+            let mut attended = layer.attention_out.right_multiply(&context);
+            kernels::bias_residual_layer_norm(
+                &mut attended,
+                &layer.attention_out_bias,
                 &x,
-                &ResidualNorm {
-                    bias: &layer.attention_out_bias,
-                    norm: &layer.attention_norm,
-                    eps: self.eps,
-                },
-            )?;
+                &layer.attention_norm.0,
+                &layer.attention_norm.1,
+                self.eps,
+            );
             x = attended;
-            let inner = x.matmul(&layer.intermediate)?;
-            inner.inplace_op1(&BiasGelu(&layer.intermediate_bias))?;
-            let out = inner.matmul(&layer.output)?;
+            let mut inner = layer.intermediate.right_multiply(&x);
+            kernels::bias_gelu(&mut inner, &layer.intermediate_bias);
+            let mut out = layer.output.right_multiply(&inner);
             drop(inner);
-            out.inplace_op2(
+            kernels::bias_residual_layer_norm(
+                &mut out,
+                &layer.output_bias,
                 &x,
-                &ResidualNorm {
-                    bias: &layer.output_bias,
-                    norm: &layer.output_norm,
-                    eps: self.eps,
-                },
-            )?;
+                &layer.output_norm.0,
+                &layer.output_norm.1,
+                self.eps,
+            );
             x = out;
         }
-        with_slice(&x, |states| {
+        let states = &x;
+        {
             let mut pooled = Vec::with_capacity(sequences.len());
             let mut start = 0;
             for &n in &lengths {
@@ -331,101 +452,7 @@ impl Bert {
                 pooled.push(mean);
                 start += n;
             }
-            pooled
-        })
-    }
-}
-
-/// Runs `f` on the contiguous f32 data of a CPU tensor.
-fn with_slice<R>(tensor: &Tensor, f: impl FnOnce(&[f32]) -> R) -> Result<R> {
-    let (storage, layout) = tensor.storage_and_layout();
-    let Storage::Cpu(cpu) = &*storage else {
-        return Err(Error::Weights("tensor is not on the CPU".into()));
-    };
-    let data = cpu.as_slice::<f32>()?;
-    let (start, end) = contiguous(layout)?;
-    Ok(f(&data[start..end]))
-}
-
-fn contiguous(layout: &Layout) -> candle_core::Result<(usize, usize)> {
-    layout
-        .contiguous_offsets()
-        .ok_or_else(|| candle_core::Error::Msg("expected a contiguous tensor".into()))
-}
-
-fn f32_mut<'a>(storage: &'a mut CpuStorage, layout: &Layout) -> candle_core::Result<&'a mut [f32]> {
-    let (start, end) = contiguous(layout)?;
-    match storage {
-        CpuStorage::F32(data) => Ok(&mut data[start..end]),
-        _ => Err(candle_core::Error::Msg("expected f32 storage".into())),
-    }
-}
-
-fn f32_ref<'a>(storage: &'a CpuStorage, layout: &Layout) -> candle_core::Result<&'a [f32]> {
-    let (start, end) = contiguous(layout)?;
-    Ok(&storage.as_slice::<f32>()?[start..end])
-}
-
-/// `x += bias` in place, row by row.
-struct AddBias<'a>(&'a [f32]);
-
-impl InplaceOp1 for AddBias<'_> {
-    fn name(&self) -> &'static str {
-        "litrev-add-bias"
-    }
-
-    fn cpu_fwd(&self, storage: &mut CpuStorage, layout: &Layout) -> candle_core::Result<()> {
-        kernels::add_bias(f32_mut(storage, layout)?, self.0);
-        Ok(())
-    }
-}
-
-/// `x = GELU(x + bias)` in place.
-struct BiasGelu<'a>(&'a [f32]);
-
-impl InplaceOp1 for BiasGelu<'_> {
-    fn name(&self) -> &'static str {
-        "litrev-bias-gelu"
-    }
-
-    fn cpu_fwd(&self, storage: &mut CpuStorage, layout: &Layout) -> candle_core::Result<()> {
-        kernels::bias_gelu(f32_mut(storage, layout)?, self.0);
-        Ok(())
-    }
-}
-
-/// `x = LayerNorm(x + bias + residual)` in place.
-struct ResidualNorm<'a> {
-    bias: &'a [f32],
-    norm: &'a (Vec<f32>, Vec<f32>),
-    eps: f32,
-}
-
-impl InplaceOp2 for ResidualNorm<'_> {
-    fn name(&self) -> &'static str {
-        "litrev-residual-norm"
-    }
-
-    fn cpu_fwd(
-        &self,
-        storage: &mut CpuStorage,
-        layout: &Layout,
-        residual: &CpuStorage,
-        residual_layout: &Layout,
-    ) -> candle_core::Result<()> {
-        let rows = f32_mut(storage, layout)?;
-        let residual = f32_ref(residual, residual_layout)?;
-        if rows.len() != residual.len() {
-            return Err(candle_core::Error::Msg("residual of another shape".into()));
+            Ok(pooled)
         }
-        kernels::bias_residual_layer_norm(
-            rows,
-            self.bias,
-            residual,
-            &self.norm.0,
-            &self.norm.1,
-            self.eps,
-        );
-        Ok(())
     }
 }

@@ -37,9 +37,6 @@ pub enum Error {
     /// The tokenizer could not be loaded or failed on a text.
     #[error("tokenizer: {0}")]
     Tokenizer(String),
-    /// The tensor library failed.
-    #[error("candle: {0}")]
-    Candle(#[from] candle_core::Error),
     /// The on-disk embedding cache is unreadable or cannot be written.
     #[error("embedding cache {path}: {message}")]
     Cache {

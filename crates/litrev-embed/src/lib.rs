@@ -1,5 +1,5 @@
 //! Sentence embeddings in process: a sentence-transformers BERT model (all-MiniLM-L6-v2 by
-//! default) run on candle, with mean pooling over the real tokens and L2 normalisation, batched
+//! default) run on gemm and fused kernels, with mean pooling over the real tokens and L2 normalisation, batched
 //! and cached by content hash.
 //!
 //! # Model files
@@ -19,8 +19,8 @@
 //! about [`EmbedderOptions::batch_tokens`] real tokens: the dense layers multiply every token of
 //! a batch at once with no padding rows, and attention runs per sequence over its own tokens,
 //! so there is no padding waste and no mask. Each batch runs single-threaded; one worker per core
-//! takes batches from a shared queue (one candle thread per batch beat two threads on one batch).
-//! Matmuls are candle's (gemm with its AVX-512 kernels, detected at run time); bias, GELU,
+//! takes batches from a shared queue (one thread per batch beat two threads on one batch).
+//! Matmuls call gemm directly (its AVX-512 kernels are detected at run time); bias, GELU,
 //! residual and layer norm, and attention are fused loops compiled for the CPU's vector width,
 //! also chosen at run time, so the binary stays portable.
 //!
