@@ -433,26 +433,23 @@ impl Bert {
             );
             x = out;
         }
-        let states = &x;
-        {
-            let mut pooled = Vec::with_capacity(sequences.len());
-            let mut start = 0;
-            for &n in &lengths {
-                let mut mean = vec![0.0_f32; h];
-                for row in states[start * h..(start + n) * h].chunks_exact(h) {
-                    for (m, v) in mean.iter_mut().zip(row) {
-                        *m += v;
-                    }
+        let mut pooled = Vec::with_capacity(sequences.len());
+        let mut start = 0;
+        for &n in &lengths {
+            let mut mean = vec![0.0_f32; h];
+            for row in x[start * h..(start + n) * h].chunks_exact(h) {
+                for (m, v) in mean.iter_mut().zip(row) {
+                    *m += v;
                 }
-                let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt();
-                // Dividing by n before normalising would not change the direction.
-                if norm > 0.0 {
-                    mean.iter_mut().for_each(|v| *v /= norm);
-                }
-                pooled.push(mean);
-                start += n;
             }
-            Ok(pooled)
+            let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt();
+            // Dividing by n before normalising would not change the direction.
+            if norm > 0.0 {
+                mean.iter_mut().for_each(|v| *v /= norm);
+            }
+            pooled.push(mean);
+            start += n;
         }
+        Ok(pooled)
     }
 }
