@@ -68,7 +68,7 @@ impl Matrix {
         // SAFETY: `x` holds m×k values, `self.values` k×n and `out` m×n, all row-major with the
         // strides given; `out` is not read (read_dst false) and aliases neither input.
         unsafe {
-            gemm::gemm(
+            gemm_f32::gemm::f32::get_gemm_fn()(
                 m,
                 n,
                 k,
@@ -87,7 +87,7 @@ impl Matrix {
                 false,
                 false,
                 false,
-                gemm::Parallelism::None,
+                gemm_common::Parallelism::None,
             );
         }
         out
