@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use safetensors::tensor::TensorView;
 use safetensors::{Dtype, SafeTensors};
 use serde::Deserialize;
 
@@ -127,30 +128,26 @@ struct Weights<'a> {
     file: SafeTensors<'a>,
 }
 
-impl Weights<'_> {
-    /// The tensor's name as stored: sentence-transformers saves the encoder bare, transformers
+impl<'a> Weights<'a> {
+    /// The tensor of that name: sentence-transformers saves the encoder bare, transformers
     /// prefixes it with "bert.".
-    fn stored_name(&self, name: &str) -> Option<String> {
-        [name.to_owned(), format!("bert.{name}")]
-            .into_iter()
-            .find(|candidate| self.file.tensor(candidate).is_ok())
+    fn view(&self, name: &str) -> Option<TensorView<'a>> {
+        self.file
+            .tensor(name)
+            .or_else(|_| self.file.tensor(&format!("bert.{name}")))
+            .ok()
     }
 
     /// The shape of a tensor, if there is one of that name.
     fn shape(&self, name: &str) -> Option<Vec<usize>> {
-        let stored = self.stored_name(name)?;
-        self.file.tensor(&stored).ok().map(|t| t.shape().to_vec())
+        self.view(name).map(|view| view.shape().to_vec())
     }
 
     /// The values of a tensor of `shape`, row-major.
     fn flat(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
-        let stored = self
-            .stored_name(name)
-            .ok_or_else(|| Error::Weights(format!("{name} is missing")))?;
         let view = self
-            .file
-            .tensor(&stored)
-            .map_err(|e| Error::Weights(format!("{name}: {e}")))?;
+            .view(name)
+            .ok_or_else(|| Error::Weights(format!("{name} is missing")))?;
         if view.shape() != shape {
             return Err(Error::Weights(format!(
                 "{name} has shape {:?}, expected {shape:?}",
