@@ -24,11 +24,20 @@ pub struct Features {
 }
 
 impl Features {
+    /// The dot product with dense `weights`, summed in four lanes: one running sum waits on
+    /// each addition before the next (the simulation's training and scoring were bound by
+    /// that chain), four lanes overlap them.
     fn dot(&self, weights: &[f32]) -> f32 {
-        self.entries
-            .iter()
-            .map(|&(id, value)| weights[id as usize] * value)
-            .sum()
+        let product = |&(id, value): &(u32, f32)| weights[id as usize] * value;
+        let chunks = self.entries.chunks_exact(4);
+        let rest: f32 = chunks.remainder().iter().map(product).sum();
+        let mut lanes = [0.0f32; 4];
+        for chunk in chunks {
+            for (lane, entry) in lanes.iter_mut().zip(chunk) {
+                *lane += product(entry);
+            }
+        }
+        (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + rest
     }
 
     fn norm_squared(&self) -> f32 {
@@ -264,18 +273,6 @@ impl FeatureSpace {
     pub fn dimension(&self) -> usize {
         self.dimension
     }
-
-    /// For each feature, the texts that have it with their values: the inverted index that
-    /// lets scores be updated by a change of weights without touching every text.
-    pub fn postings(&self) -> Vec<Vec<(u32, f32)>> {
-        let mut postings = vec![Vec::new(); self.dimension];
-        for (text, vector) in self.vectors.iter().enumerate() {
-            for &(feature, value) in &vector.entries {
-                postings[feature as usize].push((text as u32, value));
-            }
-        }
-        postings
-    }
 }
 
 /// The word and word-pair features of a text, each hashed to 64 bits with its kind, so no
@@ -396,6 +393,10 @@ pub struct Trainer {
     config: SvmConfig,
     /// Dual variables of the labels trained on so far, in label order.
     alpha: Vec<f32>,
+    /// The primal solution those dual variables give (Σ αₖyₖxₖ and its bias term), carried
+    /// from one training to the next rather than summed again from the dual variables.
+    weights: Vec<f32>,
+    bias: f32,
     random: SplitMix64,
 }
 
@@ -405,6 +406,8 @@ impl Trainer {
         Trainer {
             config,
             alpha: Vec::new(),
+            weights: Vec::new(),
+            bias: 0.0,
             random: SplitMix64::new(0x5eed),
         }
     }
@@ -414,10 +417,11 @@ impl Trainer {
         let config = self.config;
         let positives = labelled.iter().filter(|(_, included)| *included).count();
         let negatives = labelled.len() - positives;
-        let mut weights = vec![0.0f32; space.dimension()];
-        let mut bias = 0.0f32;
         if positives == 0 || negatives == 0 {
-            return LinearModel { weights, bias };
+            return LinearModel {
+                weights: vec![0.0f32; space.dimension()],
+                bias: 0.0,
+            };
         }
         let n = labelled.len() as f32;
         // Per-example costs: the included examples share `class_ratio` parts of the total, the
@@ -435,17 +439,11 @@ impl Trainer {
             .zip(&diagonal)
             .map(|(&(index, _), d)| space.vector(index).norm_squared() + 1.0 + d)
             .collect();
+        // The labels appended since the last training start at α = 0, so the carried weights
+        // are still Σ αₖyₖxₖ.
         self.alpha.resize(labelled.len(), 0.0);
-        let alpha = &mut self.alpha;
-        for (k, &(index, included)) in labelled.iter().enumerate() {
-            if alpha[k] != 0.0 {
-                let y = if included { 1.0 } else { -1.0 };
-                space
-                    .vector(index)
-                    .add_scaled_to(&mut weights, alpha[k] * y);
-                bias += alpha[k] * y;
-            }
-        }
+        self.weights.resize(space.dimension(), 0.0);
+        let (alpha, weights, bias) = (&mut self.alpha, &mut self.weights, &mut self.bias);
         let mut order: Vec<usize> = (0..labelled.len()).collect();
         for _ in 0..config.max_epochs {
             self.random.shuffle(&mut order);
@@ -454,7 +452,7 @@ impl Trainer {
                 let (index, included) = labelled[k];
                 let y = if included { 1.0 } else { -1.0 };
                 let features = space.vector(index);
-                let gradient = y * (features.dot(&weights) + bias) - 1.0 + diagonal[k] * alpha[k];
+                let gradient = y * (features.dot(weights) + *bias) - 1.0 + diagonal[k] * alpha[k];
                 let projected = if alpha[k] == 0.0 {
                     gradient.min(0.0)
                 } else {
@@ -465,15 +463,18 @@ impl Trainer {
                     let previous = alpha[k];
                     alpha[k] = (alpha[k] - gradient / q[k]).max(0.0);
                     let step = (alpha[k] - previous) * y;
-                    features.add_scaled_to(&mut weights, step);
-                    bias += step;
+                    features.add_scaled_to(weights, step);
+                    *bias += step;
                 }
             }
             if largest_violation < config.tolerance {
                 break;
             }
         }
-        LinearModel { weights, bias }
+        LinearModel {
+            weights: weights.clone(),
+            bias: *bias,
+        }
     }
 }
 
@@ -572,6 +573,58 @@ mod tests {
         assert!(model.score(&space, 4) > model.score(&space, 5));
         let untrained = LinearModel::train(&space, &[(0, true)], SvmConfig::default());
         assert_eq!(untrained.score(&space, 1), 0.0);
+    }
+
+    #[test]
+    fn the_four_lane_dot_product_is_the_plain_sum() {
+        for length in 0..11u32 {
+            let features = Features {
+                entries: (0..length).map(|id| (id, 0.5 + id as f32)).collect(),
+            };
+            let weights: Vec<f32> = (0..length).map(|id| 1.0 - 0.25 * id as f32).collect();
+            let plain: f32 = (0..length)
+                .map(|id| (0.5 + id as f32) * (1.0 - 0.25 * id as f32))
+                .sum();
+            assert!(
+                (features.dot(&weights) - plain).abs() < 1e-4,
+                "{length} entries"
+            );
+        }
+    }
+
+    /// The trainer carries its weights from one training to the next: after several trainings
+    /// on a growing list of labels they are still Σ αₖyₖxₖ, as summed afresh from its duals.
+    #[test]
+    fn carried_weights_stay_the_sum_of_the_dual_solution() {
+        let texts: Vec<String> = (0..40)
+            .map(|index| {
+                format!(
+                    "word{} word{} shared{} common",
+                    index % 7,
+                    index % 5,
+                    index % 3
+                )
+            })
+            .collect();
+        let space = FeatureSpace::fit(&texts);
+        let labels: Vec<(usize, bool)> = (0..40).map(|index| (index, index % 7 < 2)).collect();
+        let mut trainer = Trainer::new(SvmConfig::default());
+        let mut model = trainer.train(&space, &labels[..2]);
+        for end in [3, 10, 25, 40] {
+            model = trainer.train(&space, &labels[..end]);
+        }
+        let mut weights = vec![0.0f32; space.dimension()];
+        let mut bias = 0.0f32;
+        for (&alpha, &(index, included)) in trainer.alpha.iter().zip(&labels) {
+            let signed = if included { alpha } else { -alpha };
+            space.vector(index).add_scaled_to(&mut weights, signed);
+            bias += signed;
+        }
+        assert!(trainer.alpha.iter().any(|&alpha| alpha > 0.0));
+        assert!((model.bias() - bias).abs() < 1e-4);
+        for (carried, summed) in model.weights().iter().zip(&weights) {
+            assert!((carried - summed).abs() < 1e-4);
+        }
     }
 
     #[test]

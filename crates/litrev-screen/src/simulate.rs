@@ -1,7 +1,7 @@
 //! Active-learning screening, simulated with known labels: the order in which a reviewer who
 //! follows litrev's ranking would read the records, and how much reading that saves.
 
-use crate::model::{FeatureConfig, FeatureSpace, LinearModel, SplitMix64, SvmConfig, Trainer};
+use crate::model::{FeatureConfig, FeatureSpace, SplitMix64, SvmConfig, Trainer};
 
 /// Options of a simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -160,7 +160,6 @@ pub fn simulate_in(
     let mut labels_at_training = 0usize;
     let mut trainings = 0usize;
     let mut trainer = Trainer::new(config.svm);
-    let mut scores = Scores::new(space);
     while order.len() < n {
         // Once every included record is found the rest of the order changes no metric.
         if found == included {
@@ -175,10 +174,12 @@ pub fn simulate_in(
             let model = trainer.train(space, &labelled);
             trainings += 1;
             labels_at_training = labelled.len();
-            scores.update(space, &model, trainings);
+            // Scored afresh each time, and only the records still unread: measured, this was
+            // 2.4 times faster than updating every record's score through an inverted index
+            // by the change of weights (a warm start moves most of them).
             let mut scored: Vec<(f32, usize)> = (0..n)
                 .filter(|&index| !screened[index])
-                .map(|index| (scores.values[index], index))
+                .map(|index| (model.score(space, index), index))
                 .collect();
             // Only the records read before the next training need an order.
             let needed = if labelled.len() < config.retrain_every_label_until {
@@ -212,54 +213,6 @@ pub fn simulate_in(
         metrics,
         trainings,
     })
-}
-
-/// Every text's decision value, kept up to date as the model changes.
-///
-/// A warm-started retraining moves few weights, so the scores are updated through the
-/// inverted index by the change of weights alone; every `EXACT_EVERY` trainings they are
-/// recomputed from scratch so rounding cannot drift.
-struct Scores {
-    values: Vec<f32>,
-    weights: Vec<f32>,
-    bias: f32,
-    postings: Vec<Vec<(u32, f32)>>,
-}
-
-const EXACT_EVERY: usize = 50;
-
-impl Scores {
-    fn new(space: &FeatureSpace) -> Scores {
-        Scores {
-            values: vec![0.0; space.len()],
-            weights: vec![0.0; space.dimension()],
-            bias: 0.0,
-            postings: space.postings(),
-        }
-    }
-
-    fn update(&mut self, space: &FeatureSpace, model: &LinearModel, training: usize) {
-        if training.is_multiple_of(EXACT_EVERY) {
-            for (index, value) in self.values.iter_mut().enumerate() {
-                *value = model.score(space, index);
-            }
-        } else {
-            let bias_change = model.bias() - self.bias;
-            for value in &mut self.values {
-                *value += bias_change;
-            }
-            for (feature, (&new, old)) in model.weights().iter().zip(&self.weights).enumerate() {
-                let change = new - old;
-                if change != 0.0 {
-                    for &(text, value) in &self.postings[feature] {
-                        self.values[text as usize] += change * value;
-                    }
-                }
-            }
-        }
-        self.weights.copy_from_slice(model.weights());
-        self.bias = model.bias();
-    }
 }
 
 /// The metrics of a screening order.
