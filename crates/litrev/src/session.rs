@@ -88,7 +88,7 @@ impl Runner {
     }
 
     /// The sentence embedding of each work, in id order, for the ranking (the meaning of a
-    /// record beside its words: mean WSS@95 0.557 against 0.540 without, leaving one dataset out, see
+    /// record beside its words: mean WSS@95 0.556 against 0.540 without, leaving one dataset out, see
     /// `litrev bench screen --cv`); none when no model is installed, and the ranking then reads
     /// the words and links alone. Vectors are cached, so the organise step embeds no included
     /// work again.
