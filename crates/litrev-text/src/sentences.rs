@@ -90,6 +90,7 @@ const RUN_IN_LABELS: &[&str] = &[
     "study selection",
     "subjects and methods",
     "surgical technique",
+    "systematic review registration",
     "trial registration",
 ];
 
@@ -138,7 +139,41 @@ pub fn is_boilerplate(sentence: &str) -> bool {
     BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue))
         || is_publication_notice(&lower)
         || names_a_trial_registration(sentence, &lower)
+        || is_disclosure_line(&lower)
 }
+
+/// Whether a sentence is a line of a conference abstract's disclosures: one or more
+/// `Company: Category` entries, optionally after the author's name (`Shima: F. Hoffmann-La
+/// Roche: Employment; Genentech Inc: Consultancy.`), every category one the American Society
+/// of Hematology's form lists. `lower` is the sentence lower-cased.
+fn is_disclosure_line(lower: &str) -> bool {
+    let entries = lower.trim_end_matches(['.', ' ']);
+    entries.contains(':')
+        && entries.split(';').all(|entry| {
+            entry.rsplit_once(':').is_some_and(|(holder, categories)| {
+                holder.split_whitespace().count() <= 8
+                    && categories
+                        .split(',')
+                        .all(|category| DISCLOSURE_CATEGORIES.contains(&category.trim()))
+            })
+        })
+}
+
+/// The categories of the American Society of Hematology's disclosure form, lower-cased.
+const DISCLOSURE_CATEGORIES: &[&str] = &[
+    "employment",
+    "current employment",
+    "equity ownership",
+    "current equity holder in publicly-traded company",
+    "current equity holder in private company",
+    "consultancy",
+    "honoraria",
+    "research funding",
+    "speakers bureau",
+    "patents & royalties",
+    "membership on an entity's board of directors or advisory committees",
+    "other",
+];
 
 /// Whether a sentence is a registration line: a trial or review registration number
 /// ([`REGISTRATION_NUMBERS`]) in a line of a few words (`NCT00843570.`, `Clinicaltrial.gov:
@@ -249,12 +284,7 @@ pub fn split_labelled(text: &str) -> Vec<LabelledSentence> {
         let byte = bytes[index];
         let is_terminal = matches!(byte, b'.' | b'!' | b'?');
         if is_terminal && (ends_sentence(text, index) || runs_into_next(text, index)) {
-            let closing = text[index + 1..]
-                .chars()
-                .take_while(|c| matches!(c, '"' | '”' | ')'))
-                .map(char::len_utf8)
-                .sum::<usize>();
-            let end = index + 1 + closing;
+            let end = index + 1 + closers(&text[index + 1..]);
             push_trimmed(text, start, end, &mut label, &mut sentences);
             start = end;
             index = end;
@@ -348,25 +378,34 @@ fn run_in_label_length(sentence: &str) -> usize {
 
 fn ends_sentence(text: &str, at: usize) -> bool {
     let after = &text[at + 1..];
+    let opens_new = |rest: &str| {
+        rest.trim_start().chars().next().is_none_or(|c| {
+            c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '“' | '(' | '[' | '‘' | '©')
+        })
+    };
     let Some(rest) = after.strip_prefix(char::is_whitespace) else {
-        // A closing quote or bracket right after the stop still ends the sentence.
+        // A closing quote or bracket right after the stop still ends the sentence; so does a
+        // citation marker (`HAVEN 1.[5] Conclusions: …`) when a sentence opens after it.
         let closing = after
             .chars()
             .next()
             .filter(|c| matches!(c, '"' | '”' | ')'));
+        let marker = citation_marker(after);
         return after.is_empty()
-            || closing.is_some_and(|c| after[c.len_utf8()..].starts_with(char::is_whitespace));
+            || closing.is_some_and(|c| after[c.len_utf8()..].starts_with(char::is_whitespace))
+            || (marker > 0
+                && after[marker..].starts_with(char::is_whitespace)
+                && opens_new(&after[marker..]));
     };
-    let next = rest.trim_start().chars().next();
-    let starts_new = next.is_none_or(|c| {
-        c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '“' | '(' | '[' | '‘' | '©')
-    });
+    let starts_new = opens_new(rest);
     if !starts_new || text.as_bytes()[at] != b'.' {
         return starts_new;
     }
     let before = &text[..at];
+    // A colon parts words as a space does where a rebuilt abstract lost the space after it
+    // (`Disclosures Shima:F. Hoffmann-La Roche: Employment.`: `F` is an initial).
     let word = before
-        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ':')
         .next()
         .unwrap_or("");
     let is_initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
@@ -377,6 +416,38 @@ fn ends_sentence(text: &str, at: usize) -> bool {
             .split('.')
             .all(|part| part.chars().count() == 1 && part.chars().all(char::is_alphabetic));
     !(is_initial || is_abbreviation || is_dotted)
+}
+
+/// The closing quotes and brackets right after a stop (`."`, `.)`), as a byte length.
+fn closing_quotes(after: &str) -> usize {
+    after
+        .chars()
+        .take_while(|c| matches!(c, '"' | '”' | ')'))
+        .map(char::len_utf8)
+        .sum()
+}
+
+/// A citation marker opening `text` (`[5]`, `[3,4]`, `[2–4]`): its byte length, or 0.
+fn citation_marker(text: &str) -> usize {
+    let Some(inner) = text.strip_prefix('[') else {
+        return 0;
+    };
+    let Some(close) = inner.find(']') else {
+        return 0;
+    };
+    let body = &inner[..close];
+    let numbers = body.chars().any(|c| c.is_ascii_digit())
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '-' | '–' | ' '));
+    if numbers { close + 2 } else { 0 }
+}
+
+/// What belongs to a sentence after its stop: closing quotes and brackets, then a citation
+/// marker (`Bleeds fell.[5]`), as a byte length.
+fn closers(after: &str) -> usize {
+    let quotes = closing_quotes(after);
+    quotes + citation_marker(&after[quotes..])
 }
 
 /// A stop glued to the next sentence ("inhibitors.Emicizumab", "side-effects.In", "2.5
@@ -619,6 +690,27 @@ mod tests {
     }
 
     #[test]
+    fn an_initial_after_a_colon_and_a_citation_after_a_stop_are_read_as_such() {
+        check(
+            "Bleeds fell. Disclosures Jimenez-Yuste: Roche: Consultancy; Shire: Consultancy. Shima:F. Hoffmann-La Roche: Employment. Lehle:F. Hoffmann-La Roche: Employment.",
+            &[
+                "Bleeds fell.",
+                "Jimenez-Yuste: Roche: Consultancy; Shire: Consultancy.",
+                "Shima:F. Hoffmann-La Roche: Employment.",
+                "Lehle:F. Hoffmann-La Roche: Employment.",
+            ],
+        );
+        check(
+            "It was measured in HAVEN 1.[5] Conclusions: Emi can be measured. Levels were 2.[3,4] and stable.",
+            &[
+                "It was measured in HAVEN 1.[5]",
+                "Emi can be measured.",
+                "Levels were 2.[3,4] and stable.",
+            ],
+        );
+    }
+
+    #[test]
     fn drops_structured_abstract_labels() {
         check(
             "BACKGROUND: Little is known. METHODS: We ran a trial. Conclusions: It works.",
@@ -753,6 +845,17 @@ mod tests {
             "Smith: Consultancy: Roche; Honoraria: Bayer."
         ));
         assert!(!is_boilerplate("Bleeding fell by 80%."));
+        // The disclosures of an ASH abstract (Donners_2021), a line per author.
+        for line in [
+            "Shima:F. Hoffmann-La Roche: Employment.",
+            "Paz-Priel:Genentech Inc: Employment.",
+            "Hoffmann-La Roche: Employment; Genentech Inc: Employment, Equity Ownership.",
+        ] {
+            assert!(is_boilerplate(line), "{line}");
+        }
+        assert!(!is_boilerplate(
+            "Outcomes: employment and income at one year."
+        ));
         // Run-in notes of publishers that the role model would read as a conclusion.
         assert!(is_boilerplate(
             "Institution where the work was carried out: Research Division, Chugai Pharmaceutical Co., Ltd."

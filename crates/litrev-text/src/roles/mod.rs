@@ -178,6 +178,7 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "conflict of interest"
         | "clinical trial registration number"
         | "trial registration number"
+        | "systematic review registration"
         | "clinicaltrials.gov identifier" => Role::Other,
         _ => return None,
     };
@@ -460,6 +461,14 @@ mod tests {
         assert_eq!(
             labelled_abstract("METHODS: We ran a trial. CONCLUSIONS: It works. © 2012 Springer.")
                 .map(|labelled| labelled.roles),
+            Some(vec![Role::Method, Role::Conclusion, Role::Other])
+        );
+        // So does a registration run into its label without a colon (a Menon_2022 record).
+        assert_eq!(
+            labelled_abstract(
+                "METHODS: We searched. CONCLUSIONS: It works. Systematic review registration PROSPERO CRD42017053324."
+            )
+            .map(|labelled| labelled.roles),
             Some(vec![Role::Method, Role::Conclusion, Role::Other])
         );
         // A label the splitter does not know leaves its section's role in doubt.
