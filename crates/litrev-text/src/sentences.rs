@@ -408,7 +408,9 @@ fn ends_sentence(text: &str, at: usize) -> bool {
         .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ':')
         .next()
         .unwrap_or("");
-    let is_initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
+    let is_initial = word.chars().count() == 1
+        && word.chars().all(char::is_uppercase)
+        && !designates_a_member(&before[..before.len() - word.len()]);
     let is_abbreviation = ABBREVIATIONS.contains(&word.to_lowercase().as_str());
     // Letters between stops: `i.m.`, `i.v.`, `s.c.`, `U.S.`.
     let is_dotted = word.contains('.')
@@ -417,6 +419,47 @@ fn ends_sentence(text: &str, at: usize) -> bool {
             .all(|part| part.chars().count() == 1 && part.chars().all(char::is_alphabetic));
     !(is_initial || is_abbreviation || is_dotted)
 }
+
+/// Whether the text before a capital letter ends on a noun such letters qualify (`haemophilia
+/// A`, `vitamin D`, `group B`, `type C`): the letter then names a member of a series, not a
+/// person's initial, and a stop after it can end the sentence.
+fn designates_a_member(before: &str) -> bool {
+    let noun = before
+        .trim_end()
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    LETTERED_NOUNS.contains(&noun.as_str())
+}
+
+/// Nouns a capital letter qualifies, lower-cased.
+const LETTERED_NOUNS: &[&str] = &[
+    "appendix",
+    "arm",
+    "category",
+    "class",
+    "cohort",
+    "factor",
+    "figure",
+    "grade",
+    "group",
+    "groups",
+    "haemophilia",
+    "hemophilia",
+    "hepatitis",
+    "influenza",
+    "part",
+    "phase",
+    "protein",
+    "scenario",
+    "stage",
+    "strain",
+    "subtype",
+    "table",
+    "type",
+    "vitamin",
+];
 
 /// The closing quotes and brackets right after a stop (`."`, `.)`), as a byte length.
 fn closing_quotes(after: &str) -> usize {
@@ -706,6 +749,20 @@ mod tests {
                 "It was measured in HAVEN 1.[5]",
                 "Emi can be measured.",
                 "Levels were 2.[3,4] and stable.",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_letter_after_a_noun_it_qualifies_is_no_initial() {
+        check(
+            "Emicizumab is used in haemophilia A. Expert opinion: It works. Funded by F. Hoffmann-La Roche and J. Doe. Vitamin D. It helps.",
+            &[
+                "Emicizumab is used in haemophilia A.",
+                "It works.",
+                "Funded by F. Hoffmann-La Roche and J. Doe.",
+                "Vitamin D.",
+                "It helps.",
             ],
         );
     }

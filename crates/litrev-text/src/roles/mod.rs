@@ -335,11 +335,11 @@ pub fn sentence_roles(text: &str) -> Vec<((usize, usize), Role)> {
 /// "other", a call for more research is future work, a named limitation is a limitation.
 /// These are what structured abstracts rarely label, so no model learns them from labels.
 pub fn cue_role(sentence: &str) -> Option<Role> {
-    if is_boilerplate(sentence) {
-        return Some(Role::Other);
-    }
     let lower = sentence.to_lowercase();
     let has = |cues: &[&str]| cues.iter().any(|cue| lower.contains(cue));
+    if is_boilerplate(sentence) || has(NOTICE_CUES) {
+        return Some(Role::Other);
+    }
     if has(FUTURE_WORK_CUES) {
         return Some(Role::FutureWork);
     }
@@ -348,6 +348,16 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
     }
     None
 }
+
+/// Phrases of a conference abstract's notice of what its talk will show ("Updated results
+/// will be presented at the meeting."): no finding of the work, so "other".
+const NOTICE_CUES: &[&str] = &[
+    "will be presented",
+    "will be reported",
+    "will be discussed",
+    "will be shown",
+    "will be updated",
+];
 
 /// Phrases that call for further work.
 const FUTURE_WORK_CUES: &[&str] = &[
@@ -487,6 +497,10 @@ mod tests {
 
     #[test]
     fn cues_name_boilerplate_future_work_and_limitations() {
+        assert_eq!(
+            cue_role("Updated results will be presented at the meeting."),
+            Some(Role::Other)
+        );
         assert_eq!(
             cue_role("Copyright © 2010 John Wiley & Sons, Ltd."),
             Some(Role::Other)
