@@ -340,7 +340,19 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
     if is_boilerplate(sentence) || has(NOTICE_CUES) {
         return Some(Role::Other);
     }
-    if has(FUTURE_WORK_CUES) {
+    if has(SCOPE_CUES) {
+        return Some(Role::Objective);
+    }
+    // "Further studies were devised to …" tells what was done, not what is still to do.
+    let calls_for_more = FUTURE_WORK_CUES.iter().any(|cue| {
+        lower.match_indices(cue).any(|(at, _)| {
+            let after = &lower[at + cue.len()..];
+            !["were ", "was ", "had "]
+                .iter()
+                .any(|past| after.trim_start().starts_with(past))
+        })
+    });
+    if calls_for_more {
         return Some(Role::FutureWork);
     }
     if has(LIMITATION_CUES) {
@@ -357,6 +369,16 @@ const NOTICE_CUES: &[&str] = &[
     "will be discussed",
     "will be shown",
     "will be updated",
+];
+
+/// Phrases of a review's scope: what its article will go over ("In this article, the
+/// clinical development of emicizumab will be reviewed."), its objective, never a finding.
+const SCOPE_CUES: &[&str] = &[
+    "will be reviewed",
+    "will be described",
+    "will be summarised",
+    "will be summarized",
+    "will be outlined",
 ];
 
 /// Phrases that call for further work.
@@ -500,6 +522,18 @@ mod tests {
         assert_eq!(
             cue_role("Updated results will be presented at the meeting."),
             Some(Role::Other)
+        );
+        assert_eq!(
+            cue_role("Data from phase 3 trials will be reviewed in detail."),
+            Some(Role::Objective)
+        );
+        assert_eq!(
+            cue_role("Further studies were devised to simulate the course."),
+            None
+        );
+        assert_eq!(
+            cue_role("Further studies were devised; further studies are needed."),
+            Some(Role::FutureWork)
         );
         assert_eq!(
             cue_role("Copyright © 2010 John Wiley & Sons, Ltd."),
