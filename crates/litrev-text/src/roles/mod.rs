@@ -358,8 +358,56 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
     if has(LIMITATION_CUES) {
         return Some(Role::Limitation);
     }
-    None
+    counts_included_studies(&lower).then_some(Role::Result)
 }
+
+/// Whether a sentence counts the studies a review found or kept ("13 171 references were
+/// screened and 95 articles were included"): a number before one of [`STUDY_UNITS`] (within
+/// three words) and a verb of [`SELECTION_VERBS`]. PRISMA 2020 for Abstracts reports these
+/// counts under Results; in a primary study's abstract, counts of patients are no such cue.
+/// `lower` is the sentence lower-cased.
+fn counts_included_studies(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    let counted = words.iter().enumerate().any(|(index, word)| {
+        word.starts_with(|c: char| c.is_ascii_digit())
+            && words[index + 1..]
+                .iter()
+                .take(3)
+                .any(|next| STUDY_UNITS.contains(next))
+    });
+    counted && SELECTION_VERBS.iter().any(|verb| words.contains(verb))
+}
+
+/// What a review counts: the works it found and kept.
+const STUDY_UNITS: &[&str] = &[
+    "studies",
+    "articles",
+    "papers",
+    "records",
+    "trials",
+    "rcts",
+    "reports",
+    "publications",
+    "citations",
+    "references",
+];
+
+/// Verbs that say a review found or kept works.
+const SELECTION_VERBS: &[&str] = &[
+    "included",
+    "identified",
+    "retrieved",
+    "screened",
+    "selected",
+    "eligible",
+    "met",
+    "fulfilled",
+    "yielded",
+    "found",
+];
 
 /// Phrases of a conference abstract's notice of what its talk will show ("Updated results
 /// will be presented at the meeting."): no finding of the work, so "other".
@@ -548,6 +596,19 @@ mod tests {
             Some(Role::Limitation)
         );
         assert_eq!(cue_role("Rates fell by 80%."), None);
+        // Counts of a review's studies are results (PRISMA 2020 for Abstracts); of patients, not.
+        assert_eq!(
+            cue_role(
+                "13 171 references were screened and 95 articles were included in the review."
+            ),
+            Some(Role::Result)
+        );
+        assert_eq!(
+            cue_role("In total, 12 observational studies were included in this meta-analysis."),
+            Some(Role::Result)
+        );
+        assert_eq!(cue_role("A total of 120 patients were included."), None);
+        assert_eq!(cue_role("We searched five databases for trials."), None);
     }
 
     #[test]
