@@ -152,11 +152,15 @@ fn clarify(brief: &mut litrev::model::Brief, interactive: bool) -> anyhow::Resul
     Ok(())
 }
 
-/// Every `--source` value, each a comma-separated list.
+/// Every `--source` value, each a comma-separated list. A snapshot path that does not exist
+/// is refused here, before a run is stored that could only fail.
 fn parse_sources(values: &[String]) -> Result<Vec<SourceSpec>, litrev::Error> {
     let mut sources = Vec::new();
     for value in values {
         sources.extend(SourceSpec::parse_list(value)?);
+    }
+    for source in &sources {
+        source.check_exists()?;
     }
     Ok(SourceSpec::merge(sources))
 }

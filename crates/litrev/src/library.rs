@@ -174,12 +174,20 @@ fn read_ris_works(path: &Path) -> Result<Vec<Option<Work>>> {
             "{error}: name a zotero.sqlite or a RIS export (UTF-8 text)"
         ))
     })?;
-    let (records, _issues) = litrev_sources::library::read_ris(&text, path);
+    let (records, issues) = litrev_sources::library::read_ris(&text, path);
     if records.is_empty() {
-        return Err(bad(
+        let skipped = issues
+            .iter()
+            .filter(|issue| issue.message == litrev_sources::library::UNNAMED_RECORD)
+            .count();
+        return Err(bad(if skipped > 0 {
+            format!(
+                "none of its {skipped} RIS records has a title (TI, T1) or an identifier (DO, UR): export the library again with those fields"
+            )
+        } else {
             "no RIS record in it: name a zotero.sqlite or a RIS export (records opening with `TY  - `)"
-                .to_owned(),
-        ));
+                .to_owned()
+        }));
     }
     Ok(records
         .into_iter()
@@ -244,6 +252,21 @@ mod tests {
                 .to_string()
                 .contains("zotero.sqlite or a RIS export"),
             "{refused}"
+        );
+        // A real RIS file of records that carry only their type and notes: 61 records, each
+        // skipped, and the error says so rather than that the file holds no record.
+        let untitled = read_libraries(
+            &[LibraryFile {
+                path: folder.join("baseline_reference_types.ris"),
+                collection: None,
+            }],
+            &|_| {},
+        )
+        .err()
+        .expect("refused");
+        assert!(
+            untitled.to_string().contains("none of its 61 RIS records"),
+            "{untitled}"
         );
     }
 

@@ -170,6 +170,22 @@ impl fmt::Display for SourceSpec {
 }
 
 impl SourceSpec {
+    /// Checks that a snapshot's files or folders exist, so that no run is stored that could
+    /// only fail at its first search.
+    ///
+    /// # Errors
+    /// Names the first path that does not exist.
+    pub fn check_exists(&self) -> Result<(), Error> {
+        if let SourceSpec::Snapshot { paths } = self
+            && let Some(path) = paths.iter().find(|path| !path.exists())
+        {
+            return Err(Error::Source(litrev_sources::Error::MissingPath {
+                path: path.clone(),
+            }));
+        }
+        Ok(())
+    }
+
     /// Whether it searches the web (the plan then adds web searches for it).
     pub fn is_web(&self) -> bool {
         matches!(self, SourceSpec::Brave)

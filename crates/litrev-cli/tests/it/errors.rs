@@ -64,6 +64,13 @@ fn a_missing_snapshot_says_what_to_pass() {
         stderr.contains("does not exist") && stderr.contains("OpenAlex"),
         "{stderr}"
     );
+    // Refused before a run is stored: the list of runs holds no failed run for it.
+    let listed = litrev(home.path(), &["runs"], &[]);
+    assert!(
+        !String::from_utf8_lossy(&listed.stdout).contains("Sleep and memory"),
+        "{}",
+        describe(&listed)
+    );
 }
 
 #[test]

@@ -4,4 +4,4 @@
 
 mod ris;
 
-pub use ris::{LabelledWork, read_ris};
+pub use ris::{LabelledWork, UNNAMED_RECORD, read_ris};

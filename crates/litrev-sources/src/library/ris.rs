@@ -17,6 +17,9 @@ pub struct LabelledWork {
     pub label: Option<Decision>,
 }
 
+/// The issue a record with neither a title nor an id gives: it is skipped.
+pub const UNNAMED_RECORD: &str = "a record with neither a title nor an identifier was skipped";
+
 /// Reads every record of a RIS text. Records with neither a title nor an id are skipped and
 /// reported; works without any id get none (`ids` empty), so callers match them by title.
 pub fn read_ris(text: &str, source: &std::path::Path) -> (Vec<LabelledWork>, Vec<Issue>) {
@@ -34,8 +37,7 @@ pub fn read_ris(text: &str, source: &std::path::Path) -> (Vec<LabelledWork>, Vec
                     None => issues.push(Issue {
                         path: source.to_owned(),
                         line: start_line,
-                        message: "a record with neither a title nor an identifier was skipped"
-                            .to_owned(),
+                        message: UNNAMED_RECORD.to_owned(),
                     }),
                 }
                 start_line = index + 2;
