@@ -30,6 +30,7 @@ const SECTION_LABELS: &[&str] = &[
     "introduction",
     "limitation",
     "limitations",
+    "material",
     "materials",
     "measurements",
     "measures",
@@ -57,41 +58,60 @@ const SECTION_LABELS: &[&str] = &[
 /// Labels of several words that structured abstracts run into their sentence without a colon
 /// (`Key Points Long-term emicizumab…`, `Materials and methods We…`), lower-cased.
 const RUN_IN_LABELS: &[&str] = &[
+    "aim of the study",
     "aims and objectives",
+    "aims of the study",
     "areas covered",
     "background and aim",
     "background and aims",
+    "background and method",
+    "background and methods",
+    "background and objective",
+    "background and objectives",
+    "background and purpose",
     "case description",
     "case presentation",
     "case report",
+    "case reports",
     "clinical relevance",
     "conclusions and relevance",
     "data extraction",
     "data sources",
     "data synthesis",
     "design and setting",
-    "expert commentary",
-    "expert opinion",
     "evidence acquisition",
     "evidence synthesis",
+    "expert commentary",
+    "expert opinion",
+    "introduction and method",
+    "introduction and methods",
     "key points",
+    "key results",
     "learning points",
     "level of evidence",
     "main outcome measures",
+    "material and methods",
+    "materials and method",
     "materials and methods",
     "methods and findings",
     "methods and results",
+    "objective and rationale",
     "patient summary",
     "patients and methods",
     "postoperative management",
+    "purpose of the study",
     "results and conclusion",
     "results and conclusions",
+    "search methods",
+    "significance statement",
     "study design",
     "study selection",
     "subjects and methods",
     "surgical technique",
     "systematic review registration",
     "trial registration",
+    "wider implications",
+    "wider implications of the findings",
 ];
 
 /// Sentences that are publishing boilerplate rather than content.
@@ -341,25 +361,12 @@ fn push_trimmed(
 
 /// The length of a capitalised section label that opens `sentence` without a colon and is
 /// followed by a capitalised word or a number, with the space after it; 0 when there is none.
+/// The longest label wins: `WIDER IMPLICATIONS OF THE FINDINGS While …` over `WIDER
+/// IMPLICATIONS`.
 fn run_in_label_length(sentence: &str) -> usize {
     if !sentence.starts_with(char::is_uppercase) {
         return 0;
     }
-    // Labels are ASCII, so they are compared byte for byte, without lower-casing (which can
-    // change byte lengths: `\u{212a}`, the Kelvin sign, lower-cases to `k`).
-    let Some(length) = RUN_IN_LABELS
-        .iter()
-        .chain(SECTION_LABELS)
-        .find(|label| {
-            sentence
-                .get(..label.len())
-                .is_some_and(|head| head.eq_ignore_ascii_case(label))
-                && sentence[label.len()..].starts_with(' ')
-        })
-        .map(|label| label.len())
-    else {
-        return 0;
-    };
     // The sentence opens on a capital, a number ("Methods 349 adult volunteers were …"), or
     // a name with a small first letter ("hUCB-MSC", "mRNA", "iPSCs").
     let opens_a_sentence = |rest: &str| {
@@ -370,10 +377,23 @@ fn run_in_label_length(sentence: &str) -> usize {
             _ => false,
         }
     };
-    match sentence.get(length + 1..) {
-        Some(rest) if opens_a_sentence(rest) => length + 1,
-        _ => 0,
-    }
+    // Labels are ASCII, so they are compared byte for byte, without lower-casing (which can
+    // change byte lengths: `\u{212a}`, the Kelvin sign, lower-cases to `k`).
+    RUN_IN_LABELS
+        .iter()
+        .chain(SECTION_LABELS)
+        .filter(|label| {
+            sentence
+                .get(..label.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(label))
+                && sentence[label.len()..].starts_with(' ')
+                && sentence
+                    .get(label.len() + 1..)
+                    .is_some_and(opens_a_sentence)
+        })
+        .map(|label| label.len() + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 fn ends_sentence(text: &str, at: usize) -> bool {
@@ -968,6 +988,30 @@ mod tests {
                 "Long-term emicizumab was well tolerated.",
                 "Thrombin generation was measured.",
                 "Study design was prospective.",
+            ],
+        );
+    }
+
+    #[test]
+    fn drops_the_longest_run_in_label_of_journals_own_styles() {
+        // From SYNERGY abstracts (van_der_Valk_2021, Jeyaraman_2020, Menon_2022, Chou_2004):
+        // labels in capitals without a colon, which used to stay in the sentence and put it
+        // under the section before.
+        check(
+            "MATERIAL AND METHODS We analyzed the data from 52 overweight children. AIM OF THE STUDY Subtotal meniscectomy will increase loading. MATERIAL By September 2006, we had treated 26 patients.",
+            &[
+                "We analyzed the data from 52 overweight children.",
+                "Subtotal meniscectomy will increase loading.",
+                "By September 2006, we had treated 26 patients.",
+            ],
+        );
+        check(
+            "OBJECTIVE AND RATIONALE This study aims to provide a review. SEARCH METHODS A systematic review was conducted. WIDER IMPLICATIONS OF THE FINDINGS While the weight of evidence points to low birthweight. BACKGROUND AND METHOD The prototypic motor feature is chorea.",
+            &[
+                "This study aims to provide a review.",
+                "A systematic review was conducted.",
+                "While the weight of evidence points to low birthweight.",
+                "The prototypic motor feature is chorea.",
             ],
         );
     }

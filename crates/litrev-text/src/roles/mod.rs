@@ -115,6 +115,9 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "study objectives"
         | "purpose of the study"
         | "the aim of the study"
+        | "aim of the study"
+        | "aims of the study"
+        | "objective and rationale"
         | "hypothesis" => Role::Objective,
         "methods"
         | "method"
@@ -134,6 +137,10 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "outcome measures"
         | "materials and methods"
         | "material and methods"
+        | "materials and method"
+        | "material"
+        | "materials"
+        | "search methods"
         | "patients and methods"
         | "subjects and methods"
         | "methods and materials"
@@ -155,7 +162,7 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "exposures"
         | "exposure" => Role::Method,
         "results" | "result" | "findings" | "main results" | "main findings" | "outcomes"
-        | "evidence synthesis" => Role::Result,
+        | "key results" | "evidence synthesis" => Role::Result,
         "conclusions"
         | "conclusion"
         | "interpretation"
@@ -165,6 +172,8 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "discussion"
         | "clinical implications"
         | "conclusions and implications"
+        | "wider implications"
+        | "wider implications of the findings"
         | "comparison with existing methods" => Role::Conclusion,
         "limitations" | "limitation" | "study limitations" => Role::Limitation,
         "trial registration"
