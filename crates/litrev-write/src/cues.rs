@@ -163,6 +163,11 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "they ",
         "such ",
         "in particular",
+        "specifically",
+        "by contrast",
+        "in turn",
+        "instead",
+        "alternatively",
         "additionally",
         "likewise",
         "conversely",
@@ -374,6 +379,10 @@ mod tests {
             "In particular, it allows to address the >45 years population."
         ));
         assert!(leans_on_context("It reduced pain at one year."));
+        // From van_der_Valk_2021 (Bates 2017), where it was quoted as a key finding alone.
+        assert!(leans_on_context(
+            "Specifically, nurse researchers may need to measure several factors associated with early childhood persistent stress."
+        ));
         assert!(leans_on_context(
             "These features of hBS910 enable routine prophylaxis by subcutaneous delivery."
         ));

@@ -349,7 +349,8 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
     if is_boilerplate(sentence) || has(NOTICE_CUES) {
         return Some(Role::Other);
     }
-    if has(SCOPE_CUES) {
+    let opening = lower.trim_start();
+    if has(SCOPE_CUES) || AIM_OPENINGS.iter().any(|cue| opening.starts_with(cue)) {
         return Some(Role::Objective);
     }
     // "Further studies were devised to …" tells what was done, not what is still to do.
@@ -436,6 +437,31 @@ const SCOPE_CUES: &[&str] = &[
     "will be summarised",
     "will be summarized",
     "will be outlined",
+];
+
+/// Openings of a statement of the work's aim ("The purpose of this review is to provoke
+/// further discussion …", "We sought to …"): its objective wherever in the abstract it
+/// stands, never a finding.
+const AIM_OPENINGS: &[&str] = &[
+    "the purpose of this ",
+    "the purpose of the present ",
+    "the aim of this ",
+    "the aims of this ",
+    "the aim of the present ",
+    "the objective of this ",
+    "the objectives of this ",
+    "the goal of this ",
+    "this study aims ",
+    "this study aimed ",
+    "this review aims ",
+    "this paper aims ",
+    "this article aims ",
+    "the present study aimed ",
+    "the present study aims ",
+    "we aimed to ",
+    "we sought to ",
+    "our aim was ",
+    "our objective was ",
 ];
 
 /// Phrases that call for further work.
@@ -583,6 +609,23 @@ mod tests {
         assert_eq!(
             cue_role("Data from phase 3 trials will be reviewed in detail."),
             Some(Role::Objective)
+        );
+        // From van_der_Valk_2021 (Liu 2019): an aim stated late in a review's abstract was
+        // quoted as a key finding.
+        assert_eq!(
+            cue_role(
+                "The purpose of this review is to provoke further discussion and encourage careful research designs."
+            ),
+            Some(Role::Objective)
+        );
+        assert_eq!(
+            cue_role("We sought to determine whether hair cortisol rises."),
+            Some(Role::Objective)
+        );
+        assert_eq!(
+            cue_role("Results showed that the aim of this study was met."),
+            None,
+            "an aim named inside a sentence is no aim statement"
         );
         assert_eq!(
             cue_role("Further studies were devised to simulate the course."),
