@@ -153,14 +153,15 @@ fn clarify(brief: &mut litrev::model::Brief, interactive: bool) -> anyhow::Resul
 }
 
 /// Every `--source` value, each a comma-separated list. A snapshot path that does not exist
-/// is refused here, before a run is stored that could only fail.
+/// (or a folder without Work files) is refused here, before a run is stored that could only
+/// fail.
 fn parse_sources(values: &[String]) -> Result<Vec<SourceSpec>, litrev::Error> {
     let mut sources = Vec::new();
     for value in values {
         sources.extend(SourceSpec::parse_list(value)?);
     }
     for source in &sources {
-        source.check_exists()?;
+        source.check_paths()?;
     }
     Ok(SourceSpec::merge(sources))
 }

@@ -170,18 +170,14 @@ impl fmt::Display for SourceSpec {
 }
 
 impl SourceSpec {
-    /// Checks that a snapshot's files or folders exist, so that no run is stored that could
-    /// only fail at its first search.
+    /// Checks that a snapshot's files exist and its folders hold Work files, as the snapshot
+    /// reader finds them, so that no run is stored that could only fail at its first search.
     ///
     /// # Errors
-    /// Names the first path that does not exist.
-    pub fn check_exists(&self) -> Result<(), Error> {
-        if let SourceSpec::Snapshot { paths } = self
-            && let Some(path) = paths.iter().find(|path| !path.exists())
-        {
-            return Err(Error::Source(litrev_sources::Error::MissingPath {
-                path: path.clone(),
-            }));
+    /// Names the first path that is missing or a folder without Work files.
+    pub fn check_paths(&self) -> Result<(), Error> {
+        if let SourceSpec::Snapshot { paths } = self {
+            litrev_sources::SnapshotSource::files_of(paths)?;
         }
         Ok(())
     }

@@ -66,6 +66,7 @@ fn a_missing_snapshot_says_what_to_pass() {
     );
     // Refused before a run is stored: the list of runs holds no failed run for it.
     let listed = litrev(home.path(), &["runs"], &[]);
+    assert!(listed.status.success(), "{}", describe(&listed));
     assert!(
         !String::from_utf8_lossy(&listed.stdout).contains("Sleep and memory"),
         "{}",

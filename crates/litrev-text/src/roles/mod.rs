@@ -598,6 +598,27 @@ mod tests {
             .map(|labelled| labelled.roles),
             Some(vec![Role::Method, Role::Result])
         );
+        // Journals' labels in capitals without a colon head the sections they open (from
+        // van_der_Valk_2021 and Menon_2022).
+        assert_eq!(
+            labelled_abstract(
+                "BACKGROUND Cortisol is unclear. MATERIAL AND METHODS We analyzed 52 children. KEY RESULTS Levels were higher. WIDER IMPLICATIONS OF THE FINDINGS Diet matters."
+            )
+            .map(|labelled| labelled.roles),
+            Some(vec![
+                Role::Background,
+                Role::Method,
+                Role::Result,
+                Role::Conclusion
+            ])
+        );
+        assert_eq!(
+            labelled_abstract(
+                "OBJECTIVE AND RATIONALE This review maps exposures. SEARCH METHODS Three databases were searched. OUTCOMES Seventy records were found."
+            )
+            .map(|labelled| labelled.roles),
+            Some(vec![Role::Objective, Role::Method, Role::Result])
+        );
     }
 
     #[test]
