@@ -197,9 +197,59 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "finally",
         "nevertheless",
         "consequently",
+        "most notably",
+        "most importantly",
+        "in this context",
+        "in this setting",
+        "in this regard",
+        "to this end",
+        "for this reason",
+        "for this purpose",
+        "at the same time",
+        "even so",
+        "yet ",
+        "yet,",
+        "first,",
+        "second,",
+        "third,",
+        "lastly",
     ];
     let lower = sentence.trim_start().to_lowercase();
     OPENERS.iter().any(|opener| lower.starts_with(opener))
+}
+
+/// Whether the rest of a sentence after its subject ("This study", "Our study") opens on
+/// its verb ("shows", "was", "also found"), so the subject can become the cited work; "This
+/// study design will …" goes on naming the subject, and "The study by X design" is no
+/// sentence.
+pub(crate) fn opens_on_a_verb(rest: &str) -> bool {
+    const AUXILIARIES: &[&str] = &[
+        "is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may",
+        "might", "should", "must", "did", "does", "do", "also", "further", "thus", "therefore",
+        "then", "not", "still", "again", "first",
+    ];
+    const NOUNS: &[&str] = &[
+        "participants", "patients", "subjects", "results", "findings", "outcomes", "methods",
+        "data", "objectives", "series",
+    ];
+    let Some(word) = rest.split_whitespace().next() else {
+        return false;
+    };
+    let word = word
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    if AUXILIARIES.contains(&word.as_str()) {
+        return true;
+    }
+    if word == "aims" {
+        return rest.split_whitespace().nth(1) == Some("to");
+    }
+    if NOUNS.contains(&word.as_str()) {
+        return false;
+    }
+    word.ends_with("ed")
+        || word.ends_with("ly")
+        || (word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("is") && !word.ends_with("us"))
 }
 
 /// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
@@ -357,6 +407,28 @@ mod tests {
     }
 
     #[test]
+    fn a_subject_becomes_the_cited_work_only_before_its_verb() {
+        // From Donners_2021 (Margetic 2018): "This study design will demonstrate whether …"
+        // became "The study by @margetic2018abstract design will demonstrate …".
+        assert!(!opens_on_a_verb(
+            "design will demonstrate whether daily SQ MarzAA can provide effective prophylaxis."
+        ));
+        assert!(!opens_on_a_verb("population included 40 children."));
+        assert!(!opens_on_a_verb("participants were older."));
+        for rest in [
+            "shows that pain scores fell.",
+            "was the first to report it.",
+            "also found lower cortisol.",
+            "evaluated 18 patients.",
+            "aims to compare two doses.",
+            "clearly demonstrates the benefit.",
+        ] {
+            assert!(opens_on_a_verb(rest), "{rest}");
+        }
+        assert!(!opens_on_a_verb("aims and methods are described."));
+    }
+
+    #[test]
     fn findings_are_read_as_effect_no_effect_or_harms() {
         assert!(is_negative("There was no significant difference."));
         assert!(!is_negative("Bleeding fell by 80%."));
@@ -385,6 +457,13 @@ mod tests {
         ));
         assert!(leans_on_context(
             "These features of hBS910 enable routine prophylaxis by subcutaneous delivery."
+        ));
+        // From Donners_2021's review: a debate and the conclusion quoted them alone.
+        assert!(leans_on_context(
+            "Moreover, in the following phase 3 studies, emicizumab treatment has been well-tolerated."
+        ));
+        assert!(leans_on_context(
+            "Most notably, an intra-individual comparison demonstrated superiority of emicizumab."
         ));
         assert!(!leans_on_context("Items were scored from 0 to 4."));
         assert!(!leans_on_context(

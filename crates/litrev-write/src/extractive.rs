@@ -16,7 +16,8 @@ use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generi
 
 use crate::WriteInput;
 use crate::cues::{
-    could_be_a_topic, is_about_harms, is_damaged, is_negative, leans_on_context, phrase_of,
+    could_be_a_topic, is_about_harms, is_damaged, is_negative, leans_on_context, opens_on_a_verb,
+    phrase_of,
     purpose_clause, reports_effect, speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
@@ -1080,6 +1081,9 @@ impl<'a> Writer<'a> {
             .iter()
             .flat_map(|id| self.candidate_spans(id, &[Role::Result, Role::Conclusion]))
             .filter(|span| !is_about_harms(&span.text))
+            // Set side by side, each must stand alone: "Moreover, …" answers a sentence the
+            // review does not show.
+            .filter(|span| !leans_on_context(&span.text))
             .collect();
         let (negatives, positives): (Vec<&Span>, Vec<&Span>) =
             findings.iter().partition(|span| is_negative(&span.text));
@@ -1955,6 +1959,7 @@ impl<'a> Writer<'a> {
             // instead (below).
             if let Some(rest) = text.strip_prefix(prefix)
                 && !speaks_for_its_paper(rest)
+                && (replacement.is_none() || opens_on_a_verb(rest))
             {
                 if let Some(replacement) = replacement {
                     let replacement = match lead {

@@ -350,7 +350,10 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
         return Some(Role::Other);
     }
     let opening = lower.trim_start();
-    if has(SCOPE_CUES) || AIM_OPENINGS.iter().any(|cue| opening.starts_with(cue)) {
+    if has(SCOPE_CUES)
+        || AIM_OPENINGS.iter().any(|cue| opening.starts_with(cue))
+        || states_its_scope(opening)
+    {
         return Some(Role::Objective);
     }
     // "Further studies were devised to …" tells what was done, not what is still to do.
@@ -438,6 +441,74 @@ const SCOPE_CUES: &[&str] = &[
     "will be summarized",
     "will be outlined",
 ];
+
+/// Whether a sentence (lower-cased, trimmed) says what its own paper covers: "This review
+/// summarizes published clinical trials …", "In this article, we discuss …", "The review
+/// describes the state of the art …", also after "In conclusion,". It tells the work's scope,
+/// its objective, wherever it stands, never a finding.
+fn states_its_scope(opening: &str) -> bool {
+    const LEADS: &[&str] = &["in conclusion, ", "in summary, ", "to conclude, ", "overall, "];
+    const SUBJECTS: &[&str] = &[
+        "this review ",
+        "the review ",
+        "the present review ",
+        "this narrative review ",
+        "this systematic review ",
+        "this article ",
+        "this paper ",
+        "this chapter ",
+        "in this review, we ",
+        "in this review we ",
+        "in this article, we ",
+        "in this article we ",
+        "in this paper, we ",
+        "in this paper we ",
+        "in this chapter, we ",
+        "in this chapter we ",
+        "here, we ",
+        "here we ",
+        "herein, we ",
+        "herein we ",
+        "we ",
+    ];
+    const VERBS: &[&str] = &[
+        "summarizes ",
+        "summarises ",
+        "summarize ",
+        "summarise ",
+        "describes ",
+        "describe ",
+        "discusses ",
+        "discuss ",
+        "outlines ",
+        "outline ",
+        "reviews ",
+        "review ",
+        "provides an overview",
+        "provide an overview",
+        "gives an overview",
+        "give an overview",
+        "presents an overview",
+        "present an overview",
+        "provides a summary",
+        "provide a summary",
+        "focuses on ",
+        "focus on ",
+        "will discuss ",
+        "will describe ",
+        "will review ",
+        "will summarize ",
+        "will summarise ",
+    ];
+    let rest = LEADS
+        .iter()
+        .find_map(|lead| opening.strip_prefix(lead))
+        .unwrap_or(opening);
+    SUBJECTS.iter().any(|subject| {
+        rest.strip_prefix(subject)
+            .is_some_and(|after| VERBS.iter().any(|verb| after.starts_with(verb)))
+    })
+}
 
 /// Openings of a statement of the work's aim ("The purpose of this review is to provoke
 /// further discussion …", "We sought to …"): its objective wherever in the abstract it
@@ -642,6 +713,21 @@ mod tests {
         assert_eq!(
             cue_role("We sought to determine whether hair cortisol rises."),
             Some(Role::Objective)
+        );
+        // From Donners_2021 (Gelbenegger 2020, Linari 2020): a review's scope, stated in its
+        // conclusion, was quoted as a key finding.
+        for scope in [
+            "In conclusion, this review summarizes published clinical trials of emicizumab.",
+            "The review describes the state of the art of the concomitant use of emicizumab.",
+            "In this article, we discuss the laboratory monitoring of emicizumab.",
+            "Here we review the pharmacokinetics of bispecific antibodies.",
+        ] {
+            assert_eq!(cue_role(scope), Some(Role::Objective), "{scope}");
+        }
+        assert_eq!(
+            cue_role("We reviewed the records of 120 patients."),
+            None,
+            "what the authors did is no scope"
         );
         assert_eq!(
             cue_role("Results showed that the aim of this study was met."),
