@@ -31,6 +31,7 @@ use litrev_text::{
 use serde::{Deserialize, Serialize};
 
 pub use semantic::Embeddings;
+pub use titles::EmbedPhrases;
 
 /// Least cosine to a theme's centre for a work with no citation link to join that theme.
 const NEAREST_THEME_COSINE: f32 = 0.2;
@@ -112,12 +113,15 @@ pub fn place_in_domains(
     }
 }
 
-/// Organises the included works into themes and finds the key works.
+/// Organises the included works into themes and finds the key works. With `embeddings`
+/// (and `embed_phrases`, the model that made them, to embed title candidates) themes are
+/// grouped and titled by meaning; without, by TF-IDF.
 pub fn organise(
     config: &OrganiseConfig,
     included: &BTreeMap<WorkId, Work>,
     citations: &[Citation],
     embeddings: Option<&Embeddings>,
+    embed_phrases: Option<EmbedPhrases<'_>>,
 ) -> Organisation {
     let mut nodes: Vec<WorkId> = included.keys().cloned().collect();
     nodes.extend(
@@ -205,7 +209,14 @@ pub fn organise(
             .cmp(&a.works.len())
             .then(a.works.cmp(&b.works))
     });
-    title_themes(&mut themed, &ids, &texts, included);
+    let vector_of: Option<BTreeMap<&WorkId, &[f32]>> = dense
+        .as_ref()
+        .map(|dense| ids.iter().copied().zip(dense.iter().copied()).collect());
+    let meaning = vector_of.as_ref().map(|vectors| Meaning {
+        vectors,
+        embed: embed_phrases,
+    });
+    title_themes(&mut themed, &ids, &texts, included, meaning);
     let themes: Vec<Theme> = themed.into_iter().map(|(theme, _)| theme).collect();
 
     let views = citation_view(&graph, &themes, config.seed);
@@ -243,6 +254,14 @@ pub fn organise(
     }
 }
 
+/// What lets themes be titled by meaning: each included work's embedding, and the model that
+/// made them to embed title candidates.
+#[derive(Clone, Copy)]
+struct Meaning<'a> {
+    vectors: &'a BTreeMap<&'a WorkId, &'a [f32]>,
+    embed: Option<EmbedPhrases<'a>>,
+}
+
 /// Numbers the themes in their order and titles each: a phrase of its own works' titles when
 /// two of them use one, else its label words (no two themes sharing one).
 fn title_themes(
@@ -250,6 +269,7 @@ fn title_themes(
     ids: &[&WorkId],
     texts: &[String],
     included: &BTreeMap<WorkId, Work>,
+    meaning: Option<Meaning<'_>>,
 ) {
     let text_of: BTreeMap<&WorkId, &str> = ids
         .iter()
@@ -278,15 +298,31 @@ fn title_themes(
                 .filter_map(|id| included[id].title.as_deref())
                 .collect(),
             texts: texts.clone(),
+            vectors: meaning.and_then(|meaning| {
+                theme
+                    .works
+                    .iter()
+                    .map(|id| meaning.vectors.get(id).copied())
+                    .collect()
+            }),
         })
         .collect();
-    let phrases = titles::phrase_titles(&titled);
-    for (position, (((theme, _), label), phrase)) in
+    let phrases = titles::phrase_titles(&titled, meaning.and_then(|meaning| meaning.embed));
+    for (position, (((theme, _), items), phrase)) in
         themed.iter_mut().zip(labels).zip(phrases).enumerate()
     {
         theme.id = position as u32 + 1;
-        // A phrase of the theme's own titles when two of its works use one; else its words.
-        theme.label = phrase.unwrap_or(label);
+        // A phrase of the theme's own titles when two of its works use one; else the first
+        // of its label items that is a phrase its texts write ("Replacement therapy", not
+        // "Replacement therapy, new and mechanism"); else its words.
+        let ends = litrev_text::phrase_ends(&theme_texts[position]);
+        let written = items
+            .iter()
+            .find(|item| item.contains(' ') && ends(item))
+            .cloned();
+        theme.label = phrase
+            .or_else(|| written.map(|item| label_of(&[item])))
+            .unwrap_or_else(|| label_of(&items));
     }
 }
 
@@ -957,10 +993,10 @@ fn cased(forms: &BTreeMap<String, BTreeMap<String, usize>>, word: &str) -> Strin
     }
 }
 
-/// The label of each theme in review order, from its pool of distinctive words (best first)
-/// and its works' texts: each label avoids the words earlier labels use, falling back on the
-/// theme's best words when all of its pool is taken.
-fn labels_in_order(pools: &[&[String]], texts: &[Vec<&str>]) -> Vec<String> {
+/// The label items of each theme in review order ([`label_of`] lists them), from its pool of
+/// distinctive words (best first) and its works' texts: each label avoids the words earlier
+/// labels use, falling back on the theme's best words when all of its pool is taken.
+fn labels_in_order(pools: &[&[String]], texts: &[Vec<&str>]) -> Vec<Vec<String>> {
     let mut taken: BTreeSet<String> = BTreeSet::new();
     pools
         .iter()
@@ -983,7 +1019,7 @@ fn labels_in_order(pools: &[&[String]], texts: &[Vec<&str>]) -> Vec<String> {
                     .flat_map(|item| item.split(' '))
                     .map(str::to_lowercase),
             );
-            label_of(&chosen)
+            chosen
         })
         .collect()
 }
@@ -1247,12 +1283,12 @@ mod tests {
             ],
         ];
         let labels = labels_in_order(&[first.as_slice(), later.as_slice()], &texts);
-        assert_eq!(labels[0], "Emicizumab, inhibitors and bleeding");
-        assert_eq!(labels[1], "Prophylaxis, treated and arm");
+        assert_eq!(label_of(&labels[0]), "Emicizumab, inhibitors and bleeding");
+        assert_eq!(label_of(&labels[1]), "Prophylaxis, treated and arm");
         // A theme whose every word is taken still gets a label, from its best words.
         let taken = words(&["emicizumab", "inhibitors"]);
         let labels = labels_in_order(&[first.as_slice(), taken.as_slice()], &texts);
-        assert_eq!(labels[1], "Emicizumab and inhibitors");
+        assert_eq!(label_of(&labels[1]), "Emicizumab and inhibitors");
     }
 
     #[test]
@@ -1311,7 +1347,13 @@ mod tests {
             citing: "W2".parse().expect("id"),
             cited: "W1".parse().expect("id"),
         }];
-        let organisation = organise(&OrganiseConfig::default(), &included, &citations, None);
+        let organisation = organise(
+            &OrganiseConfig::default(),
+            &included,
+            &citations,
+            None,
+            None,
+        );
         assert_eq!(organisation.themes.len(), 3);
         let labels: Vec<&str> = organisation
             .themes

@@ -21,7 +21,9 @@ mod support;
 mod terms;
 mod tfidf;
 
-pub use phrases::{Phrase, PhraseGroup, best_phrase, most_common, phrase_ends, spell_out_acronyms};
+pub use phrases::{
+    Phrase, PhraseGroup, best_phrase, most_common, phrase_ends, ranked_phrases, spell_out_acronyms,
+};
 pub use relevance::RelevanceProfile;
 pub use roles::{
     LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, cue_role, full_text_role,

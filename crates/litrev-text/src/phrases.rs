@@ -131,6 +131,22 @@ pub fn best_phrase(
     classes: usize,
     taken: &dyn Fn(&str) -> bool,
 ) -> Option<Phrase> {
+    ranked_phrases(group, others, classes, taken)
+        .into_iter()
+        .next()
+        .map(|(_, phrase)| phrase)
+}
+
+/// Every phrase of `group`'s titles that [`best_phrase`] could choose with its score, best
+/// first: a class-based TF-IDF of the share of the group's works that use it, how rare it is
+/// among the other groups' works, and its length. A caller that can tell meaning apart
+/// (theme titles, with sentence embeddings) weighs them again.
+pub fn ranked_phrases(
+    group: PhraseGroup<'_>,
+    others: &[&str],
+    classes: usize,
+    taken: &dyn Fn(&str) -> bool,
+) -> Vec<(f64, Phrase)> {
     // Each text is cut into clauses once: they give its words and how it uses them.
     let group_clauses: Vec<_> = group.texts.iter().map(|text| clauses(text)).collect();
     let other_clauses: Vec<_> = others.iter().map(|text| clauses(text)).collect();
@@ -178,11 +194,16 @@ pub fn best_phrase(
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    let (_, key, surface) = scored.into_iter().next()?;
-    Some(Phrase {
-        text: in_sentence(&surface, &docs),
-        head: key.last().cloned().unwrap_or_default(),
-    })
+    scored
+        .into_iter()
+        .map(|(score, key, surface)| {
+            let phrase = Phrase {
+                text: in_sentence(&surface, &docs),
+                head: key.last().cloned().unwrap_or_default(),
+            };
+            (score, phrase)
+        })
+        .collect()
 }
 
 /// The spelling a phrase's titles most often give it, a title in capitals counting only when
@@ -244,6 +265,12 @@ fn title_phrases(title: &str) -> Vec<(Vec<String>, String)> {
                 let last = &run[run.len() - 1];
                 let before_en_dash = clause.get(end).is_some_and(|next| next.joint == "–");
                 if (last.glued_after && !before_en_dash) || last.joint == "–" {
+                    continue;
+                }
+                // Alternatives joined by a slash ("Adolescent/Adult" of "Adolescent/Adult
+                // Patients", "Heart and Estrogen/progestin" of "… Replacement Study") qualify
+                // a noun that follows: a phrase goes on to it.
+                if last.joint == "/" {
                     continue;
                 }
                 let lower: Vec<String> = run.iter().map(|word| word.text.to_lowercase()).collect();
@@ -365,11 +392,13 @@ fn word_spans(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// How the works' texts use their words: for each content word, how often it is written, how
 /// often another word of its phrase follows it in the same clause (a content word, a number or
-/// a letter of a name), how often "of" or "with" does, and how often a content word comes
-/// before it.
+/// a letter of a name), how often "of" or "with" does, how often a content word comes
+/// before it, how often an article or possessive follows it (its object: "mimicking the"),
+/// and how often "and", "or" or its acronym does, which leaves open whether an adjective ends
+/// a phrase.
 #[derive(Debug, Default)]
 struct Edges {
-    counts: std::collections::HashMap<String, [u32; 4]>,
+    counts: std::collections::HashMap<String, [u32; 6]>,
 }
 
 impl Edges {
@@ -377,13 +406,32 @@ impl Edges {
     fn of<'a, 'b: 'a>(texts: impl Iterator<Item = &'a Vec<Vec<ClauseWord<'b>>>>) -> Edges {
         let mut edges = Edges::default();
         for text in texts {
-            for clause in text {
+            for (at, clause) in text.iter().enumerate() {
+                // A clause of one acronym is most likely the bracket of a definition,
+                // "pharmacokinetic (PK) profile".
+                let acronym_follows = text.get(at + 1).is_some_and(|next| {
+                    next.len() == 1
+                        && next[0].text.len() >= 2
+                        && next[0]
+                            .text
+                            .chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                });
                 for (index, word) in clause.iter().enumerate() {
                     let lower = word.text.to_lowercase();
                     if !is_content(&lower) {
                         continue;
                     }
                     let next = clause.get(index + 1);
+                    // Before "and", "or" or its own acronym a word may go on modifying
+                    // ("pharmacokinetic and pharmacodynamic profiles"): such a use tells
+                    // nothing of whether a phrase may end on it.
+                    let undecided = match next {
+                        Some(next) => ["and", "or"]
+                            .iter()
+                            .any(|conjunction| next.text.eq_ignore_ascii_case(conjunction)),
+                        None => acronym_follows,
+                    };
                     let continued = next.is_some_and(|next| {
                         let lower = next.text.to_lowercase();
                         is_content(&lower)
@@ -394,6 +442,11 @@ impl Edges {
                         next.text.eq_ignore_ascii_case("of")
                             || next.text.eq_ignore_ascii_case("with")
                     });
+                    let takes_object = next.is_some_and(|next| {
+                        ["the", "a", "an", "its", "their"]
+                            .iter()
+                            .any(|article| next.text.eq_ignore_ascii_case(article))
+                    });
                     let follows = index
                         .checked_sub(1)
                         .is_some_and(|before| is_content(&clause[before].text.to_lowercase()));
@@ -402,6 +455,8 @@ impl Edges {
                     counts[1] += u32::from(continued);
                     counts[2] += u32::from(wants_of);
                     counts[3] += u32::from(follows);
+                    counts[4] += u32::from(takes_object);
+                    counts[5] += u32::from(undecided);
                 }
             }
         }
@@ -421,17 +476,49 @@ impl Edges {
         if is_participle(last) || is_adverb(first) {
             return false;
         }
+        // "Bispecific antibody mimicking" of "… mimicking the function of FVIII": an -ing
+        // word the texts more often than not write before its object is a verb.
+        if last.ends_with("ing")
+            && self
+                .counts
+                .get(last.as_str())
+                .is_some_and(|counts| 2 * counts[4] > counts[0])
+        {
+            return false;
+        }
         let share = |word: &str, part: usize| {
             self.counts
                 .get(word)
                 .filter(|counts| counts[0] >= MIN_SEEN)
                 .map(|counts| f64::from(counts[part]) / f64::from(counts[0]))
         };
+        // "Contextual and item" of "contextual and item recognition memory": two coordinated
+        // words, the first an adjective by its ending that the texts never write as a plural
+        // noun ("trials", "hospitals"), modify a noun the phrase cut off.
+        if let [.., before, conjunction, _] = phrase
+            && matches!(conjunction.as_str(), "and" | "or")
+            && is_adjective(before)
+            && !self.counts.contains_key(&format!("{before}s"))
+        {
+            return false;
+        }
         let after_function_word = phrase
             .len()
             .checked_sub(2)
             .is_some_and(|before| !is_content(&phrase[before]));
-        share(last, 1).is_none_or(|continued| continued <= MODIFIER_SHARE)
+        // The share of its uses in which another word of its phrase follows; for an adjective
+        // by its ending, of the uses that tell (not before "and", "or" or its acronym: a noun
+        // there, "health and well-being", is a noun that ends its phrase).
+        let continued = |word: &str| {
+            self.counts
+                .get(word)
+                .filter(|counts| counts[0] >= MIN_SEEN)
+                .map(|counts| {
+                    let undecided = if is_adjective(word) { counts[5] } else { 0 };
+                    f64::from(counts[1]) / f64::from(counts[0].saturating_sub(undecided).max(1))
+                })
+        };
+        continued(last).is_none_or(|continued| continued <= MODIFIER_SHARE)
             && !(after_function_word
                 && share(last, 2).is_some_and(|wants_of| wants_of >= COMPLEMENT_SHARE))
             && share(first, 3).is_none_or(|follows| follows <= MODIFIER_SHARE)
@@ -459,6 +546,15 @@ impl Edges {
                 .strip_suffix('e')
                 .is_some_and(|shorter| written(format!("{shorter}ed")))
     }
+}
+
+/// An adjective by its ending ("contextual", "hepatic", "invasive", "vascular"); nouns
+/// with those endings ("hospital", "trial") are told apart by their plurals in the texts.
+fn is_adjective(word: &str) -> bool {
+    const ENDINGS: &[&str] = &["al", "ic", "ive", "ous", "ary", "ar", "ile"];
+    ENDINGS
+        .iter()
+        .any(|ending| word.len() > ending.len() + 2 && word.ends_with(ending))
 }
 
 /// An adverb by its ending ("effectively", "significantly"): it opens a clause, not a noun
@@ -700,6 +796,56 @@ mod tests {
             .into_iter()
             .map(|(_, surface)| surface)
             .collect()
+    }
+
+    #[test]
+    fn alternatives_joined_by_a_slash_are_no_phrase_alone() {
+        // From Donners_2021: a theme was titled "Adolescent/Adult".
+        let phrases =
+            surfaces("Emicizumab Prophylaxis in Adolescent/Adult Patients with Hemophilia A");
+        assert!(
+            !phrases.iter().any(|phrase| phrase.ends_with("/Adult")),
+            "{phrases:?}"
+        );
+        assert!(
+            phrases.contains(&"Adolescent/Adult Patients with Hemophilia A".to_owned()),
+            "{phrases:?}"
+        );
+    }
+
+    #[test]
+    fn an_adjective_and_a_noun_that_both_modify_a_cut_off_noun_name_nothing() {
+        // From Sep_2021: a theme was titled "Contextual and item".
+        let texts = [
+            "The entorhinal cortex contributes to contextual and item recognition memory.",
+            "Contextual fear and contextual memory rely on the hippocampus.",
+            "Treatment and prevention of bleeding. Trial and error in dosing across trials.",
+        ];
+        let ends = phrase_ends(&texts);
+        assert!(!ends("contextual and item"));
+        assert!(ends("contextual and item recognition memory"));
+        assert!(ends("treatment and prevention"));
+        assert!(ends("trial and error"));
+        // From Donners_2021: a theme was titled "Bispecific antibody mimicking".
+        let texts = [
+            "A bispecific antibody mimicking the cofactor function of FVIII.",
+            "Emicizumab, a bispecific antibody mimicking the function of FVIIIa, and bleeding.",
+            "Bleeding fell with prophylaxis; bleeding recurred.",
+        ];
+        let ends = phrase_ends(&texts);
+        assert!(!ends("bispecific antibody mimicking"));
+        assert!(ends("bispecific antibody"));
+        assert!(ends("bleeding"));
+        // From Donners_2021: a theme was titled "Population pharmacokinetic"; the texts write
+        // the word before a noun but where "and" or its acronym follows it.
+        let texts = [
+            "Its pharmacokinetic (PK) profile and pharmacokinetic and pharmacodynamic data.",
+            "A population pharmacokinetic model. The pharmacokinetic (PK) parameters.",
+            "Pharmacokinetic profiles were similar; the bleeding rate fell.",
+        ];
+        let ends = phrase_ends(&texts);
+        assert!(!ends("population pharmacokinetic"));
+        assert!(ends("population pharmacokinetic model"));
     }
 
     #[test]

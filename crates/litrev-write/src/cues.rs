@@ -224,13 +224,45 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
 /// sentence.
 pub(crate) fn opens_on_a_verb(rest: &str) -> bool {
     const AUXILIARIES: &[&str] = &[
-        "is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may",
-        "might", "should", "must", "did", "does", "do", "also", "further", "thus", "therefore",
-        "then", "not", "still", "again", "first",
+        "is",
+        "was",
+        "are",
+        "were",
+        "has",
+        "had",
+        "have",
+        "will",
+        "would",
+        "can",
+        "could",
+        "may",
+        "might",
+        "should",
+        "must",
+        "did",
+        "does",
+        "do",
+        "also",
+        "further",
+        "thus",
+        "therefore",
+        "then",
+        "not",
+        "still",
+        "again",
+        "first",
     ];
     const NOUNS: &[&str] = &[
-        "participants", "patients", "subjects", "results", "findings", "outcomes", "methods",
-        "data", "objectives", "series",
+        "participants",
+        "patients",
+        "subjects",
+        "results",
+        "findings",
+        "outcomes",
+        "methods",
+        "data",
+        "objectives",
+        "series",
     ];
     let Some(word) = rest.split_whitespace().next() else {
         return false;
@@ -249,7 +281,10 @@ pub(crate) fn opens_on_a_verb(rest: &str) -> bool {
     }
     word.ends_with("ed")
         || word.ends_with("ly")
-        || (word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("is") && !word.ends_with("us"))
+        || (word.ends_with('s')
+            && !word.ends_with("ss")
+            && !word.ends_with("is")
+            && !word.ends_with("us"))
 }
 
 /// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"

@@ -17,8 +17,7 @@ use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generi
 use crate::WriteInput;
 use crate::cues::{
     could_be_a_topic, is_about_harms, is_damaged, is_negative, leans_on_context, opens_on_a_verb,
-    phrase_of,
-    purpose_clause, reports_effect, speaks_for_its_paper,
+    phrase_of, purpose_clause, reports_effect, speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{

@@ -370,18 +370,26 @@ pub fn organise_by_origin(home: &crate::Home, input: &WorksByOrigin) -> Result<T
     let ids: std::collections::BTreeSet<&WorkId> = input.works.keys().collect();
     let citations = litrev_graph::edges_within(&all, &ids);
     let started = std::time::Instant::now();
-    let (embeddings, no_embeddings) =
-        match crate::embeddings::embed_if_installed(home, &input.works)? {
-            Ok(embeddings) => (Some(embeddings), None),
-            Err(why) => (None, Some(why)),
-        };
+    let (semantic, no_embeddings) = match crate::embeddings::embed_if_installed(home, &input.works)?
+    {
+        Ok(semantic) => (Some(semantic), None),
+        Err(why) => (None, Some(why)),
+    };
     let embed_seconds = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
+    let embed_phrases = |texts: &[&str]| {
+        let (_, embedder) = semantic.as_ref()?;
+        let texts: Vec<String> = texts.iter().map(|text| (*text).to_owned()).collect();
+        crate::embeddings::embed_texts(home, embedder, &texts).ok()
+    };
     let organisation = litrev_organise::organise(
         &litrev_organise::OrganiseConfig::default(),
         &input.works,
         &citations,
-        embeddings.as_ref(),
+        semantic.as_ref().map(|(embeddings, _)| embeddings),
+        semantic
+            .as_ref()
+            .map(|_| &embed_phrases as litrev_organise::EmbedPhrases<'_>),
     );
     let seconds = started.elapsed().as_secs_f64();
     let theme_of = organisation.theme_index();

@@ -42,17 +42,18 @@ pub fn require_embedder(home: &Home, options: EmbedderOptions) -> Result<Embedde
     })
 }
 
-/// The embeddings of `works` with the installed model (cached in `home`), or, when no model is
-/// installed, why not: the organise step then clusters TF-IDF vectors.
+/// The embeddings of `works` with the installed model (cached in `home`) and the model itself,
+/// which embeds the themes' title candidates the same way; or, when no model is installed, why
+/// not: the organise step then clusters TF-IDF vectors.
 ///
 /// # Errors
 /// When an installed model cannot be loaded or run, or the cache cannot be used.
 pub fn embed_if_installed(
     home: &Home,
     works: &BTreeMap<WorkId, Work>,
-) -> Result<std::result::Result<Embeddings, String>> {
+) -> Result<std::result::Result<(Embeddings, Embedder), String>> {
     match installed_embedder(home, EmbedderOptions::default())? {
-        Ok(embedder) => Ok(Ok(embed_works(home, &embedder, works)?)),
+        Ok(embedder) => Ok(Ok((embed_works(home, &embedder, works)?, embedder))),
         Err(why) => Ok(Err(why)),
     }
 }

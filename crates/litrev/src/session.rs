@@ -98,7 +98,7 @@ impl Runner {
     fn screening_embeddings(&self, works: &BTreeMap<WorkId, Work>) -> Result<Vec<Vec<f32>>> {
         Ok(
             match crate::embeddings::embed_if_installed(self.home(), works)? {
-                Ok(embeddings) => works
+                Ok((embeddings, _)) => works
                     .keys()
                     .map(|id| embeddings.vectors.get(id).cloned().unwrap_or_default())
                     .collect(),

@@ -447,7 +447,12 @@ const SCOPE_CUES: &[&str] = &[
 /// describes the state of the art …", also after "In conclusion,". It tells the work's scope,
 /// its objective, wherever it stands, never a finding.
 fn states_its_scope(opening: &str) -> bool {
-    const LEADS: &[&str] = &["in conclusion, ", "in summary, ", "to conclude, ", "overall, "];
+    const LEADS: &[&str] = &[
+        "in conclusion, ",
+        "in summary, ",
+        "to conclude, ",
+        "overall, ",
+    ];
     const SUBJECTS: &[&str] = &[
         "this review ",
         "the review ",

@@ -30,8 +30,8 @@ impl Runner {
             "organise",
             "grouping the included works into themes",
         );
-        let embeddings = match crate::embeddings::embed_if_installed(self.home(), included)? {
-            Ok(embeddings) => Some(embeddings),
+        let semantic = match crate::embeddings::embed_if_installed(self.home(), included)? {
+            Ok(semantic) => Some(semantic),
             Err(why) => {
                 events(&Event::Notice {
                     message: format!("themes from TF-IDF vectors: {why}"),
@@ -39,11 +39,26 @@ impl Runner {
                 None
             }
         };
+        let home = self.home();
+        let embed_phrases = |texts: &[&str]| {
+            let (_, embedder) = semantic.as_ref()?;
+            let texts: Vec<String> = texts.iter().map(|text| (*text).to_owned()).collect();
+            crate::embeddings::embed_texts(home, embedder, &texts)
+                .map_err(|error| {
+                    events(&Event::Notice {
+                        message: format!("theme titles chosen by their words alone: {error}"),
+                    });
+                })
+                .ok()
+        };
         let mut organisation = litrev_organise::organise(
             &OrganiseConfig::default(),
             included,
             citations,
-            embeddings.as_ref(),
+            semantic.as_ref().map(|(embeddings, _)| embeddings),
+            semantic
+                .as_ref()
+                .map(|_| &embed_phrases as litrev_organise::EmbedPhrases<'_>),
         );
         let domains: Vec<String> = screened
             .planned
