@@ -263,7 +263,8 @@ struct Meaning<'a> {
 }
 
 /// Numbers the themes in their order and titles each: a phrase of its own works' titles when
-/// two of them use one, else its label words (no two themes sharing one).
+/// two of them use one, else its label's phrase or words ([`fallback_title`]; no two themes
+/// sharing a word).
 fn title_themes(
     themed: &mut [(Theme, Vec<String>)],
     ids: &[&WorkId],
@@ -315,15 +316,22 @@ fn title_themes(
         // A phrase of the theme's own titles when two of its works use one; else the first
         // of its label items that is a phrase its texts write ("Replacement therapy", not
         // "Replacement therapy, new and mechanism"); else its words.
-        let ends = litrev_text::phrase_ends(&theme_texts[position]);
-        let written = items
-            .iter()
-            .find(|item| item.contains(' ') && ends(item))
-            .cloned();
-        theme.label = phrase
-            .or_else(|| written.map(|item| label_of(&[item])))
-            .unwrap_or_else(|| label_of(&items));
+        theme.label = phrase.unwrap_or_else(|| fallback_title(&items, &theme_texts[position]));
     }
+}
+
+/// The title of a theme no phrase of its works' titles names: the first of its label `items`
+/// that is a phrase its `texts` write and may end on ("Replacement therapy"), else the items
+/// listed ("Replacement therapy, new and mechanism" is a list, not a title).
+fn fallback_title(items: &[String], texts: &[&str]) -> String {
+    let ends = litrev_text::phrase_ends(texts);
+    items
+        .iter()
+        .find(|item| item.contains(' ') && ends(item))
+        .map_or_else(
+            || label_of(items),
+            |item| label_of(std::slice::from_ref(item)),
+        )
 }
 
 /// What each theme's order, key works, bridges, rising works and label words are read from:
@@ -1289,6 +1297,21 @@ mod tests {
         let taken = words(&["emicizumab", "inhibitors"]);
         let labels = labels_in_order(&[first.as_slice(), taken.as_slice()], &texts);
         assert_eq!(label_of(&labels[1]), "Emicizumab and inhibitors");
+    }
+
+    #[test]
+    fn a_theme_without_a_title_phrase_takes_its_labels_written_phrase() {
+        // From Donners_2021's standard review, titled "Replacement therapy, new and mechanism".
+        let texts = [
+            "A new mechanism beyond factor replacement therapy for haemophilia.",
+            "Non-replacement therapy: a new mechanism of action.",
+        ];
+        let words =
+            |list: &[&str]| -> Vec<String> { list.iter().map(|w| (*w).to_owned()).collect() };
+        let items = words(&["replacement therapy", "new", "mechanism"]);
+        assert_eq!(fallback_title(&items, &texts), "Replacement therapy");
+        let items = words(&["new", "mechanism"]);
+        assert_eq!(fallback_title(&items, &texts), "New and mechanism");
     }
 
     #[test]

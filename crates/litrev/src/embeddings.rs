@@ -83,7 +83,16 @@ fn embed_works(
 /// # Errors
 /// When embedding fails or the cache file cannot be read or written.
 pub fn embed_texts(home: &Home, embedder: &Embedder, texts: &[String]) -> Result<Vec<Vec<f32>>> {
-    let mut cache = EmbeddingCache::for_embedder(embedder, Some(&home.embeddings()))?;
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    Ok(cache.embed(embedder, &refs)?)
+    embed_strs(home, embedder, &refs)
+}
+
+/// The embeddings of `texts` (the themes' title candidates, say), in order, through the same
+/// cache as [`embed_texts`].
+///
+/// # Errors
+/// When embedding fails or the cache file cannot be read or written.
+pub fn embed_strs(home: &Home, embedder: &Embedder, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+    let mut cache = EmbeddingCache::for_embedder(embedder, Some(&home.embeddings()))?;
+    Ok(cache.embed(embedder, texts)?)
 }

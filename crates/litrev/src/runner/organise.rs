@@ -42,8 +42,7 @@ impl Runner {
         let home = self.home();
         let embed_phrases = |texts: &[&str]| {
             let (_, embedder) = semantic.as_ref()?;
-            let texts: Vec<String> = texts.iter().map(|text| (*text).to_owned()).collect();
-            crate::embeddings::embed_texts(home, embedder, &texts)
+            crate::embeddings::embed_strs(home, embedder, texts)
                 .map_err(|error| {
                     events(&Event::Notice {
                         message: format!("theme titles chosen by their words alone: {error}"),
