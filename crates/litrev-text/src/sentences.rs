@@ -518,8 +518,9 @@ fn closers(after: &str) -> usize {
 /// of two or more letters (hyphens and slashes allowed: "follow-up", "mg/day"; not a known
 /// abbreviation nor `www`), a closing bracket, a number or a percentage, the stop, then a
 /// capitalised word, an acronym ("head.HCC increased") or the article "A" ("controls.A higher
-/// risk"). After a capitalised word of four or more letters or an acronym ("Canada.A
-/// randomized", "with MS.To compare") only a capitalised word or "A" opens the next one.
+/// risk"). After a capitalised word of four or more letters, an acronym or a letter naming a
+/// member of a series ("Canada.A randomized", "with MS.To compare", "in group C.A total") only
+/// a capitalised word or "A" opens the next one.
 fn runs_into_next(text: &str, at: usize) -> bool {
     if text.as_bytes()[at] != b'.' {
         return false;
@@ -539,6 +540,11 @@ fn runs_into_next(text: &str, at: usize) -> bool {
         && word.chars().skip(1).all(char::is_lowercase);
     let bare = word.strip_suffix('s').unwrap_or(word);
     let is_acronym = (2..=6).contains(&bare.len()) && bare.chars().all(|c| c.is_ascii_uppercase());
+    // A letter naming a member of a series ends its clause as a word does: "… received
+    // emicizumab prophylaxis in group C.A total of 109 …".
+    let is_member = word.chars().count() == 1
+        && word.chars().all(char::is_uppercase)
+        && designates_a_member(&text[..at - token.len()]);
     let ends_a_clause = is_word
         || token.ends_with([')', ']', '%'])
         || token.ends_with(|c: char| c.is_ascii_digit());
@@ -555,7 +561,8 @@ fn runs_into_next(text: &str, at: usize) -> bool {
             || second.is_ascii_digit()
             || first == 'A' && second == ' '
     } else {
-        (is_name || is_acronym) && (second.is_lowercase() || first == 'A' && second == ' ')
+        (is_name || is_acronym || is_member)
+            && (second.is_lowercase() || first == 'A' && second == ' ')
     }
 }
 
@@ -976,6 +983,15 @@ mod tests {
         check(
             "Participants: Forty women. PARTICIPANTS: Forty men.",
             &["Forty women.", "Forty men."],
+        );
+        // From Donners_2021 (Oldenburg 2017), quoted as one sentence under Methods used.
+        check(
+            "Others received emicizumab prophylaxis in group C.A total of 109 male participants were enrolled. J.A. Smith et al. agreed.",
+            &[
+                "Others received emicizumab prophylaxis in group C.",
+                "A total of 109 male participants were enrolled.",
+                "J.A. Smith et al. agreed.",
+            ],
         );
     }
 
