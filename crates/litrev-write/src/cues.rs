@@ -287,10 +287,51 @@ pub(crate) fn opens_on_a_verb(rest: &str) -> bool {
             && !word.ends_with("us"))
 }
 
-/// Whether a distinctive word can name what works share: "Evidence on treated" or "on clinical"
-/// names nothing, so participles, adverbs, the commonest adjective endings and prefixes are
-/// left out.
+/// Whether a distinctive word can name what works share: "Evidence on treated", "on clinical"
+/// or "Turning to year" names nothing, so participles, adverbs, the commonest adjective
+/// endings, prefixes and units or measures are left out.
 pub(crate) fn could_be_a_topic(word: &str) -> bool {
+    // Units and measures every trial reports ("Turning to year, …", "… take up score")
+    // name what was counted, not what a group of works is about.
+    const MEASURES: &[&str] = &[
+        "year",
+        "years",
+        "month",
+        "months",
+        "week",
+        "weeks",
+        "day",
+        "days",
+        "time",
+        "times",
+        "score",
+        "scores",
+        "rate",
+        "rates",
+        "level",
+        "levels",
+        "value",
+        "values",
+        "point",
+        "points",
+        "number",
+        "mean",
+        "median",
+        "ratio",
+        "change",
+        "changes",
+        "difference",
+        "differences",
+        "baseline",
+        "follow-up",
+        "total",
+    ];
+    could_end_a_topic(word) && !MEASURES.contains(&word.to_lowercase().as_str())
+}
+
+/// Whether a word may end a topic after the word it follows ("pain score", "stem cells"):
+/// no participle, adverb, common adjective ending nor prefix.
+fn could_end_a_topic(word: &str) -> bool {
     // Prefixes a hyphen cut off their word ("anti" of "anti-FIXa") name nothing alone.
     const PREFIXES: &[&str] = &[
         "anti", "co", "inter", "intra", "multi", "non", "post", "pre", "pro", "re", "semi", "sub",
@@ -334,7 +375,7 @@ pub(crate) fn phrase_of(word: &str, texts: &[String]) -> String {
             *count >= 2
                 && count * 2 > uses
                 && !content_words(next).is_empty()
-                && could_be_a_topic(next)
+                && could_end_a_topic(next)
                 && !["plus", "versus", "vs"].contains(&next)
         })
         .max_by_key(|(count, _)| *count)
@@ -552,6 +593,9 @@ mod tests {
         assert!(!could_be_a_topic("clinical"));
         assert!(!could_be_a_topic("anti"), "a prefix cut off its word");
         assert!(could_be_a_topic("cartilage"));
+        // From Jeyaraman_2020's review: "Turning to year, …", "… take up score".
+        assert!(!could_be_a_topic("year"));
+        assert!(!could_be_a_topic("Score"));
         let texts = |list: &[&str]| {
             list.iter()
                 .map(|text| text.to_lowercase())

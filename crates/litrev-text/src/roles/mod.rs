@@ -368,7 +368,7 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
     if calls_for_more {
         return Some(Role::FutureWork);
     }
-    if has(LIMITATION_CUES) {
+    if names_a_limitation(&lower) {
         return Some(Role::Limitation);
     }
     counts_included_studies(&lower).then_some(Role::Result)
@@ -562,6 +562,34 @@ const FUTURE_WORK_CUES: &[&str] = &[
 ];
 
 /// Phrases that name a limitation of the work itself.
+/// Whether a sentence (lower-cased) names a limitation of its own work ([`LIMITATION_CUES`]):
+/// "the limitations of this study", "a limitation is …", but not "overcoming the limitations
+/// of MFx", which is about a treatment's shortcomings.
+fn names_a_limitation(lower: &str) -> bool {
+    const OWN_WORK: &[&str] = &[
+        "this",
+        "these",
+        "our",
+        "the present",
+        "the current",
+        "the study",
+        "the review",
+        "the trial",
+        "the analysis",
+        "the included",
+        "the evidence",
+        "the data",
+    ];
+    LIMITATION_CUES.iter().any(|cue| {
+        lower.match_indices(cue).any(|(at, _)| {
+            let after = lower[at + cue.len()..].trim_start_matches('s');
+            after
+                .strip_prefix(" of ")
+                .is_none_or(|object| OWN_WORK.iter().any(|own| object.starts_with(own)))
+        })
+    })
+}
+
 const LIMITATION_CUES: &[&str] = &[
     "limitation",
     "limited by",
@@ -758,6 +786,17 @@ mod tests {
         assert_eq!(
             cue_role("A limitation is the small sample."),
             Some(Role::Limitation)
+        );
+        assert_eq!(
+            cue_role("The limitations of this study include its design."),
+            Some(Role::Limitation)
+        );
+        // From Jeyaraman_2020 (Fortier 2022), quoted under Gaps.
+        assert_eq!(
+            cue_role(
+                "Recent investigations have examined methods of overcoming the limitations of MFx utilizing various augmentation techniques."
+            ),
+            None
         );
         assert_eq!(cue_role("Rates fell by 80%."), None);
         // Counts of a review's studies are results (PRISMA 2020 for Abstracts); of patients, not.
