@@ -561,7 +561,6 @@ const FUTURE_WORK_CUES: &[&str] = &[
     "more research",
 ];
 
-/// Phrases that name a limitation of the work itself.
 /// Whether a sentence (lower-cased) names a limitation of its own work ([`LIMITATION_CUES`]):
 /// "the limitations of this study", "a limitation is …", but not "overcoming the limitations
 /// of MFx", which is about a treatment's shortcomings.
@@ -590,6 +589,7 @@ fn names_a_limitation(lower: &str) -> bool {
     })
 }
 
+/// Phrases that name a limitation of the work itself.
 const LIMITATION_CUES: &[&str] = &[
     "limitation",
     "limited by",
