@@ -432,14 +432,25 @@ const NOTICE_CUES: &[&str] = &[
     "will be updated",
 ];
 
-/// Phrases of a review's scope: what its article will go over ("In this article, the
-/// clinical development of emicizumab will be reviewed."), its objective, never a finding.
+/// Phrases of a work's scope: what a review's article will go over ("In this article, the
+/// clinical development of emicizumab will be reviewed.") or what a planned study will find
+/// out; its objective, never a finding.
 const SCOPE_CUES: &[&str] = &[
     "will be reviewed",
     "will be described",
     "will be summarised",
     "will be summarized",
     "will be outlined",
+    // What a planned study will find out ("This study design will demonstrate whether daily
+    // SQ MarzAA can provide effective prophylaxis"): its aim, not a finding.
+    "will demonstrate whether",
+    "will determine whether",
+    "will assess whether",
+    "will evaluate whether",
+    "will establish whether",
+    "will show whether",
+    "will test whether",
+    "will examine whether",
 ];
 
 /// Whether a sentence (lower-cased, trimmed) says what its own paper covers: "This review
@@ -733,6 +744,14 @@ mod tests {
         );
         assert_eq!(
             cue_role("Data from phase 3 trials will be reviewed in detail."),
+            Some(Role::Objective)
+        );
+        // From Donners_2021 (Margetic 2018), a conference abstract of a planned trial, whose
+        // last sentence was quoted as a key finding.
+        assert_eq!(
+            cue_role(
+                "This study design will demonstrate whether daily SQ MarzAA can provide effective prophylaxis in hemophilia patients with inhibitors."
+            ),
             Some(Role::Objective)
         );
         // From van_der_Valk_2021 (Liu 2019): an aim stated late in a review's abstract was
