@@ -2608,7 +2608,7 @@ mod tests {
         let fixture = debate_fixture();
         let input = fixture.input();
         let mut theme = fixture.organisation.themes[0].clone();
-        theme.top_words = ["WOMAC", "injection", "scores"].map(str::to_owned).into();
+        theme.top_words = ["WOMAC", "injection", "stem"].map(str::to_owned).into();
         let writer = Writer::new(&input, Drafting::Extractive);
         let pair: Vec<WorkId> = ["W1", "W2"].map(|id| id.parse().expect("id")).into();
         let mut said = BTreeSet::new();
@@ -2617,14 +2617,20 @@ mod tests {
             .collect();
         assert_eq!(
             topics,
-            ["WOMAC pain", "injection", "scores", "WOMAC pain"],
+            ["WOMAC pain", "injection", "stem cell", "WOMAC pain"],
             "each shared word once, then the first again"
         );
-        let part: Vec<String> = vec!["scores".into()];
+        let part: Vec<String> = vec!["injection".into()];
         assert_eq!(
             writer.group_topic(&theme, &part, &pair, &mut BTreeSet::new()),
-            "scores",
+            "injection",
             "the part's own words first"
+        );
+        // A measure names what was counted, not a topic ("Turning to scores, …").
+        theme.top_words = ["scores", "WOMAC"].map(str::to_owned).into();
+        assert_eq!(
+            writer.group_topic(&theme, &[], &pair, &mut BTreeSet::new()),
+            "WOMAC pain"
         );
         // "knee" is a key term of the fixture's question: every work is on it.
         theme.top_words = ["knee", "WOMAC"].map(str::to_owned).into();
