@@ -4,9 +4,9 @@
 //!
 //! Cue lists, not a parser: each rule was checked on the SYNERGY abstracts the reviews quote.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_text::{content_words, word_tokens};
+use litrev_text::{content_words, terms, word_tokens};
 
 /// A sentence that is only a purpose ("To review recent progress in …."), lower-cased to follow
 /// a subject; `None` for a sentence with its own subject ("To date, …", "To our knowledge, …")
@@ -407,6 +407,14 @@ const EFFECT_CUES: &[&str] = &[
 const NO_EFFECT_CUES: &[&str] = &[
     "no significant",
     "not significant",
+    "non-significant",
+    "nonsignificant",
+    "no statistically significant",
+    "not statistically significant",
+    "no consistent",
+    "no association",
+    "no correlation",
+    "no relationship",
     "did not differ",
     "did not improve",
     "did not reduce",
@@ -446,6 +454,131 @@ pub(crate) fn reports_effect(sentence: &str) -> bool {
 pub(crate) fn is_negative(sentence: &str) -> bool {
     mentions(sentence, NO_EFFECT_CUES)
 }
+
+/// Whether a finding that reports an effect and one that reports its absence answer the same
+/// question, so that setting them side by side shows a disagreement rather than inventing one:
+/// the clause that denies the effect ([`denying_clause`]) and the finding that reports one
+/// share two content terms beyond the words of statistics and comparison ([`GENERIC_TERMS`]),
+/// one of which `is_common` (a term most of the theme's findings use, like the review's own
+/// subject) does not cover. "No difference in Tegner or Lysholm scores" answers "a difference
+/// in the Lysholm score … favoring the flap"; "no effects of age or body weight on exposure"
+/// answers no finding on bleeding.
+pub(crate) fn answer_the_same_question(
+    positive: &str,
+    negative: &str,
+    is_common: impl Fn(&str) -> bool,
+) -> bool {
+    let Some(denied) = denying_clause(negative) else {
+        return false;
+    };
+    let positive: BTreeSet<String> = terms(positive).into_iter().collect();
+    let shared: BTreeSet<String> = terms(denied)
+        .into_iter()
+        .filter(|term| !GENERIC_TERMS.contains(&term.as_str()) && positive.contains(term))
+        .collect();
+    shared.len() >= 2 && shared.iter().any(|term| !is_common(term))
+}
+
+/// The clause of `sentence` that holds its first cue of no effect: the sentence cut at the
+/// semicolons and the conjunctions that join a clause of another sense ("…, but", "while",
+/// "whereas", "although"), so that "HCC were associated with CD-RISC scores but were not
+/// significantly associated with PSS scores" denies only the PSS scores.
+fn denying_clause(sentence: &str) -> Option<&str> {
+    let lower = sentence.to_lowercase();
+    let at = NO_EFFECT_CUES
+        .iter()
+        .filter_map(|cue| lower.find(cue))
+        .min()?;
+    // Lower-casing keeps byte offsets only for text whose case folds within its length;
+    // otherwise the whole sentence is the clause.
+    if lower.len() != sentence.len() {
+        return Some(sentence);
+    }
+    let mut start = 0;
+    let mut end = sentence.len();
+    for joint in [
+        ";",
+        " but ",
+        " while ",
+        " whereas ",
+        " although ",
+        " however",
+    ] {
+        for (found, _) in lower.match_indices(joint) {
+            if found + joint.len() <= at {
+                start = start.max(found + joint.len());
+            } else if found >= at {
+                end = end.min(found);
+            }
+        }
+    }
+    sentence.get(start..end).or(Some(sentence))
+}
+
+/// Stems of the words every finding uses to report a comparison or its absence, its comparator
+/// and its units: two findings sharing them share no subject ("more effective than placebo"
+/// says nothing of which drug).
+const GENERIC_TERMS: &[&str] = &[
+    "signific",
+    "statist",
+    "differ",
+    "effect",
+    "associ",
+    "relat",
+    "relationship",
+    "correl",
+    "chang",
+    "improv",
+    "increas",
+    "decreas",
+    "reduc",
+    "higher",
+    "lower",
+    "compar",
+    "similar",
+    "group",
+    "patient",
+    "particip",
+    "subject",
+    "individu",
+    "control",
+    "treatment",
+    "studi",
+    "result",
+    "observ",
+    "found",
+    "show",
+    "shown",
+    "evid",
+    "outcom",
+    "level",
+    "trend",
+    "consist",
+    "clinic",
+    "benefit",
+    "year",
+    "month",
+    "week",
+    "day",
+    "time",
+    "evalu",
+    "assess",
+    "measur",
+    "data",
+    "analysi",
+    "use",
+    "total",
+    "mean",
+    "median",
+    "respect",
+    "baselin",
+    "placebo",
+    "report",
+    "find",
+    "mg",
+    "kg",
+    "ml",
+];
 
 /// Whether a sentence is about harms.
 pub(crate) fn is_about_harms(sentence: &str) -> bool {
@@ -514,6 +647,79 @@ mod tests {
         assert!(reports_effect("Pain scores improved at 12 weeks."));
         assert!(!reports_effect("Bleeding was recorded."));
         assert!(is_about_harms("There was no significant adverse event."));
+        assert!(
+            is_negative("The results were statistically non-significant (p = 0.34)."),
+            "a non-significant result reports no effect, though it says `significant`"
+        );
+    }
+
+    #[test]
+    fn a_disagreement_needs_the_same_question() {
+        let nothing_common = |_: &str| false;
+        // Menon, van der Valk and Jeyaraman reviews: pairs the writer set side by side.
+        assert!(answer_the_same_question(
+            "There was a significant difference in the Lysholm and Gillquist score at 12 months \
+             (P = .0449) favoring the periosteal flap technique group.",
+            "No significant differences in Tegner or Lysholm scores were seen at 2 years.",
+            nothing_common,
+        ));
+        assert!(answer_the_same_question(
+            "The variables of age, education, use of hair dyes and physical exercise had a \
+             significant relation to HCC.",
+            "This study provides no evidence in support of an association between HCC and \
+             hair dyeing status or hair washing frequency.",
+            |term: &str| ["hcc", "hair"].contains(&term),
+        ));
+        assert!(
+            !answer_the_same_question(
+                "There is evidence of the effectiveness of monoclonal antibodies in factor VIII \
+                 replacement, with a decline in hemorrhagic events.",
+                "No effects of age or body weight on emicizumab exposure were evident.",
+                nothing_common,
+            ),
+            "bleeding and exposure by body weight are two questions"
+        );
+        assert!(
+            !answer_the_same_question(
+                "In our study, 300 mg hydroquinine was significantly more effective than placebo.",
+                "Cyclobenzaprine 2.5 mg TID was not significantly more effective than placebo.",
+                nothing_common,
+            ),
+            "two drugs, each against placebo"
+        );
+        assert!(
+            !answer_the_same_question(
+                "PSS scores were significantly higher in chronic pain patients than in controls.",
+                "There was no difference in PSS between non-obese and obese subjects.",
+                nothing_common,
+            ),
+            "one shared measure, two comparisons"
+        );
+        assert!(
+            !answer_the_same_question(
+                "Overt hypothyroidism is significantly associated with higher hair cortisol \
+                 levels compared to normal subjects.",
+                "There was no significant association between cortisol levels in hair and saliva.",
+                |term: &str| ["hair", "cortisol"].contains(&term),
+            ),
+            "the review's own subject is shared by every finding"
+        );
+        assert!(
+            !answer_the_same_question(
+                "HCC was inversely associated with height in patients with TS.",
+                "HCC were inversely associated with CD-RISC scores but were not significantly \
+                 associated with PSS scores.",
+                nothing_common,
+            ),
+            "only the clause after `but` is denied"
+        );
+        assert_eq!(
+            denying_clause(
+                "Testosterone rose, while cortisol levels did not differ; age mattered."
+            ),
+            Some("cortisol levels did not differ")
+        );
+        assert_eq!(denying_clause("Bleeding fell by 80%."), None);
     }
 
     #[test]

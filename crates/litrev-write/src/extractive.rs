@@ -12,12 +12,13 @@ use litrev_model::{
     Basis, Expert, Paragraph, Review, Section, SectionKind, Segment, Sentence, StopReason,
     SynthesisPart, SynthesisSection, Theme, WorkId,
 };
-use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generic};
+use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generic, terms};
 
 use crate::WriteInput;
 use crate::cues::{
-    could_be_a_topic, is_about_harms, is_damaged, is_negative, leans_on_context, opens_on_a_verb,
-    phrase_of, purpose_clause, reports_effect, speaks_for_its_paper,
+    answer_the_same_question, could_be_a_topic, is_about_harms, is_damaged, is_negative,
+    leans_on_context, opens_on_a_verb, phrase_of, purpose_clause, reports_effect,
+    speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{
@@ -1071,9 +1072,11 @@ impl<'a> Writer<'a> {
     }
 
     /// Findings that point in opposite directions, set side by side: an effect one work reports
-    /// and an absence of effect another reports, about the same thing (the pair of the two
-    /// kinds whose words are closest, and close enough: [`DEBATE_SIMILARITY`]). No pair, no
-    /// section: two unrelated sentences joined by "By contrast" would invent a disagreement.
+    /// and an absence of effect another reports, about the same thing (the clause denying the
+    /// effect shares terms of its own with the finding: [`answer_the_same_question`]; of such
+    /// pairs, the one whose words are closest, and close enough: [`DEBATE_SIMILARITY`]). No
+    /// pair, no section: two unrelated sentences joined by "By contrast" would invent a
+    /// disagreement.
     fn debates(&mut self, theme: &Theme) -> Vec<Paragraph> {
         let findings: Vec<Span> = theme
             .works
@@ -1086,6 +1089,16 @@ impl<'a> Writer<'a> {
             .collect();
         let (negatives, positives): (Vec<&Span>, Vec<&Span>) =
             findings.iter().partition(|span| is_negative(&span.text));
+        // A term more than a quarter of the findings use (and more than two) is the theme's
+        // own subject, which any two of its findings share.
+        let mut uses: BTreeMap<String, usize> = BTreeMap::new();
+        for span in &findings {
+            for term in terms(&span.text).into_iter().collect::<BTreeSet<_>>() {
+                *uses.entry(term).or_default() += 1;
+            }
+        }
+        let common_above = (findings.len() / 4).max(2);
+        let is_common = |term: &str| uses.get(term).is_some_and(|n| *n > common_above);
         let vector =
             |span: &Span| &self.vectors[&(span.locator.work.clone(), span.locator.sentence)];
         let closest = negatives
@@ -1096,6 +1109,7 @@ impl<'a> Writer<'a> {
                     .filter(|positive| {
                         positive.locator.work != negative.locator.work
                             && reports_effect(&positive.text)
+                            && answer_the_same_question(&positive.text, &negative.text, is_common)
                     })
                     .map(move |positive| (*positive, *negative))
             })

@@ -379,7 +379,7 @@ pub fn organise_by_origin(home: &crate::Home, input: &WorksByOrigin) -> Result<T
     let started = std::time::Instant::now();
     let embed_phrases = |texts: &[&str]| {
         let (_, embedder) = semantic.as_ref()?;
-        crate::embeddings::embed_strs(home, embedder, texts).ok()
+        embedder.embed(texts).ok()
     };
     let organisation = litrev_organise::organise(
         &litrev_organise::OrganiseConfig::default(),

@@ -4,6 +4,7 @@
 //! is embedded twice by the same model. Without a model the organise step clusters TF-IDF
 //! vectors instead, and says so.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 pub use litrev_embed::EmbedderOptions;
@@ -43,39 +44,62 @@ pub fn require_embedder(home: &Home, options: EmbedderOptions) -> Result<Embedde
 }
 
 /// The embeddings of `works` with the installed model (cached in `home`) and the model itself,
-/// which embeds the themes' title candidates the same way; or, when no model is installed, why
-/// not: the organise step then clusters TF-IDF vectors.
+/// with its cache held open, which embeds the themes' title candidates the same way; or, when
+/// no model is installed, why not: the organise step then clusters TF-IDF vectors.
 ///
 /// # Errors
 /// When an installed model cannot be loaded or run, or the cache cannot be used.
 pub fn embed_if_installed(
     home: &Home,
     works: &BTreeMap<WorkId, Work>,
-) -> Result<std::result::Result<(Embeddings, Embedder), String>> {
+) -> Result<std::result::Result<(Embeddings, CachedEmbedder), String>> {
     match installed_embedder(home, EmbedderOptions::default())? {
-        Ok(embedder) => Ok(Ok((embed_works(home, &embedder, works)?, embedder))),
+        Ok(embedder) => {
+            let cached = CachedEmbedder {
+                cache: RefCell::new(EmbeddingCache::for_embedder(
+                    &embedder,
+                    Some(&home.embeddings()),
+                )?),
+                embedder,
+            };
+            Ok(Ok((cached.embed_works(works)?, cached)))
+        }
         Err(why) => Ok(Err(why)),
     }
 }
 
-/// The embeddings of `works`' titles and abstracts, reusing the vectors cached in `home`.
-///
-/// # Errors
-/// When embedding fails or the cache file cannot be read or written.
-fn embed_works(
-    home: &Home,
-    embedder: &Embedder,
-    works: &BTreeMap<WorkId, Work>,
-) -> Result<Embeddings> {
-    let texts: Vec<String> = works
-        .values()
-        .map(|work| work_text(work.title.as_deref(), work.abstract_text.as_deref()))
-        .collect();
-    let vectors = embed_texts(home, embedder, &texts)?;
-    Ok(Embeddings {
-        model: embedder.model_id().to_owned(),
-        vectors: works.keys().cloned().zip(vectors).collect(),
-    })
+/// An embedding model with its cache opened once: the cache file is read when this is made,
+/// not again for every batch (organise embeds each theme's title candidates in turn).
+pub struct CachedEmbedder {
+    embedder: Embedder,
+    cache: RefCell<EmbeddingCache>,
+}
+
+impl CachedEmbedder {
+    /// The embeddings of `texts`, in order, reusing and extending the cache.
+    ///
+    /// # Errors
+    /// When embedding fails or the cache file cannot be written.
+    pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        Ok(self.cache.borrow_mut().embed(&self.embedder, texts)?)
+    }
+
+    /// The embeddings of `works`' titles and abstracts, keyed by work.
+    ///
+    /// # Errors
+    /// As [`CachedEmbedder::embed`].
+    fn embed_works(&self, works: &BTreeMap<WorkId, Work>) -> Result<Embeddings> {
+        let texts: Vec<String> = works
+            .values()
+            .map(|work| work_text(work.title.as_deref(), work.abstract_text.as_deref()))
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let vectors = self.embed(&refs)?;
+        Ok(Embeddings {
+            model: self.embedder.model_id().to_owned(),
+            vectors: works.keys().cloned().zip(vectors).collect(),
+        })
+    }
 }
 
 /// The embeddings of `texts`, in order, reusing the vectors cached in `home`.
@@ -84,15 +108,6 @@ fn embed_works(
 /// When embedding fails or the cache file cannot be read or written.
 pub fn embed_texts(home: &Home, embedder: &Embedder, texts: &[String]) -> Result<Vec<Vec<f32>>> {
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    embed_strs(home, embedder, &refs)
-}
-
-/// The embeddings of `texts` (the themes' title candidates, say), in order, through the same
-/// cache as [`embed_texts`].
-///
-/// # Errors
-/// When embedding fails or the cache file cannot be read or written.
-pub fn embed_strs(home: &Home, embedder: &Embedder, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
     let mut cache = EmbeddingCache::for_embedder(embedder, Some(&home.embeddings()))?;
-    Ok(cache.embed(embedder, texts)?)
+    Ok(cache.embed(embedder, &refs)?)
 }

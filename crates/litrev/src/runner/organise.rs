@@ -39,10 +39,10 @@ impl Runner {
                 None
             }
         };
-        let home = self.home();
         let embed_phrases = |texts: &[&str]| {
             let (_, embedder) = semantic.as_ref()?;
-            crate::embeddings::embed_strs(home, embedder, texts)
+            embedder
+                .embed(texts)
                 .map_err(|error| {
                     events(&Event::Notice {
                         message: format!("theme titles chosen by their words alone: {error}"),
