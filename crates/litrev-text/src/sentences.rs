@@ -342,11 +342,10 @@ fn push_trimmed(
     let leading = slice.len() - slice.trim_start().len();
     let (mut trimmed_start, trimmed_end) = (start + leading, start + leading + trimmed.len());
     // A label run into its sentence ("Results The mean…") is not part of the sentence.
-    let run_in = run_in_label_length(trimmed);
-    if run_in > 0 {
-        *label = Some((trimmed_start, trimmed_start + run_in - 1));
+    if let Some((length, skip)) = run_in_label(trimmed) {
+        *label = Some((trimmed_start, trimmed_start + length));
+        trimmed_start += skip;
     }
-    trimmed_start += run_in;
     if trimmed_end > trimmed_start
         && text[trimmed_start..trimmed_end]
             .chars()
@@ -360,12 +359,14 @@ fn push_trimmed(
 }
 
 /// The length of a capitalised section label that opens `sentence` without a colon and is
-/// followed by a capitalised word or a number, with the space after it; 0 when there is none.
-/// The longest label wins: `WIDER IMPLICATIONS OF THE FINDINGS While …` over `WIDER
-/// IMPLICATIONS`.
-fn run_in_label_length(sentence: &str) -> usize {
+/// followed by a capitalised word or a number, and the bytes to skip past it (the label and the
+/// space after it); `None` when there is none. The longest label wins: `WIDER IMPLICATIONS OF
+/// THE FINDINGS While …` over `WIDER IMPLICATIONS`. A label glued to its sentence's first word
+/// (`ConclusionsChronic stress …`, `PurposeTo assess …`, as some indexes join the sections of
+/// an abstract) counts when that word is capitalised and goes on in small letters.
+fn run_in_label(sentence: &str) -> Option<(usize, usize)> {
     if !sentence.starts_with(char::is_uppercase) {
-        return 0;
+        return None;
     }
     // The sentence opens on a capital, a number ("Methods 349 adult volunteers were …"), or
     // a name with a small first letter ("hUCB-MSC", "mRNA", "iPSCs").
@@ -377,23 +378,33 @@ fn run_in_label_length(sentence: &str) -> usize {
             _ => false,
         }
     };
+    let opens_a_word = |rest: &str| {
+        let mut characters = rest.chars();
+        matches!(
+            (characters.next(), characters.next()),
+            (Some(first), Some(second)) if first.is_uppercase() && second.is_lowercase()
+        )
+    };
     // Labels are ASCII, so they are compared byte for byte, without lower-casing (which can
     // change byte lengths: `\u{212a}`, the Kelvin sign, lower-cases to `k`).
     RUN_IN_LABELS
         .iter()
         .chain(SECTION_LABELS)
-        .filter(|label| {
-            sentence
-                .get(..label.len())
-                .is_some_and(|head| head.eq_ignore_ascii_case(label))
-                && sentence[label.len()..].starts_with(' ')
-                && sentence
-                    .get(label.len() + 1..)
-                    .is_some_and(opens_a_sentence)
+        .filter_map(|label| {
+            let head = sentence.get(..label.len())?;
+            if !head.eq_ignore_ascii_case(label) {
+                return None;
+            }
+            let rest = &sentence[label.len()..];
+            if rest.starts_with(' ') && rest.get(1..).is_some_and(opens_a_sentence) {
+                Some((label.len(), label.len() + 1))
+            } else if opens_a_word(rest) {
+                Some((label.len(), label.len()))
+            } else {
+                None
+            }
         })
-        .map(|label| label.len() + 1)
         .max()
-        .unwrap_or(0)
 }
 
 fn ends_sentence(text: &str, at: usize) -> bool {
@@ -694,7 +705,7 @@ mod properties {
             strip_boilerplate(text),
             "Self-concept clarity, which refers to …"
         );
-        assert_eq!(run_in_label_length("\u{212a}ey points The end"), 0);
+        assert_eq!(run_in_label("\u{212a}ey points The end"), None);
     }
 }
 
@@ -803,6 +814,33 @@ mod tests {
         check(
             "Results: Bleeds fell. Discussion/Conclusion: Pharmacokinetic analysis suggests a dose.",
             &["Bleeds fell.", "Pharmacokinetic analysis suggests a dose."],
+        );
+    }
+
+    #[test]
+    fn drops_labels_glued_to_their_sentence() {
+        // As OpenAlex joins some abstracts' sections (van der Valk, Jeyaraman, Chou).
+        let text = "PurposeTo assess hair cortisol. ResultsOf 18 patients, 9 improved.ConclusionsChronic \
+                    stress rose. MethodsX was used. Resultsare shown.";
+        let found: Vec<(&str, Option<&str>)> = split_labelled(text)
+            .into_iter()
+            .map(|sentence| {
+                let (start, end) = sentence.range;
+                (
+                    &text[start..end],
+                    sentence.label.map(|(start, end)| &text[start..end]),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("To assess hair cortisol.", Some("Purpose")),
+                ("Of 18 patients, 9 improved.", Some("Results")),
+                ("Chronic stress rose.", Some("Conclusions")),
+                ("MethodsX was used.", None),
+                ("Resultsare shown.", None),
+            ]
         );
     }
 
