@@ -580,6 +580,32 @@ const GENERIC_TERMS: &[&str] = &[
     "ml",
 ];
 
+/// Whether a result sentence only describes who was studied and for how long ("Baseline ages
+/// ranged from 4 months to 10 years", "Groups were similar in age", "152 patients were
+/// enrolled", "The median observation time was 9 weeks"): structured abstracts put it under
+/// Results, but it is no finding, so key findings take it last.
+pub(crate) fn describes_the_sample(sentence: &str) -> bool {
+    mentions(sentence, SAMPLE_CUES) && !reports_effect(sentence)
+}
+
+/// Phrases of a sentence describing a study's sample or its follow-up.
+const SAMPLE_CUES: &[&str] = &[
+    "ages ranged",
+    "age ranged",
+    "aged between",
+    "similar in age",
+    "were enrolled",
+    "was enrolled",
+    "were recruited",
+    "median observation",
+    "observation time was",
+    "observation period was",
+    "median follow-up was",
+    "mean follow-up was",
+    "demographic characteristics",
+    "baseline characteristics",
+];
+
 /// Whether a sentence is about harms.
 pub(crate) fn is_about_harms(sentence: &str) -> bool {
     mentions(sentence, HARM_CUES)
@@ -651,6 +677,25 @@ mod tests {
             is_negative("The results were statistically non-significant (p = 0.34)."),
             "a non-significant result reports no effect, though it says `significant`"
         );
+    }
+
+    #[test]
+    fn sentences_describing_the_sample_are_told_from_findings() {
+        for sample in [
+            "Baseline ages ranged from 4 months to 10 years.",
+            "Groups were similar in age, 17 (40.5%) <18 years, race, and haemophilia severity.",
+            "Overall, 152 patients aged 13-77 years (median: 38) were enrolled.",
+            "The median observation time was 9 (range 1.6-41.6) weeks.",
+        ] {
+            assert!(describes_the_sample(sample), "{sample}");
+        }
+        for finding in [
+            "MRI MOCART score improved significantly from baseline to 1-year follow-up.",
+            "Patients who were enrolled early had a significantly lower bleed rate.",
+            "FVIII inhibitor development was delayed (mean age 13.9 vs. 1.1 years).",
+        ] {
+            assert!(!describes_the_sample(finding), "{finding}");
+        }
     }
 
     #[test]

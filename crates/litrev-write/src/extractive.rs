@@ -16,8 +16,8 @@ use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generi
 
 use crate::WriteInput;
 use crate::cues::{
-    answer_the_same_question, could_be_a_topic, is_about_harms, is_damaged, is_negative,
-    leans_on_context, opens_on_a_verb, phrase_of, purpose_clause, reports_effect,
+    answer_the_same_question, could_be_a_topic, describes_the_sample, is_about_harms, is_damaged,
+    is_negative, leans_on_context, opens_on_a_verb, phrase_of, purpose_clause, reports_effect,
     speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
@@ -1861,7 +1861,8 @@ impl<'a> Writer<'a> {
     }
 
     /// A work's unused spans with one of `roles`, best first: by role, closeness to `centre`,
-    /// a number stated, and standing alone rather than leaning on the sentence before.
+    /// a number stated, standing alone rather than leaning on the sentence before, and, when
+    /// findings are asked for, stating one rather than describing the sample.
     fn ranked_spans(
         &self,
         id: &WorkId,
@@ -1881,6 +1882,15 @@ impl<'a> Writer<'a> {
                 } else {
                     0.0
                 };
+                // Asked for findings, a sentence that only describes the sample comes last.
+                let sample_penalty = if span.role == Role::Result
+                    && roles.contains(&Role::Conclusion)
+                    && describes_the_sample(&span.text)
+                {
+                    0.5
+                } else {
+                    0.0
+                };
                 // A full-text sentence says what an abstract leaves out: how it was done, what
                 // went wrong, what is next, results with their numbers.
                 let full_text_bonus = if span.locator.full_text.is_some()
@@ -1895,6 +1905,7 @@ impl<'a> Writer<'a> {
                 };
                 let score = role_weight(span.role) + 0.6 * centrality + number_bonus
                     - context_penalty
+                    - sample_penalty
                     + full_text_bonus;
                 (score, span)
             })
