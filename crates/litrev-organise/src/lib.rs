@@ -1089,7 +1089,18 @@ fn label_of(words: &[String]) -> String {
         [one] => (*one).to_owned(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     };
-    let mut characters = joined.chars();
+    capitalised(&joined)
+}
+
+/// `text` as a heading opens: its first letter a capital, unless its first word is a name
+/// written with a small first letter and capitals after it (`rFVIIa`, `mRNA`, `iPSCs`), which
+/// a capital would misspell.
+pub(crate) fn capitalised(text: &str) -> String {
+    let first_word = text.split_whitespace().next().unwrap_or("");
+    if first_word.chars().skip(1).any(char::is_uppercase) {
+        return text.to_owned();
+    }
+    let mut characters = text.chars();
     characters
         .next()
         .map(|first| first.to_uppercase().chain(characters).collect())
