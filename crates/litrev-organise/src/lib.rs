@@ -1181,6 +1181,18 @@ mod tests {
 
     use super::*;
 
+    #[test]
+    fn headings_open_on_a_capital_unless_a_name_is_written_small() {
+        assert_eq!(
+            capitalised("rFVIIa and emicizumab"),
+            "rFVIIa and emicizumab"
+        );
+        assert_eq!(capitalised("mRNA vaccines"), "mRNA vaccines");
+        assert_eq!(capitalised("bleeding in PwHA"), "Bleeding in PwHA");
+        assert_eq!(capitalised("ómicron"), "Ómicron");
+        assert_eq!(capitalised(""), "");
+    }
+
     fn work(id: usize, title: &str) -> Work {
         Work {
             ids: WorkIds {

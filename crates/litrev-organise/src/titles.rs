@@ -9,11 +9,9 @@
 //! ("Mental health" after "Oral health"): a phrase sharing a head reads better than a list of
 //! words.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use litrev_text::{
-    Phrase, PhraseGroup, content_words, is_generic, ranked_phrases, spell_out_acronyms, stem, terms,
-};
+use litrev_text::{Phrase, PhraseGroup, ranked_phrases, spell_out_acronyms};
 
 use crate::semantic::dot;
 
@@ -40,7 +38,6 @@ pub(crate) fn phrase_titles(
 ) -> Vec<Option<String>> {
     let mut taken: BTreeSet<String> = BTreeSet::new();
     let mut chosen: BTreeSet<String> = BTreeSet::new();
-    let subject = corpus_subject(themes);
     themes
         .iter()
         .enumerate()
@@ -55,12 +52,9 @@ pub(crate) fn phrase_titles(
                 titles: &theme.titles,
                 texts: &theme.texts,
             };
-            let pick = |candidates: Vec<(f64, Phrase)>| {
-                let candidates = without_the_subject_alone(candidates, &subject);
-                match embed {
-                    Some(embed) => by_meaning(candidates, themes, index, embed),
-                    None => candidates.into_iter().next().map(|(_, phrase)| phrase),
-                }
+            let pick = |candidates: Vec<(f64, Phrase)>| match embed {
+                Some(embed) => by_meaning(candidates, themes, index, embed),
+                None => candidates.into_iter().next().map(|(_, phrase)| phrase),
             };
             let phrase = pick(ranked_phrases(group, &others, themes.len(), &|head| {
                 taken.contains(head)
@@ -81,50 +75,6 @@ pub(crate) fn phrase_titles(
             )))
         })
         .collect()
-}
-
-/// The stems of the content words more than half of all the themes' works use: the review's
-/// own subject ("emicizumab" in a review of emicizumab), which every theme shares.
-fn corpus_subject(themes: &[ThemeTexts<'_>]) -> BTreeSet<String> {
-    let mut uses: BTreeMap<String, usize> = BTreeMap::new();
-    let mut works = 0;
-    for text in themes.iter().flat_map(|theme| &theme.texts) {
-        works += 1;
-        for term in terms(text).into_iter().collect::<BTreeSet<_>>() {
-            *uses.entry(term).or_default() += 1;
-        }
-    }
-    uses.into_iter()
-        .filter(|(_, count)| count * 2 > works)
-        .map(|(term, _)| term)
-        .collect()
-}
-
-/// `candidates` without the phrases that name the review's own subject and nothing else: one
-/// word of the `subject`, with words common to every field ("Study of emicizumab", which fits
-/// every theme of a review of emicizumab). A phrase of two of the subject's words ("Hormone
-/// replacement therapy in postmenopausal women") stays: it may be all a theme of the subject
-/// in general has. When that leaves none, all of them.
-fn without_the_subject_alone(
-    candidates: Vec<(f64, Phrase)>,
-    subject: &BTreeSet<String>,
-) -> Vec<(f64, Phrase)> {
-    let says_more = |phrase: &Phrase| {
-        let named: BTreeSet<String> = content_words(&phrase.text)
-            .iter()
-            .filter(|word| !is_generic(word))
-            .map(|word| stem(word))
-            .collect();
-        named.len() >= 2 || named.iter().any(|term| !subject.contains(term))
-    };
-    if candidates.iter().any(|(_, phrase)| says_more(phrase)) {
-        candidates
-            .into_iter()
-            .filter(|(_, phrase)| says_more(phrase))
-            .collect()
-    } else {
-        candidates
-    }
 }
 
 /// Of `candidates` (scored and ranked in words) for theme `index`, the one that both sets the
@@ -255,53 +205,6 @@ mod tests {
         // A model that fails leaves the order in words.
         let failing = |_: &[&str]| None;
         assert_eq!(phrase_titles(&themes, Some(&failing)), in_words);
-    }
-
-    #[test]
-    fn a_title_says_more_than_the_review_s_own_subject() {
-        // Every work of a review of emicizumab names it: "Study of emicizumab" (the README
-        // example's first theme) fits every theme.
-        let own_titles = [
-            "A study of emicizumab in children",
-            "Study of emicizumab: subcutaneous dosing in adults",
-            "Subcutaneous dosing of emicizumab every week",
-            "Study of emicizumab in Japan",
-        ];
-        let other_titles = [
-            "Emicizumab and laboratory assays",
-            "Emicizumab interference with coagulation assays",
-        ];
-        let themes = [
-            ThemeTexts {
-                titles: own_titles.to_vec(),
-                texts: own_titles.to_vec(),
-                vectors: None,
-            },
-            ThemeTexts {
-                titles: other_titles.to_vec(),
-                texts: other_titles.to_vec(),
-                vectors: None,
-            },
-        ];
-        let subject = corpus_subject(&themes);
-        assert!(subject.contains("emicizumab") && !subject.contains("subcutan"));
-        let titles = phrase_titles(&themes, None);
-        assert_eq!(titles[0].as_deref(), Some("Subcutaneous dosing"));
-        assert_eq!(
-            crate::capitalised("rFVIIa and emicizumab"),
-            "rFVIIa and emicizumab"
-        );
-        assert_eq!(crate::capitalised("bleeding in PwHA"), "Bleeding in PwHA");
-        assert_eq!(crate::capitalised("ómicron"), "Ómicron");
-        let alone = Phrase {
-            text: "study of emicizumab".to_owned(),
-            head: "emicizumab".to_owned(),
-        };
-        assert_eq!(
-            without_the_subject_alone(vec![(1.0, alone.clone())], &subject),
-            [(1.0, alone)],
-            "with nothing else to say, the subject stays"
-        );
     }
 
     #[test]
