@@ -22,12 +22,13 @@ mod terms;
 mod tfidf;
 
 pub use phrases::{
-    Phrase, PhraseGroup, best_phrase, most_common, phrase_ends, ranked_phrases, spell_out_acronyms,
+    Phrase, PhraseGroup, best_phrase, most_common, phrase_ends, ranked_phrases, reads_as_adjective,
+    spell_out_acronyms,
 };
 pub use relevance::RelevanceProfile;
 pub use roles::{
-    LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, cue_role, full_text_role,
-    label_role, labelled_abstract, roles_of, sentence_roles, train,
+    LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, counts_included_studies, cue_role,
+    full_text_role, label_role, labelled_abstract, roles_of, sentence_roles, train,
 };
 pub use sentences::{
     LabelledSentence, is_boilerplate, split_labelled, split_sentences, strip_boilerplate,

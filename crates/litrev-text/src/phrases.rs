@@ -548,6 +548,18 @@ impl Edges {
     }
 }
 
+/// Whether `word` (lower-case) reads as an adjective in `texts`: an adjective by its ending
+/// that the texts never write as a plural noun ("mental", "cardiovascular"; not "analgesic"
+/// beside "analgesics"). Alone, such a word names no topic.
+pub fn reads_as_adjective(word: &str, texts: &[&str]) -> bool {
+    let plural = format!("{word}s");
+    is_adjective(word)
+        && !texts.iter().any(|text| {
+            text.split(|c: char| !c.is_alphanumeric())
+                .any(|token| token.eq_ignore_ascii_case(&plural))
+        })
+}
+
 /// An adjective by its ending ("contextual", "hepatic", "invasive", "vascular"); nouns
 /// with those endings ("hospital", "trial") are told apart by their plurals in the texts.
 fn is_adjective(word: &str) -> bool {
@@ -789,6 +801,20 @@ fn long_form(short: &str, before: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn adjectives_are_told_from_nouns_by_the_plurals_the_texts_write() {
+        let texts = [
+            "Mental health and mental disorders after analgesics.",
+            "An analgesic trial.",
+        ];
+        assert!(reads_as_adjective("mental", &texts));
+        assert!(
+            !reads_as_adjective("analgesic", &texts),
+            "written as a plural: a noun"
+        );
+        assert!(!reads_as_adjective("health", &texts));
+    }
 
     /// The spellings of a title's candidate phrases.
     fn surfaces(title: &str) -> Vec<String> {

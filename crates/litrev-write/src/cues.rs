@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_text::{content_words, terms, word_tokens};
+use litrev_text::{content_words, counts_included_studies, reads_as_adjective, terms, word_tokens};
 
 /// A sentence that is only a purpose ("To review recent progress in …."), lower-cased to follow
 /// a subject; `None` for a sentence with its own subject ("To date, …", "To our knowledge, …")
@@ -351,6 +351,7 @@ pub(crate) fn phrase_of(word: &str, texts: &[String]) -> String {
     let mut uses = 0usize;
     // Per following word, singular and plural together: how often, and each spelling's count.
     let documents: Vec<Vec<String>> = texts.iter().map(|text| word_tokens(text)).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let mut next_words: BTreeMap<&str, (usize, BTreeMap<&str, usize>)> = BTreeMap::new();
     for tokens in &documents {
         for pair in tokens.windows(2) {
@@ -376,6 +377,7 @@ pub(crate) fn phrase_of(word: &str, texts: &[String]) -> String {
                 && count * 2 > uses
                 && !content_words(next).is_empty()
                 && could_end_a_topic(next)
+                && !reads_as_adjective(next, &refs)
                 && !["plus", "versus", "vs"].contains(&next)
         })
         .max_by_key(|(count, _)| *count)
@@ -580,12 +582,14 @@ const GENERIC_TERMS: &[&str] = &[
     "ml",
 ];
 
-/// Whether a result sentence only describes who was studied and for how long ("Baseline ages
-/// ranged from 4 months to 10 years", "Groups were similar in age", "152 patients were
-/// enrolled", "The median observation time was 9 weeks"): structured abstracts put it under
+/// Whether a result sentence only describes who or what was studied and for how long
+/// ("Baseline ages ranged from 4 months to 10 years", "Groups were similar in age", "152
+/// patients were enrolled", "The median observation time was 9 weeks"; a review's "Of 7903
+/// retrieved articles, 30 studies met inclusion criteria"): structured abstracts put it under
 /// Results, but it is no finding, so key findings take it last.
 pub(crate) fn describes_the_sample(sentence: &str) -> bool {
-    mentions(sentence, SAMPLE_CUES) && !reports_effect(sentence)
+    (mentions(sentence, SAMPLE_CUES) || counts_included_studies(sentence))
+        && !reports_effect(sentence)
 }
 
 /// Phrases of a sentence describing a study's sample or its follow-up.
@@ -686,6 +690,8 @@ mod tests {
             "Groups were similar in age, 17 (40.5%) <18 years, race, and haemophilia severity.",
             "Overall, 152 patients aged 13-77 years (median: 38) were enrolled.",
             "The median observation time was 9 (range 1.6-41.6) weeks.",
+            "Of 7903 retrieved articles, 30 studies met inclusion criteria.",
+            "After the elimination of duplicates, 116 records were screened.",
         ] {
             assert!(describes_the_sample(sample), "{sample}");
         }
@@ -693,6 +699,7 @@ mod tests {
             "MRI MOCART score improved significantly from baseline to 1-year follow-up.",
             "Patients who were enrolled early had a significantly lower bleed rate.",
             "FVIII inhibitor development was delayed (mean age 13.9 vs. 1.1 years).",
+            "14 of these 22 studies found a significant association with neurodevelopment.",
         ] {
             assert!(!describes_the_sample(finding), "{finding}");
         }
@@ -880,6 +887,17 @@ mod tests {
                 ])
             ),
             "inhibitors"
+        );
+        // From Menon_2022's review: "… also bear on child sexual."
+        assert_eq!(
+            phrase_of(
+                "child",
+                &texts(&[
+                    "Child sexual abuse and child sexual exploitation.",
+                    "Child sexual abuse in care.",
+                ])
+            ),
+            "child"
         );
     }
 }

@@ -1265,11 +1265,17 @@ impl<'a> Writer<'a> {
         let theme_texts: Vec<&str> = theme_texts.iter().map(String::as_str).collect();
         let ends = litrev_text::phrase_ends(&theme_texts);
         let names = |word: &str| ends(&phrase_of(word, &texts));
+        // An adjective the texts write before varied nouns ("mental" of mental health, mental
+        // disorders …) names nothing alone.
+        let alone_an_adjective = |word: &str| {
+            !phrase_of(word, &texts).contains(' ')
+                && litrev_text::reads_as_adjective(&word.to_lowercase(), &theme_texts)
+        };
         let candidates: Vec<&String> = part_words
             .iter()
             .chain(&theme.top_words)
             .filter(|word| could_be_a_topic(word) && !is_generic(&word.to_lowercase()))
-            .filter(|word| shared(word))
+            .filter(|word| shared(word) && !alone_an_adjective(word))
             .collect();
         let group_word = self.group_word(theme, ids, &texts, said);
         let fresh = |must_name: bool| {
@@ -1284,7 +1290,11 @@ impl<'a> Writer<'a> {
                     .map(|word| (*word).clone())
             };
             fresh_where(&|word| !key_term(word))
-                .or_else(|| group_word.clone().filter(|word| !must_name || names(word)))
+                .or_else(|| {
+                    group_word
+                        .clone()
+                        .filter(|word| (!must_name || names(word)) && !alone_an_adjective(word))
+                })
                 .or_else(|| fresh_where(&|_| true))
         };
         let chosen = fresh(true)

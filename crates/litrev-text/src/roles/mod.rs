@@ -371,15 +371,15 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
     if names_a_limitation(&lower) {
         return Some(Role::Limitation);
     }
-    counts_included_studies(&lower).then_some(Role::Result)
+    counts_included_studies(sentence).then_some(Role::Result)
 }
 
 /// Whether a sentence counts the studies a review found or kept ("13 171 references were
 /// screened and 95 articles were included"): a number before one of [`STUDY_UNITS`] (within
 /// three words) and a verb of [`SELECTION_VERBS`]. PRISMA 2020 for Abstracts reports these
 /// counts under Results; in a primary study's abstract, counts of patients are no such cue.
-/// `lower` is the sentence lower-cased.
-fn counts_included_studies(lower: &str) -> bool {
+pub fn counts_included_studies(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
