@@ -590,8 +590,22 @@ fn names_a_limitation(lower: &str) -> bool {
         "the evidence",
         "the data",
     ];
+    // "Functional limitation", "activity limitations": what a patient cannot do, a measure
+    // of health (the ICF's words), not a weakness of the work.
+    const HEALTH_DOMAINS: &[&str] = &[
+        "functional",
+        "activity",
+        "physical",
+        "mobility",
+        "role",
+        "participation",
+    ];
     LIMITATION_CUES.iter().any(|cue| {
         lower.match_indices(cue).any(|(at, _)| {
+            let before = lower[..at].split_whitespace().next_back().unwrap_or("");
+            if HEALTH_DOMAINS.contains(&before) {
+                return false;
+            }
             let after = lower[at + cue.len()..].trim_start_matches('s');
             after
                 .strip_prefix(" of ")
@@ -738,6 +752,17 @@ mod tests {
 
     #[test]
     fn cues_name_boilerplate_future_work_and_limitations() {
+        // From Menon_2022 (Antunes 2020): a health domain, quoted under Gaps.
+        assert_eq!(
+            cue_role(
+                "The total scale presented statistical significance in the areas of functional limitation and social well-being."
+            ),
+            None
+        );
+        assert_eq!(
+            cue_role("A limitation of this study is its size."),
+            Some(Role::Limitation)
+        );
         assert_eq!(
             cue_role("Updated results will be presented at the meeting."),
             Some(Role::Other)
