@@ -6,7 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use litrev_text::{content_words, counts_included_studies, reads_as_adjective, terms, word_tokens};
+use litrev_text::{
+    content_words, counts_included_studies, reads_as_adjective, stem, terms, word_tokens,
+};
 
 /// A sentence that is only a purpose ("To review recent progress in …."), lower-cased to follow
 /// a subject; `None` for a sentence with its own subject ("To date, …", "To our knowledge, …")
@@ -473,12 +475,91 @@ pub(crate) fn answer_the_same_question(
     let Some(denied) = denying_clause(negative) else {
         return false;
     };
+    // "No difference in BMD changes among the 4 active groups" does not deny that "all active
+    // groups showed an increase in BMD": groups that all change alike differ in nothing.
+    let lower_denied = denied.to_lowercase();
+    if [" between ", " among "]
+        .iter()
+        .any(|word| lower_denied.contains(word))
+        && reports_change_within_groups(positive)
+    {
+        return false;
+    }
     let positive: BTreeSet<String> = terms(positive).into_iter().collect();
     let shared: BTreeSet<String> = terms(denied)
         .into_iter()
         .filter(|term| !GENERIC_TERMS.contains(&term.as_str()) && positive.contains(term))
         .collect();
-    shared.len() >= 2 && shared.iter().any(|term| !is_common(term))
+    shared.iter().any(|term| !is_common(term)) && shared_concepts(denied, &shared) >= 2
+}
+
+/// How many distinct things the terms of `shared` name in `clause`: runs of shared terms side
+/// by side ("bone mineral density", "Tegner activity scale", "quality-of-life") are one thing,
+/// a run within another run counts once. Two findings on one outcome ("Lysholm scores") with
+/// different treatments compared are no disagreement; on an outcome and an exposure ("HCC and
+/// hair dyeing status") they may be.
+fn shared_concepts(clause: &str, shared: &BTreeSet<String>) -> usize {
+    // Words that join the parts of one name without ending it.
+    const WITHIN_A_NAME: &[&str] = &["of", "the", "a", "an", "in", "on", "for", "to"];
+    let mut runs: Vec<BTreeSet<String>> = Vec::new();
+    let mut run: BTreeSet<String> = BTreeSet::new();
+    for token in word_tokens(clause) {
+        // An empty token is where punctuation ends a clause.
+        let parts: Vec<&str> = token.split('-').filter(|part| !part.is_empty()).collect();
+        let mut ends_run = parts.is_empty();
+        for part in parts {
+            let term = stem(part);
+            if shared.contains(&term) {
+                run.insert(term);
+            } else if !WITHIN_A_NAME.contains(&part) {
+                ends_run = true;
+            }
+        }
+        if ends_run && !run.is_empty() {
+            runs.push(std::mem::take(&mut run));
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    runs.iter()
+        .enumerate()
+        .filter(|(index, run)| {
+            !runs.iter().enumerate().any(|(other, wider)| {
+                other != *index
+                    && run.is_subset(wider)
+                    && (run.len() < wider.len() || other < *index)
+            })
+        })
+        .count()
+}
+
+/// Whether a finding reports a change over time within its groups ("showed an increase",
+/// "improved from baseline") and compares no groups with one another.
+fn reports_change_within_groups(sentence: &str) -> bool {
+    const CHANGE: &[&str] = &[
+        "from baseline",
+        "baseline to",
+        "preoperative",
+        "pre-operative",
+        "showed an increase",
+        "showed a decrease",
+        "showed a significant",
+        "before and after",
+    ];
+    const COMPARISON: &[&str] = &[
+        " between ",
+        " among ",
+        "compared",
+        " than ",
+        "versus",
+        " vs",
+        "favoring",
+        "favouring",
+    ];
+    let lower = sentence.to_lowercase();
+    CHANGE.iter().any(|cue| lower.contains(cue))
+        && !COMPARISON.iter().any(|cue| lower.contains(cue))
 }
 
 /// The clause of `sentence` that holds its first cue of no effect: the sentence cut at the
@@ -498,15 +579,15 @@ fn denying_clause(sentence: &str) -> Option<&str> {
     }
     let mut start = 0;
     let mut end = sentence.len();
-    for joint in [
-        ";",
-        " but ",
-        " while ",
-        " whereas ",
-        " although ",
-        " however",
-    ] {
-        for (found, _) in lower.match_indices(joint) {
+    for joint in [";", " but", " while", " whereas", " although", " however"] {
+        // A joining word ends where its word ends: "although," as "although ".
+        let whole = |found: usize| {
+            joint == ";" || !lower[found + joint.len()..].starts_with(|c: char| c.is_alphanumeric())
+        };
+        for (found, _) in lower
+            .match_indices(joint)
+            .filter(|(found, _)| whole(*found))
+        {
             if found + joint.len() <= at {
                 start = start.max(found + joint.len());
             } else if found >= at {
@@ -514,13 +595,20 @@ fn denying_clause(sentence: &str) -> Option<&str> {
             }
         }
     }
-    sentence.get(start..end).or(Some(sentence))
+    sentence.get(start..end).map(str::trim).or(Some(sentence))
 }
 
 /// Stems of the words every finding uses to report a comparison or its absence, its comparator
 /// and its units: two findings sharing them share no subject ("more effective than placebo"
 /// says nothing of which drug).
 const GENERIC_TERMS: &[&str] = &[
+    "score",
+    "scale",
+    "rate",
+    "ratio",
+    "valu",
+    "treat",
+    "therapi",
     "signific",
     "statist",
     "differ",
@@ -709,10 +797,30 @@ mod tests {
     fn a_disagreement_needs_the_same_question() {
         let nothing_common = |_: &str| false;
         // Menon, van der Valk and Jeyaraman reviews: pairs the writer set side by side.
+        assert!(
+            !answer_the_same_question(
+                "There was a significant difference in the Lysholm and Gillquist score at 12 \
+                 months (P = .0449) favoring the periosteal flap technique group.",
+                "No significant differences in Tegner or Lysholm scores were seen at 2 years.",
+                nothing_common,
+            ),
+            "one outcome, two comparisons of other treatments"
+        );
+        assert!(
+            !answer_the_same_question(
+                "Plasma estradiol concentrations increased with esterified estrogens dose and \
+                 were related to positive bone mineral densities.",
+                "Alendronate did not increase bone mineral density of the forearm, but it \
+                 slowed the loss.",
+                nothing_common,
+            ),
+            "one outcome named in three words, two drugs (Nelson_2002)"
+        );
         assert!(answer_the_same_question(
-            "There was a significant difference in the Lysholm and Gillquist score at 12 months \
-             (P = .0449) favoring the periosteal flap technique group.",
-            "No significant differences in Tegner or Lysholm scores were seen at 2 years.",
+            "Younger age and larger size of the chondral defect were associated with a \
+             significantly greater improvement in IKDC scores.",
+            "Age greater than 45 years and large size of lesion were not associated with poorer \
+             outcome.",
             nothing_common,
         ));
         assert!(answer_the_same_question(
@@ -765,6 +873,35 @@ mod tests {
             ),
             "only the clause after `but` is denied"
         );
+        assert!(
+            !answer_the_same_question(
+                "All active treatment groups showed an increase in BMD.",
+                "Among adherent participants, there were no significant differences in BMD \
+                 changes among the 4 active treatment groups.",
+                nothing_common,
+            ),
+            "groups that all change alike differ in nothing (Nelson_2002)"
+        );
+        assert!(answer_the_same_question(
+            "BMD increased more with estradiol than with placebo, from baseline to 2 years.",
+            "There were no significant differences in BMD changes between estradiol and placebo.",
+            nothing_common,
+        ));
+        let shared = |terms: &[&str]| terms.iter().map(|term| (*term).to_owned()).collect();
+        assert_eq!(
+            shared_concepts(
+                "no association between HCC and hair dyeing status",
+                &shared(&["hcc", "hair", "dye", "status"])
+            ),
+            2
+        );
+        assert_eq!(
+            shared_concepts(
+                "no benefits in any quality-of-life outcomes; quality of life",
+                &shared(&["qualiti", "life"])
+            ),
+            1
+        );
         assert_eq!(
             denying_clause(
                 "Testosterone rose, while cortisol levels did not differ; age mattered."
@@ -772,6 +909,19 @@ mod tests {
             Some("cortisol levels did not differ")
         );
         assert_eq!(denying_clause("Bleeding fell by 80%."), None);
+        assert_eq!(
+            denying_clause("Findings were similar, although, there were no differences in BMD."),
+            Some(", there were no differences in BMD.")
+        );
+        assert!(
+            !answer_the_same_question(
+                "Apart from the Tegner activity score, which improved (P = .041), there were no \
+                 further changes.",
+                "No significant differences in Tegner or Lysholm scores were seen at 2 years.",
+                nothing_common,
+            ),
+            "a score is a measure, not a thing two findings share"
+        );
     }
 
     #[test]

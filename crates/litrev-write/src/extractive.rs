@@ -1264,11 +1264,20 @@ impl<'a> Writer<'a> {
             .collect();
         let theme_texts: Vec<&str> = theme_texts.iter().map(String::as_str).collect();
         let ends = litrev_text::phrase_ends(&theme_texts);
-        let names = |word: &str| ends(&phrase_of(word, &texts));
+        // Each candidate's phrase, read from the group's texts once.
+        let phrases: std::cell::RefCell<BTreeMap<String, String>> = Default::default();
+        let phrase = |word: &str| {
+            phrases
+                .borrow_mut()
+                .entry(word.to_owned())
+                .or_insert_with(|| phrase_of(word, &texts))
+                .clone()
+        };
+        let names = |word: &str| ends(&phrase(word));
         // An adjective the texts write before varied nouns ("mental" of mental health, mental
         // disorders …) names nothing alone.
         let alone_an_adjective = |word: &str| {
-            !phrase_of(word, &texts).contains(' ')
+            !phrase(word).contains(' ')
                 && litrev_text::reads_as_adjective(&word.to_lowercase(), &theme_texts)
         };
         let candidates: Vec<&String> = part_words
@@ -1304,7 +1313,7 @@ impl<'a> Writer<'a> {
             return in_sentence(&theme.label);
         };
         said.insert(word.to_lowercase());
-        phrase_of(&word, &texts)
+        phrase(&word)
     }
 
     /// The phrase of the group's titles that sets it apart within its theme (as themes are

@@ -55,13 +55,7 @@ pub fn embed_if_installed(
 ) -> Result<std::result::Result<(Embeddings, CachedEmbedder), String>> {
     match installed_embedder(home, EmbedderOptions::default())? {
         Ok(embedder) => {
-            let cached = CachedEmbedder {
-                cache: RefCell::new(EmbeddingCache::for_embedder(
-                    &embedder,
-                    Some(&home.embeddings()),
-                )?),
-                embedder,
-            };
+            let cached = CachedEmbedder::open(home, embedder)?;
             Ok(Ok((cached.embed_works(works)?, cached)))
         }
         Err(why) => Ok(Err(why)),
@@ -76,6 +70,25 @@ pub struct CachedEmbedder {
 }
 
 impl CachedEmbedder {
+    /// `embedder` with its cache in `home` opened (read once).
+    ///
+    /// # Errors
+    /// When the cache file cannot be read.
+    pub fn open(home: &Home, embedder: Embedder) -> Result<CachedEmbedder> {
+        Ok(CachedEmbedder {
+            cache: RefCell::new(EmbeddingCache::for_embedder(
+                &embedder,
+                Some(&home.embeddings()),
+            )?),
+            embedder,
+        })
+    }
+
+    /// The model's name, as its vectors are cached under.
+    pub fn model_id(&self) -> &str {
+        self.embedder.model_id()
+    }
+
     /// The embeddings of `texts`, in order, reusing and extending the cache.
     ///
     /// # Errors
@@ -100,14 +113,4 @@ impl CachedEmbedder {
             vectors: works.keys().cloned().zip(vectors).collect(),
         })
     }
-}
-
-/// The embeddings of `texts`, in order, reusing the vectors cached in `home`.
-///
-/// # Errors
-/// When embedding fails or the cache file cannot be read or written.
-pub fn embed_texts(home: &Home, embedder: &Embedder, texts: &[String]) -> Result<Vec<Vec<f32>>> {
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let mut cache = EmbeddingCache::for_embedder(embedder, Some(&home.embeddings()))?;
-    Ok(cache.embed(embedder, &refs)?)
 }

@@ -178,10 +178,12 @@ pub fn data_files(folder: &Path) -> Vec<std::path::PathBuf> {
 /// # Errors
 /// When no model is installed, or embedding fails.
 pub fn embed_datasets(home: &crate::Home, datasets: &mut [Dataset]) -> Result<()> {
-    let embedder =
-        crate::embeddings::require_embedder(home, crate::embeddings::EmbedderOptions::default())?;
+    let embedder = crate::embeddings::CachedEmbedder::open(
+        home,
+        crate::embeddings::require_embedder(home, crate::embeddings::EmbedderOptions::default())?,
+    )?;
     for dataset in datasets {
-        embed_records(home, &embedder, &mut dataset.records)?;
+        embed_records(&embedder, &mut dataset.records)?;
     }
     Ok(())
 }
@@ -197,7 +199,8 @@ pub fn embed_if_installed(
 ) -> Result<std::result::Result<String, String>> {
     match crate::embeddings::require_embedder(home, crate::embeddings::EmbedderOptions::default()) {
         Ok(embedder) => {
-            embed_records(home, &embedder, records)?;
+            let embedder = crate::embeddings::CachedEmbedder::open(home, embedder)?;
+            embed_records(&embedder, records)?;
             Ok(Ok(embedder.model_id().to_owned()))
         }
         Err(Error::BadInput { message, .. }) => Ok(Err(message)),
@@ -207,8 +210,7 @@ pub fn embed_if_installed(
 
 /// The embedding of each record's title and abstract, as the organise step embeds a work.
 fn embed_records(
-    home: &crate::Home,
-    embedder: &litrev_embed::Embedder,
+    embedder: &crate::embeddings::CachedEmbedder,
     records: &mut LabelledRecords,
 ) -> Result<()> {
     let texts: Vec<String> = records
@@ -219,7 +221,8 @@ fn embed_records(
             litrev_embed::work_text(Some(title.as_str()), Some(abstract_text.as_str()))
         })
         .collect();
-    records.embeddings = crate::embeddings::embed_texts(home, embedder, &texts)?;
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    records.embeddings = embedder.embed(&texts)?;
     Ok(())
 }
 
