@@ -721,11 +721,9 @@ mod tests {
         assert_eq!(found, expected);
     }
 
-    #[test]
-    fn labels_stay_with_the_sentence_they_head() {
-        let text = "BACKGROUND: Bleeds are common. They hurt. RESULT(S): Rates fell. \
-                    Conclusions The drug works.";
-        let found: Vec<(&str, Option<&str>)> = split_labelled(text)
+    /// Each sentence of `text` with the label it follows.
+    fn labelled(text: &str) -> Vec<(&str, Option<&str>)> {
+        split_labelled(text)
             .into_iter()
             .map(|sentence| {
                 let (start, end) = sentence.range;
@@ -734,9 +732,15 @@ mod tests {
                     sentence.label.map(|(start, end)| &text[start..end]),
                 )
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn labels_stay_with_the_sentence_they_head() {
+        let text = "BACKGROUND: Bleeds are common. They hurt. RESULT(S): Rates fell. \
+                    Conclusions The drug works.";
         assert_eq!(
-            found,
+            labelled(text),
             [
                 ("Bleeds are common.", Some("BACKGROUND")),
                 ("They hurt.", None),
@@ -822,18 +826,8 @@ mod tests {
         // As OpenAlex joins some abstracts' sections (van der Valk, Jeyaraman, Chou).
         let text = "PurposeTo assess hair cortisol. ResultsOf 18 patients, 9 improved.ConclusionsChronic \
                     stress rose. MethodsX was used. Resultsare shown.";
-        let found: Vec<(&str, Option<&str>)> = split_labelled(text)
-            .into_iter()
-            .map(|sentence| {
-                let (start, end) = sentence.range;
-                (
-                    &text[start..end],
-                    sentence.label.map(|(start, end)| &text[start..end]),
-                )
-            })
-            .collect();
         assert_eq!(
-            found,
+            labelled(text),
             [
                 ("To assess hair cortisol.", Some("Purpose")),
                 ("Of 18 patients, 9 improved.", Some("Results")),
