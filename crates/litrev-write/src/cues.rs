@@ -598,9 +598,9 @@ fn denying_clause(sentence: &str) -> Option<&str> {
     sentence.get(start..end).map(str::trim).or(Some(sentence))
 }
 
-/// Stems of the words every finding uses to report a comparison or its absence, its comparator
-/// and its units: two findings sharing them share no subject ("more effective than placebo"
-/// says nothing of which drug).
+/// Stems of the words every finding uses to report a comparison or its absence, its comparator,
+/// its design and its units: two findings sharing them share no subject ("more effective than
+/// placebo in the trial" says nothing of which drug).
 const GENERIC_TERMS: &[&str] = &[
     "score",
     "scale",
@@ -634,6 +634,8 @@ const GENERIC_TERMS: &[&str] = &[
     "control",
     "treatment",
     "studi",
+    "trial",
+    "random",
     "result",
     "observ",
     "found",
@@ -815,6 +817,15 @@ mod tests {
                 nothing_common,
             ),
             "one outcome named in three words, two drugs (Nelson_2002)"
+        );
+        assert!(
+            !answer_the_same_question(
+                "In a randomised trial, nocturnal leg cramps decreased with hydroquinine.",
+                "In a randomized trial, nocturnal leg cramps did not decrease with \
+                 cyclobenzaprine.",
+                nothing_common,
+            ),
+            "the design the two share is no second subject"
         );
         assert!(answer_the_same_question(
             "Younger age and larger size of the chondral defect were associated with a \

@@ -2550,6 +2550,24 @@ mod tests {
             .retain(|id| ["W1", "W3"].contains(&id.to_string().as_str()));
         let mut writer = Writer::new(&input, Drafting::Extractive);
         assert!(writer.debates(&unrelated).is_empty());
+
+        // Two drugs, each against placebo, on one outcome: different questions, no debate
+        // (Chou_2004's hydroquinine and cyclobenzaprine), however alike the sentences read.
+        let mut fixture = debate_fixture();
+        fixture.work_mut("W1").abstract_text = Some(
+            "Nocturnal leg cramps decreased significantly with hydroquinine compared with placebo in the trial."
+                .to_owned(),
+        );
+        fixture.work_mut("W2").abstract_text = Some(
+            "Nocturnal leg cramps did not differ with cyclobenzaprine compared with placebo in the trial."
+                .to_owned(),
+        );
+        let input = fixture.input();
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        assert!(
+            writer.debates(&fixture.organisation.themes[0]).is_empty(),
+            "one drug's effect is not contradicted by another drug's absence of one"
+        );
     }
 
     #[test]
