@@ -2571,6 +2571,27 @@ mod tests {
     }
 
     #[test]
+    fn asked_for_findings_a_description_of_the_sample_comes_last() {
+        let (fixture, id) = fixture_with_abstract(
+            "METHODS: We ran an open-label trial of stem cell injection in the knee. RESULTS: \
+             In all, 152 patients were enrolled at 12 centres. WOMAC pain fell by 40% (p < \
+             0.001) after 12 months. CONCLUSIONS: Stem cell injection relieves knee pain.",
+        );
+        let input = fixture.input();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let ranked: Vec<String> = writer
+            .ranked_spans(&id, &[Role::Result, Role::Conclusion], None)
+            .into_iter()
+            .map(|span| span.text)
+            .collect();
+        assert_eq!(
+            ranked.last().map(String::as_str),
+            Some("In all, 152 patients were enrolled at 12 centres."),
+            "{ranked:?}"
+        );
+    }
+
+    #[test]
     fn the_synthesis_plan_orders_the_parts_and_leaves_out_those_removed() {
         let mut fixture = debate_fixture();
         for (id, cited) in [("W1", 40), ("W2", 12)] {
