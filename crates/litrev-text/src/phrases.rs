@@ -595,7 +595,9 @@ fn is_content(word: &str) -> bool {
 
 /// Whether lower-cased words make a title phrase: content words at both ends (a letter of a
 /// name, `named_letter`, counts as one), connectors or content words inside, no number alone,
-/// not made of generic words or title fillers only, and ending on neither.
+/// not made of generic words or title fillers only, and ending on neither; nor one whose head
+/// before its complement names the work ("Study of emicizumab", [`names_only_its_complement`]):
+/// the complement is a candidate of its own.
 fn is_phrase(words: &[String], named_letter: &dyn Fn(usize) -> bool) -> bool {
     let content = |index: usize| is_content(&words[index]) || named_letter(index);
     let is_edge = |index: usize| content(index) && !NO_EDGE.contains(&words[index].as_str());
@@ -617,6 +619,53 @@ fn is_phrase(words: &[String], named_letter: &dyn Fn(usize) -> bool) -> bool {
             .any(|index| !says_nothing(&words[index]))
         && !says_nothing(last)
         && !TITLE_FILLERS.contains(&first.as_str())
+        && !names_only_its_complement(words)
+}
+
+/// Words naming a work or what it does rather than its subject: heading a complement ("Study
+/// of emicizumab", "Effect of gabapentin"), they leave the phrase naming only the complement.
+/// Not "outcomes" or "association": "Long-term outcomes of emicizumab prophylaxis" says more
+/// than its complement.
+const WORK_NOUNS: &[&str] = &[
+    "analyses",
+    "analysis",
+    "approach",
+    "article",
+    "data",
+    "effect",
+    "effects",
+    "evidence",
+    "findings",
+    "literature",
+    "method",
+    "methods",
+    "paper",
+    "report",
+    "reports",
+    "research",
+    "results",
+    "review",
+    "reviews",
+    "role",
+    "studies",
+    "study",
+    "trial",
+    "trials",
+    "use",
+];
+
+/// Whether the words before a phrase's first preposition end on a word naming the work
+/// ([`WORK_NOUNS`]: "Study of emicizumab", "Prospective randomized clinical study of
+/// mosaicplasty"): the phrase then names only what follows the preposition.
+fn names_only_its_complement(words: &[String]) -> bool {
+    const COORDINATORS: &[&str] = &["and", "versus", "vs"];
+    words
+        .iter()
+        .position(|word| {
+            CONNECTORS.contains(&word.as_str()) && !COORDINATORS.contains(&word.as_str())
+        })
+        .and_then(|at| at.checked_sub(1))
+        .is_some_and(|head| WORK_NOUNS.contains(&words[head].as_str()))
 }
 
 /// A text's words, lower-cased, punctuation marking no word.
@@ -822,6 +871,36 @@ mod tests {
             .into_iter()
             .map(|(_, surface)| surface)
             .collect()
+    }
+
+    #[test]
+    fn a_word_naming_the_work_before_its_complement_opens_no_phrase() {
+        // From Donners_2021: a theme of 27 works was titled "Study of emicizumab".
+        let phrases = surfaces("A Study of Emicizumab Prophylaxis in Children with Hemophilia A");
+        assert!(
+            !phrases.iter().any(|phrase| phrase.starts_with("Study")),
+            "{phrases:?}"
+        );
+        assert!(
+            phrases.contains(&"Emicizumab Prophylaxis".to_owned()),
+            "{phrases:?}"
+        );
+        let phrases = surfaces("Prospective randomized clinical study of mosaicplasty");
+        assert!(
+            !phrases.iter().any(|phrase| phrase.contains("study of")),
+            "{phrases:?}"
+        );
+        assert!(
+            surfaces("Long-term outcomes of emicizumab prophylaxis")
+                .contains(&"Long-term outcomes of emicizumab prophylaxis".to_owned()),
+            "outcomes are no work"
+        );
+        // A generic word modifying the next one still opens a phrase.
+        assert!(
+            surfaces("Low back pain in nurses").contains(&"Low back pain".to_owned()),
+            "{:?}",
+            surfaces("Low back pain in nurses")
+        );
     }
 
     #[test]
