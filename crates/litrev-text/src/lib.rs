@@ -22,8 +22,8 @@ mod terms;
 mod tfidf;
 
 pub use phrases::{
-    Phrase, PhraseGroup, best_phrase, most_common, phrase_ends, ranked_phrases, reads_as_adjective,
-    spell_out_acronyms,
+    Phrase, PhraseGroup, acronym_definitions, best_phrase, most_common, phrase_ends,
+    ranked_phrases, reads_as_adjective, spell_out_acronyms,
 };
 pub use relevance::RelevanceProfile;
 pub use roles::{

@@ -773,6 +773,12 @@ pub fn spell_out_acronyms(phrase: &str, texts: &[&str]) -> String {
         .join(" ")
 }
 
+/// The acronyms the texts define (`FVIII`), each with its most common long form (`factor
+/// VIII`), as [`spell_out_acronyms`] reads them: a caller treats the two as one name.
+pub fn acronym_definitions(texts: &[&str]) -> BTreeMap<String, String> {
+    definitions(texts)
+}
+
 /// The acronyms the texts define, each with its most common long form: Schwartz and Hearst's
 /// algorithm (a short form in brackets; its characters matched right to left within the words
 /// before it, its first character opening a word).

@@ -92,6 +92,9 @@ struct Writer<'a> {
     /// How often each frame of the group openers was used.
     group_frames: BTreeMap<usize, usize>,
     drafting: Drafting,
+    /// The acronyms the included works define, with their long forms (`FVIII`: `factor
+    /// VIII`): a paragraph topic said in one form is said in the other.
+    acronyms: BTreeMap<String, String>,
 }
 
 impl<'a> Writer<'a> {
@@ -117,6 +120,12 @@ impl<'a> Writer<'a> {
                 })
             })
             .collect();
+        let texts: Vec<String> = input
+            .included
+            .values()
+            .map(litrev_model::Work::title_and_abstract)
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         Writer {
             input,
             spans,
@@ -126,7 +135,24 @@ impl<'a> Writer<'a> {
             frame: 0,
             group_frames: BTreeMap::new(),
             drafting,
+            acronyms: litrev_text::acronym_definitions(&texts),
         }
+    }
+
+    /// Marks a paragraph topic said: its `head` (a phrase's last word, or the word itself),
+    /// and the other form of each acronym it holds or spells out, so that "factor VIII" and
+    /// "FVIII" do not open two paragraphs of one theme.
+    fn say(&self, topic: &str, head: String, said: &mut BTreeSet<String>) {
+        let lower = topic.to_lowercase();
+        for (short, long) in &self.acronyms {
+            if topic.split(' ').any(|word| word == short) {
+                said.extend(long.split(' ').last().map(str::to_lowercase));
+            }
+            if lower.contains(&long.to_lowercase()) {
+                said.insert(short.to_lowercase());
+            }
+        }
+        said.insert(head);
     }
 
     fn review(mut self, target: usize, scale: f32) -> Review {
@@ -1237,7 +1263,7 @@ impl<'a> Writer<'a> {
         said: &mut BTreeSet<String>,
     ) -> String {
         if let Some(phrase) = self.group_phrase(theme, ids, said) {
-            said.insert(phrase.head);
+            self.say(&phrase.text, phrase.head, said);
             return phrase.text;
         }
         let texts: Vec<String> = ids
@@ -1312,7 +1338,7 @@ impl<'a> Writer<'a> {
         let Some(word) = chosen else {
             return in_sentence(&theme.label);
         };
-        said.insert(word.to_lowercase());
+        self.say(&word, word.to_lowercase(), said);
         phrase(&word)
     }
 
@@ -2568,6 +2594,24 @@ mod tests {
             writer.debates(&fixture.organisation.themes[0]).is_empty(),
             "one drug's effect is not contradicted by another drug's absence of one"
         );
+    }
+
+    #[test]
+    fn a_topic_said_as_an_acronym_is_said_in_full_too() {
+        let (fixture, _) = fixture_with_abstract(
+            "Emicizumab mimics activated factor VIII (FVIII) in the knee. FVIII levels fell.",
+        );
+        let input = fixture.input();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let mut said = BTreeSet::new();
+        writer.say("factor VIII", "viii".to_owned(), &mut said);
+        assert!(said.contains("fviii"), "{said:?}");
+        let mut said = BTreeSet::new();
+        writer.say("FVIII", "fviii".to_owned(), &mut said);
+        assert!(said.contains("viii"), "{said:?}");
+        let mut said = BTreeSet::new();
+        writer.say("knee pain", "pain".to_owned(), &mut said);
+        assert_eq!(said, BTreeSet::from(["pain".to_owned()]));
     }
 
     #[test]
