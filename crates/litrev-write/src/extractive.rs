@@ -146,7 +146,7 @@ impl<'a> Writer<'a> {
         let lower = topic.to_lowercase();
         for (short, long) in &self.acronyms {
             if topic.split(' ').any(|word| word == short) {
-                said.extend(long.split(' ').last().map(str::to_lowercase));
+                said.extend(long.split(' ').next_back().map(str::to_lowercase));
             }
             if lower.contains(&long.to_lowercase()) {
                 said.insert(short.to_lowercase());
