@@ -323,6 +323,24 @@ pub fn split_labelled(text: &str) -> Vec<LabelledSentence> {
     sentences
 }
 
+/// The length in bytes of the item number opening `sentence` ("(8) ", "(12)  "), with the
+/// white space after it; 0 when it opens on none.
+fn enumerator(sentence: &str) -> usize {
+    let Some(rest) = sentence.strip_prefix('(') else {
+        return 0;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let Some(after) = rest[digits..].strip_prefix(')') else {
+        return 0;
+    };
+    let spaces = after.len() - after.trim_start().len();
+    if (1..=2).contains(&digits) && spaces > 0 {
+        1 + digits + 1 + spaces
+    } else {
+        0
+    }
+}
+
 /// Pushes `text[start..end]` without its surrounding white space and run-in label, when what
 /// is left holds a letter, with the pending `label` (taken) or its run-in label. `start..end`
 /// may be empty or all white space (a label's colon right before a bullet): nothing is pushed
@@ -346,6 +364,8 @@ fn push_trimmed(
         *label = Some((trimmed_start, trimmed_start + length));
         trimmed_start += skip;
     }
+    // Nor is the number of an item of a list ("(8) The WHI trial also confirmed …").
+    trimmed_start += enumerator(&text[trimmed_start..trimmed_end]);
     if trimmed_end > trimmed_start
         && text[trimmed_start..trimmed_end]
             .chars()
@@ -1095,6 +1115,31 @@ mod tests {
             "Objective and hypotheses: We test it. Areas covered: This review.",
             &["We test it.", "This review."],
         );
+    }
+
+    #[test]
+    fn the_number_of_a_list_item_is_no_part_of_its_sentence() {
+        // From Nelson_2002: "(8) The WHI trial also confirmed …" was quoted with its number.
+        let text = "Two trials ran. (8) The WHI trial confirmed the risk. (9) It ended. (10)";
+        let sentences: Vec<&str> = split_sentences(text)
+            .into_iter()
+            .map(|(start, end)| &text[start..end])
+            .collect();
+        assert_eq!(
+            sentences,
+            [
+                "Two trials ran.",
+                "The WHI trial confirmed the risk.",
+                "It ended."
+            ]
+        );
+        assert_eq!(
+            enumerator("(3)x"),
+            0,
+            "a number glued to its word is no item's"
+        );
+        assert_eq!(enumerator("(123) a"), 0);
+        assert_eq!(enumerator("(n) a"), 0);
     }
 
     #[test]
