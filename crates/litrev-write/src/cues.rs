@@ -459,6 +459,20 @@ pub(crate) fn is_negative(sentence: &str) -> bool {
     mentions(sentence, NO_EFFECT_CUES)
 }
 
+/// Whether a sentence denies anything ("not", "cannot", "didn't"): a finding that does is no
+/// clear other side of a denial. "The risk-benefit profile … is not consistent with … and this
+/// regimen should not be initiated" agrees with "did not reduce the risk of coronary heart
+/// disease" (Nelson_2002); "higher than … 0.3 mg/d, but not the group treated with 0.45 mg/d"
+/// is half a denial itself.
+pub(crate) fn denies_anything(sentence: &str) -> bool {
+    sentence
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .map(str::to_lowercase)
+        .any(|word| {
+            word == "not" || word == "cannot" || word.ends_with("n't") || word.ends_with("n’t")
+        })
+}
+
 /// Whether a finding that reports an effect and one that reports its absence answer the same
 /// question, so that setting them side by side shows a disagreement rather than inventing one:
 /// the clause that denies the effect ([`denying_clause`]) and the finding that reports one
@@ -793,6 +807,21 @@ mod tests {
         ] {
             assert!(!describes_the_sample(finding), "{finding}");
         }
+    }
+
+    #[test]
+    fn a_finding_that_denies_anything_is_told() {
+        assert!(denies_anything(
+            "The risk-benefit profile is not consistent with the requirements."
+        ));
+        assert!(denies_anything("Pain didn't fall."));
+        assert!(!denies_anything(
+            "Younger age was associated with a significantly greater improvement."
+        ));
+        assert!(
+            !denies_anything("Nothing notable happened; knots were tied."),
+            "words holding \"not\" are no denial"
+        );
     }
 
     #[test]

@@ -16,9 +16,9 @@ use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generi
 
 use crate::WriteInput;
 use crate::cues::{
-    answer_the_same_question, could_be_a_topic, describes_the_sample, is_about_harms, is_damaged,
-    is_negative, leans_on_context, opens_on_a_verb, phrase_of, purpose_clause, reports_effect,
-    speaks_for_its_paper,
+    answer_the_same_question, could_be_a_topic, denies_anything, describes_the_sample,
+    is_about_harms, is_damaged, is_negative, leans_on_context, opens_on_a_verb, phrase_of,
+    purpose_clause, reports_effect, speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{
@@ -1135,6 +1135,7 @@ impl<'a> Writer<'a> {
                     .filter(|positive| {
                         positive.locator.work != negative.locator.work
                             && reports_effect(&positive.text)
+                            && !denies_anything(&positive.text)
                             && answer_the_same_question(&positive.text, &negative.text, is_common)
                     })
                     .map(move |positive| (*positive, *negative))
@@ -2594,6 +2595,14 @@ mod tests {
             writer.debates(&fixture.organisation.themes[0]).is_empty(),
             "one drug's effect is not contradicted by another drug's absence of one"
         );
+
+        // A finding that itself denies in part is no clear other side.
+        let (fixture, _) = fixture_with_abstract(
+            "WOMAC pain scores improved significantly after stem cell injection compared with placebo in the knee, but not at rest.",
+        );
+        let input = fixture.input();
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        assert!(writer.debates(&fixture.organisation.themes[0]).is_empty());
     }
 
     #[test]
