@@ -694,6 +694,28 @@ const GENERIC_TERMS: &[&str] = &[
 pub(crate) fn describes_the_sample(sentence: &str) -> bool {
     (mentions(sentence, SAMPLE_CUES) || counts_included_studies(sentence))
         && !reports_effect(sentence)
+        || compares_groups_at_the_start(sentence)
+}
+
+/// Whether a sentence compares a study's groups as they were before treatment ("the treatment
+/// and control groups did not significantly differ in age, gender distribution, symptom
+/// duration …"): whatever its words of significance, it reports how the sample was made up,
+/// not what the treatment did. One that goes on past the start ("at baseline and after 3
+/// months of follow-up") reports a finding.
+fn compares_groups_at_the_start(sentence: &str) -> bool {
+    const BASELINE: &[&str] = &[
+        "at baseline",
+        "in the baseline",
+        "in age,",
+        "in age ",
+        "in age.",
+        "demographic",
+        "gender distribution",
+        "sex distribution",
+    ];
+    const COMPARED: &[&str] = &["differ", "similar", "comparable", "matched", "balanced"];
+    const LATER: &[&str] = &["after", "follow-up", "end of"];
+    mentions(sentence, BASELINE) && mentions(sentence, COMPARED) && !mentions(sentence, LATER)
 }
 
 /// Phrases of a sentence describing a study's sample or its follow-up.
@@ -807,6 +829,36 @@ mod tests {
         ] {
             assert!(!describes_the_sample(finding), "{finding}");
         }
+    }
+
+    #[test]
+    fn a_comparison_of_the_groups_at_the_start_describes_the_sample() {
+        // From Jeyaraman_2020 (Kane 2018): set against a finding as if it denied an effect.
+        assert!(describes_the_sample(
+            "The treatment and control groups did not significantly differ in age, gender \
+             distribution, symptom duration, lesion size, or baseline patient reported outcomes."
+        ));
+        assert!(describes_the_sample(
+            "Groups were comparable at baseline in pain scores."
+        ));
+        assert!(!describes_the_sample(
+            "Pain scores differed significantly from baseline at 6 months."
+        ));
+        assert!(!describes_the_sample(
+            "There were no differences in age-adjusted cognitive function test scores."
+        ));
+        // Nelson_2002: the start and what followed.
+        assert!(!describes_the_sample(
+            "No differences were found in blood pressure values between women receiving HRT \
+             and controls at baseline and after 3 months of follow-up."
+        ));
+        assert!(describes_the_sample(
+            "There were no significant differences in the baseline total PGWB score between \
+             two groups."
+        ));
+        assert!(!describes_the_sample(
+            "BMD gains were significantly higher with 0.625 mg/d than with 0.3 mg/d."
+        ));
     }
 
     #[test]

@@ -1108,7 +1108,7 @@ impl<'a> Writer<'a> {
             .works
             .iter()
             .flat_map(|id| self.candidate_spans(id, &[Role::Result, Role::Conclusion]))
-            .filter(|span| !is_about_harms(&span.text))
+            .filter(|span| !is_about_harms(&span.text) && !describes_the_sample(&span.text))
             // Set side by side, each must stand alone: "Moreover, …" answers a sentence the
             // review does not show.
             .filter(|span| !leans_on_context(&span.text))
@@ -2595,6 +2595,16 @@ mod tests {
             writer.debates(&fixture.organisation.themes[0]).is_empty(),
             "one drug's effect is not contradicted by another drug's absence of one"
         );
+
+        // Groups alike at the start deny no effect.
+        let mut fixture = debate_fixture();
+        fixture.work_mut("W2").abstract_text = Some(
+            "The stem cell injection and placebo groups did not differ in age or in WOMAC pain scores at baseline in the knee."
+                .to_owned(),
+        );
+        let input = fixture.input();
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        assert!(writer.debates(&fixture.organisation.themes[0]).is_empty());
 
         // A finding that itself denies in part is no clear other side.
         let (fixture, _) = fixture_with_abstract(
