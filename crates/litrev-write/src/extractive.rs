@@ -143,12 +143,16 @@ impl<'a> Writer<'a> {
     /// and the other form of each acronym it holds or spells out, so that "factor VIII" and
     /// "FVIII" do not open two paragraphs of one theme.
     fn say(&self, topic: &str, head: String, said: &mut BTreeSet<String>) {
-        let lower = topic.to_lowercase();
+        let words: Vec<String> = topic.split(' ').map(str::to_lowercase).collect();
         for (short, long) in &self.acronyms {
             if topic.split(' ').any(|word| word == short) {
                 said.extend(long.split(' ').next_back().map(str::to_lowercase));
             }
-            if lower.contains(&long.to_lowercase()) {
+            let long: Vec<String> = long.split(' ').map(str::to_lowercase).collect();
+            if words
+                .windows(long.len())
+                .any(|window| window == long.as_slice())
+            {
                 said.insert(short.to_lowercase());
             }
         }
@@ -2577,7 +2581,10 @@ mod tests {
             .retain(|id| ["W1", "W3"].contains(&id.to_string().as_str()));
         let mut writer = Writer::new(&input, Drafting::Extractive);
         assert!(writer.debates(&unrelated).is_empty());
+    }
 
+    #[test]
+    fn findings_that_only_look_opposed_make_no_debate() {
         // Two drugs, each against placebo, on one outcome: different questions, no debate
         // (Chou_2004's hydroquinine and cyclobenzaprine), however alike the sentences read.
         let mut fixture = debate_fixture();
@@ -2631,6 +2638,12 @@ mod tests {
         let mut said = BTreeSet::new();
         writer.say("knee pain", "pain".to_owned(), &mut said);
         assert_eq!(said, BTreeSet::from(["pain".to_owned()]));
+        let mut said = BTreeSet::new();
+        writer.say("factor VIIIa", "viiia".to_owned(), &mut said);
+        assert!(
+            !said.contains("fviii"),
+            "a long form is read as whole words"
+        );
     }
 
     #[test]
