@@ -451,7 +451,13 @@ fn mentions(sentence: &str, cues: &[&str]) -> bool {
 
 /// Whether a result sentence reports an effect.
 pub(crate) fn reports_effect(sentence: &str) -> bool {
-    mentions(sentence, EFFECT_CUES)
+    // "The potential risks and benefits", "the risk-benefit profile": a weighing, no effect.
+    const WEIGHINGS: &[&str] = &["risks and benefits", "risk and benefit", "risk-benefit"];
+    let mut lower = sentence.to_lowercase();
+    for weighing in WEIGHINGS {
+        lower = lower.replace(weighing, " ");
+    }
+    mentions(&lower, EFFECT_CUES)
 }
 
 /// Whether a result sentence reports an absence of effect.
@@ -858,6 +864,18 @@ mod tests {
         ));
         assert!(!describes_the_sample(
             "BMD gains were significantly higher with 0.625 mg/d than with 0.3 mg/d."
+        ));
+    }
+
+    #[test]
+    fn weighing_risks_and_benefits_reports_no_effect() {
+        // Nelson_2002: set against a denial as if it reported an effect.
+        assert!(!reports_effect(
+            "Women must be informed of the potential risks and benefits, and must be monitored."
+        ));
+        assert!(reports_effect("Prophylaxis showed a clear benefit."));
+        assert!(reports_effect(
+            "The risks and benefits were weighed, and bleeding fell significantly."
         ));
     }
 
