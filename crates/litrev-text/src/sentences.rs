@@ -1120,18 +1120,13 @@ mod tests {
     #[test]
     fn the_number_of_a_list_item_is_no_part_of_its_sentence() {
         // From Nelson_2002: "(8) The WHI trial also confirmed …" was quoted with its number.
-        let text = "Two trials ran. (8) The WHI trial confirmed the risk. (9) It ended. (10)";
-        let sentences: Vec<&str> = split_sentences(text)
-            .into_iter()
-            .map(|(start, end)| &text[start..end])
-            .collect();
-        assert_eq!(
-            sentences,
-            [
+        check(
+            "Two trials ran. (8) The WHI trial confirmed the risk. (9) It ended. (10)",
+            &[
                 "Two trials ran.",
                 "The WHI trial confirmed the risk.",
-                "It ended."
-            ]
+                "It ended.",
+            ],
         );
         assert_eq!(
             enumerator("(3)x"),

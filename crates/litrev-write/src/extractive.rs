@@ -1119,6 +1119,11 @@ impl<'a> Writer<'a> {
             .collect();
         let (negatives, positives): (Vec<&Span>, Vec<&Span>) =
             findings.iter().partition(|span| is_negative(&span.text));
+        // The other side of a denial reports an effect and denies nothing itself.
+        let positives: Vec<&Span> = positives
+            .into_iter()
+            .filter(|span| reports_effect(&span.text) && !denies_anything(&span.text))
+            .collect();
         // A term more than a quarter of the findings use (and more than two) is the theme's
         // own subject, which any two of its findings share.
         let mut uses: BTreeMap<String, usize> = BTreeMap::new();
@@ -1138,8 +1143,6 @@ impl<'a> Writer<'a> {
                     .iter()
                     .filter(|positive| {
                         positive.locator.work != negative.locator.work
-                            && reports_effect(&positive.text)
-                            && !denies_anything(&positive.text)
                             && answer_the_same_question(&positive.text, &negative.text, is_common)
                     })
                     .map(move |positive| (*positive, *negative))
@@ -2644,6 +2647,24 @@ mod tests {
             !said.contains("fviii"),
             "a long form is read as whole words"
         );
+
+        // A paragraph opened on the acronym marks its long form said.
+        let mut fixture = debate_fixture();
+        for id in ["W1", "W2"] {
+            fixture.work_mut(id).abstract_text = Some(
+                "Emicizumab mimics activated factor VIII (FVIII) in the knee. FVIII levels fell."
+                    .to_owned(),
+            );
+        }
+        let input = fixture.input();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        let mut theme = fixture.organisation.themes[0].clone();
+        theme.top_words = vec!["FVIII".to_owned()];
+        let pair: Vec<WorkId> = ["W1", "W2"].map(|id| id.parse().expect("id")).into();
+        let mut said = BTreeSet::new();
+        let topic = writer.group_topic(&theme, &[], &pair, &mut said);
+        assert!(topic.contains("FVIII"), "{topic}");
+        assert!(said.contains("viii"), "{said:?}");
     }
 
     #[test]
