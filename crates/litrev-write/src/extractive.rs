@@ -89,8 +89,9 @@ struct Writer<'a> {
     used_vectors: Vec<SparseVector>,
     /// Counts uses of each sentence frame so frames rotate instead of repeating.
     frame: usize,
-    /// How often each frame of the group openers was used.
-    group_frames: BTreeMap<usize, usize>,
+    /// How often each frame of each kind of composed opener (paragraph groups, methods,
+    /// debates, gaps) was used.
+    frames_used: BTreeMap<(&'static str, usize), usize>,
     drafting: Drafting,
     /// The acronyms the included works define, with their long forms (`FVIII`: `factor
     /// VIII`): a paragraph topic said in one form is said in the other.
@@ -133,7 +134,7 @@ impl<'a> Writer<'a> {
             used: BTreeSet::new(),
             used_vectors: Vec::new(),
             frame: 0,
-            group_frames: BTreeMap::new(),
+            frames_used: BTreeMap::new(),
             drafting,
             acronyms: litrev_text::acronym_definitions(&texts),
         }
@@ -376,13 +377,13 @@ impl<'a> Writer<'a> {
         Some(Paragraph { sentences })
     }
 
-    /// The group openers' frame used least so far (the earliest of those tied), so that no
-    /// composed pattern opens many more paragraphs than the others.
-    fn least_used_frame(&mut self, frames: usize) -> usize {
+    /// The frame of a `kind` of opener used least so far (the earliest of those tied), so that
+    /// no composed pattern opens many more paragraphs than the others of its kind.
+    fn least_used_frame(&mut self, kind: &'static str, frames: usize) -> usize {
         let frame = (0..frames)
-            .min_by_key(|frame| self.group_frames.get(frame).copied().unwrap_or(0))
+            .min_by_key(|frame| self.frames_used.get(&(kind, *frame)).copied().unwrap_or(0))
             .unwrap_or(0);
-        *self.group_frames.entry(frame).or_default() += 1;
+        *self.frames_used.entry((kind, frame)).or_default() += 1;
         frame
     }
 
@@ -413,6 +414,9 @@ impl<'a> Writer<'a> {
                 None => unnamed += 1,
             }
         }
+        // The commonest design first: "ten randomised trials, a cohort study and …".
+        let mut designs: Vec<((&str, &str), usize)> = designs.into_iter().collect();
+        designs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut parts: Vec<String> = designs
             .into_iter()
             .map(|((one, many), count)| match count {
@@ -1093,12 +1097,56 @@ impl<'a> Writer<'a> {
         if spans.is_empty() {
             return Vec::new();
         }
-        let opener = match self.next_frame(3) {
-            0 => "The designs behind these findings are described in the works' own terms.",
-            1 => "How the evidence was gathered differs from work to work.",
-            _ => "The methods of the theme's works can be read from their abstracts.",
+        let n = theme.works.len();
+        let opener = match (
+            self.named_designs(&theme.works),
+            self.least_used_frame("methods", 3),
+        ) {
+            (Some(designs), 0) => format!(
+                "By the designs their abstracts name, the {} works of this theme are {designs}.",
+                number(n)
+            ),
+            (Some(designs), 1) => format!(
+                "{} make up this theme's {} works, by the designs their abstracts name.",
+                capitalise(&designs),
+                number(n)
+            ),
+            (Some(designs), _) => {
+                format!("Counted by the designs their abstracts name, this theme holds {designs}.")
+            }
+            (None, _) => format!(
+                "No abstract among this theme's {} works names a study design; {} of them {} {} methods so.",
+                number(n),
+                number(spans.len()),
+                if spans.len() == 1 {
+                    "describes"
+                } else {
+                    "describe"
+                },
+                if spans.len() == 1 { "its" } else { "their" }
+            ),
         };
-        vec![self.quoted_paragraph(opener, &spans)]
+        vec![self.quoted_paragraph(&opener, &spans)]
+    }
+
+    /// A work as a debate's opener names it: its design, if its abstract names one, and its
+    /// year ("a randomised trial of 2017", "a work of 2020").
+    fn design_and_year(&self, id: &WorkId) -> String {
+        let work = &self.input.included[id];
+        let design = work
+            .abstract_text
+            .as_deref()
+            .and_then(studies::design_named)
+            .map_or("work", |(one, _)| one);
+        let article = if design.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        match work.year {
+            Some(year) => format!("{article} {design} of {year}"),
+            None => format!("{article} {design}"),
+        }
     }
 
     /// Findings that point in opposite directions, set side by side: an effect one work reports
@@ -1161,11 +1209,20 @@ impl<'a> Writer<'a> {
         };
         self.mark_used(positive);
         self.mark_used(negative);
-        let opener = match self.next_frame(4) {
-            0 => "Not every finding in this theme points the same way.",
-            1 => "The works of this theme do not all agree.",
-            2 => "Set side by side, two of these works pull in different directions.",
-            _ => "The evidence here is not uniform.",
+        // What the two works are, so that the reader weighs a trial against a case report.
+        let (one, other) = (
+            self.design_and_year(&positive.locator.work),
+            self.design_and_year(&negative.locator.work),
+        );
+        let opener = match self.least_used_frame("debates", 3) {
+            0 => format!(
+                "Two works of this theme, {one} and {other}, report findings that point different ways."
+            ),
+            1 => format!(
+                "{} and {other} in this theme do not agree.",
+                capitalise(&one)
+            ),
+            _ => format!("Set side by side, {one} and {other} pull in different directions."),
         };
         vec![Paragraph {
             sentences: vec![
@@ -1178,16 +1235,44 @@ impl<'a> Writer<'a> {
 
     /// What the theme leaves open, in its works' words.
     fn theme_gaps(&mut self, theme: &Theme) -> Vec<Paragraph> {
-        let open = self.standalone_spans(&theme.works, &[Role::Limitation, Role::FutureWork], 2);
+        let roles = [Role::Limitation, Role::FutureWork];
+        // Counted before any is quoted: how many of the theme's works name a limit at all.
+        let naming = theme
+            .works
+            .iter()
+            .filter(|id| {
+                self.spans
+                    .get(*id)
+                    .is_some_and(|spans| spans.iter().any(|span| roles.contains(&span.role)))
+            })
+            .count();
+        let open = self.standalone_spans(&theme.works, &roles, 2);
         if open.is_empty() {
             return Vec::new();
         }
-        let opener = match self.next_frame(3) {
-            0 => "The works of this theme also mark their own limits.",
-            1 => "Some of these works name what they could not settle.",
-            _ => "Several questions are left open here by the authors themselves.",
+        let n = theme.works.len();
+        let opener = match self.least_used_frame("gaps", 3) {
+            0 => format!(
+                "{} of this theme's {} works {} a limitation of {} own or a question left open.",
+                capitalise(&number(naming)),
+                number(n),
+                if naming == 1 { "names" } else { "name" },
+                if naming == 1 { "its" } else { "their" }
+            ),
+            1 => format!(
+                "Limitations and open questions are named by {} of the theme's {} works.",
+                number(naming),
+                number(n)
+            ),
+            _ => format!(
+                "Of the theme's {} works, {} {} what {} could not settle or what should be studied next.",
+                number(n),
+                number(naming),
+                if naming == 1 { "says" } else { "say" },
+                if naming == 1 { "it" } else { "they" }
+            ),
         };
-        vec![self.quoted_paragraph(opener, &open)]
+        vec![self.quoted_paragraph(&opener, &open)]
     }
 
     /// A sentence built from structure, then the spans in the works' words, attributed.
@@ -1432,9 +1517,17 @@ impl<'a> Writer<'a> {
             _ => String::new(),
         };
         let one = ids.len() == 1;
-        let builder = match self.least_used_frame(GROUP_FRAMES) {
+        let builder = match self.least_used_frame("group", GROUP_FRAMES) {
             0 => SentenceBuilder::new()
-                .text(format!("Evidence on {shared} comes from "))
+                .text(format!(
+                    "Evidence on {shared} comes from {}{}: ",
+                    self.designs_of(ids),
+                    if span.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", published{span}")
+                    }
+                ))
                 .narrative_list(ids)
                 .text("."),
             1 => SentenceBuilder::new().narrative_list(ids).text(format!(
@@ -2584,6 +2677,46 @@ mod tests {
             .retain(|id| ["W1", "W3"].contains(&id.to_string().as_str()));
         let mut writer = Writer::new(&input, Drafting::Extractive);
         assert!(writer.debates(&unrelated).is_empty());
+    }
+
+    #[test]
+    fn composed_openers_say_what_the_works_are_and_how_many_name_limits() {
+        let mut fixture = debate_fixture();
+        fixture.work_mut("W2").year = Some(2018);
+        fixture.work_mut("W4").abstract_text = Some(
+            "In this cohort study, 80 rats were fed a high fat diet for twelve weeks and sampled every two weeks. Serum cholesterol levels increased markedly in the treated rats during the twelve week feeding period. Larger studies are needed to confirm these findings in humans."
+                .to_owned(),
+        );
+        let input = fixture.input();
+        let theme = &fixture.organisation.themes[0];
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let centre = SparseVector::centroid(
+            theme
+                .works
+                .iter()
+                .flat_map(|id| writer.spans_vectors(id))
+                .collect::<Vec<_>>()
+                .iter(),
+        );
+        let opener = |paragraphs: &[Paragraph]| -> String {
+            paragraphs
+                .first()
+                .and_then(|paragraph| paragraph.sentences.first())
+                .map(Sentence::plain_text)
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            opener(&writer.methods_used(theme, &centre)),
+            "By the designs their abstracts name, the four works of this theme are a cohort study and three other works."
+        );
+        assert_eq!(
+            opener(&writer.debates(theme)),
+            "Two works of this theme, a work of 2020 and a work of 2018, report findings that point different ways."
+        );
+        assert_eq!(
+            opener(&writer.theme_gaps(theme)),
+            "One of this theme's four works names a limitation of its own or a question left open."
+        );
     }
 
     #[test]
