@@ -331,6 +331,58 @@ pub(crate) fn could_be_a_topic(word: &str) -> bool {
     could_end_a_topic(word) && !MEASURES.contains(&word.to_lowercase().as_str())
 }
 
+/// Whether a word, said alone, names how works were done or compared, or qualifies what it
+/// does not name, rather than what they are about: "also bear on placebo", "Turning to treatment", "Evidence on quality" or "take up
+/// health" tells the reader nothing of the works. The word may still open a phrase that does
+/// ("quality of life", "treatment of spasticity").
+pub(crate) fn names_no_subject_alone(word: &str) -> bool {
+    const WAYS: &[&str] = &[
+        "approach",
+        "approaches",
+        "benefit",
+        "benefits",
+        "blind",
+        "component",
+        "components",
+        "context",
+        "control",
+        "controls",
+        "current",
+        "dependent",
+        "different",
+        "drug",
+        "drugs",
+        "framework",
+        "frameworks",
+        "health",
+        "independent",
+        "influence",
+        "intervention",
+        "interventions",
+        "management",
+        "methodology",
+        "new",
+        "novel",
+        "placebo",
+        "quality",
+        "regimen",
+        "regimens",
+        "response",
+        "responses",
+        "task",
+        "tasks",
+        "technique",
+        "techniques",
+        "test",
+        "tests",
+        "therapy",
+        "therapies",
+        "treatment",
+        "treatments",
+    ];
+    WAYS.contains(&word.to_lowercase().as_str())
+}
+
 /// Whether a word may end a topic after the word it follows ("pain score", "stem cells"):
 /// no participle, adverb, common adjective ending nor prefix.
 fn could_end_a_topic(word: &str) -> bool {
@@ -1113,6 +1165,8 @@ mod tests {
         assert!(could_be_a_topic("cartilage"));
         // From Jeyaraman_2020's review: "Turning to year, …", "… take up score".
         assert!(!could_be_a_topic("year"));
+        assert!(names_no_subject_alone("Placebo") && names_no_subject_alone("treatment"));
+        assert!(!names_no_subject_alone("gabapentin") && !names_no_subject_alone("cartilage"));
         assert!(!could_be_a_topic("Score"));
         let texts = |list: &[&str]| {
             list.iter()

@@ -17,8 +17,8 @@ use litrev_text::{Corpus, SparseVector, content_words, is_boilerplate, is_generi
 use crate::WriteInput;
 use crate::cues::{
     answer_the_same_question, could_be_a_topic, denies_anything, describes_the_sample,
-    is_about_harms, is_damaged, is_negative, leans_on_context, opens_on_a_verb, phrase_of,
-    purpose_clause, reports_effect, speaks_for_its_paper,
+    is_about_harms, is_damaged, is_negative, leans_on_context, names_no_subject_alone,
+    opens_on_a_verb, phrase_of, purpose_clause, reports_effect, speaks_for_its_paper,
 };
 use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{
@@ -1399,11 +1399,15 @@ impl<'a> Writer<'a> {
             !phrase(word).contains(' ')
                 && litrev_text::reads_as_adjective(&word.to_lowercase(), &theme_texts)
         };
+        // "placebo" or "treatment" alone names no subject; "quality of life" does.
+        let alone_no_subject =
+            |word: &str| !phrase(word).contains(' ') && names_no_subject_alone(word);
+        let unfit = |word: &str| alone_an_adjective(word) || alone_no_subject(word);
         let candidates: Vec<&String> = part_words
             .iter()
             .chain(&theme.top_words)
             .filter(|word| could_be_a_topic(word) && !is_generic(&word.to_lowercase()))
-            .filter(|word| shared(word) && !alone_an_adjective(word))
+            .filter(|word| shared(word) && !unfit(word))
             .collect();
         let group_word = self.group_word(theme, ids, &texts, said);
         let fresh = |must_name: bool| {
@@ -1421,7 +1425,7 @@ impl<'a> Writer<'a> {
                 .or_else(|| {
                     group_word
                         .clone()
-                        .filter(|word| (!must_name || names(word)) && !alone_an_adjective(word))
+                        .filter(|word| (!must_name || names(word)) && !unfit(word))
                 })
                 .or_else(|| fresh_where(&|_| true))
         };
@@ -2951,6 +2955,19 @@ mod tests {
             writer.group_topic(&theme, &[], &pair, &mut BTreeSet::new()),
             "WOMAC pain",
             "the question's own terms come last"
+        );
+        // A comparator both works name says nothing of them ("Turning to placebo, …").
+        let mut fixture = debate_fixture();
+        fixture.work_mut("W2").abstract_text = Some(
+            "WOMAC pain scores did not differ after stem cell injection compared with placebo in the knee."
+                .to_owned(),
+        );
+        let input = fixture.input();
+        let writer = Writer::new(&input, Drafting::Extractive);
+        theme.top_words = ["placebo", "WOMAC"].map(str::to_owned).into();
+        assert_eq!(
+            writer.group_topic(&theme, &[], &pair, &mut BTreeSet::new()),
+            "WOMAC pain"
         );
     }
 
