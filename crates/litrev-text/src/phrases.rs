@@ -23,7 +23,7 @@ use crate::{is_generic, is_stopword};
 /// Words a phrase may hold inside but neither open nor close on.
 const CONNECTORS: &[&str] = &[
     "a", "an", "and", "after", "among", "by", "for", "from", "in", "of", "on", "the", "to", "with",
-    "without", "versus", "vs",
+    "without", "versus", "vs", "plus",
 ];
 
 /// Adjectives that open a phrase ("severe bleeding") but never close one ("patients with
@@ -658,7 +658,7 @@ const WORK_NOUNS: &[&str] = &[
 /// ([`WORK_NOUNS`]: "Study of emicizumab", "Prospective randomized clinical study of
 /// mosaicplasty"): the phrase then names only what follows the preposition.
 fn names_only_its_complement(words: &[String]) -> bool {
-    const COORDINATORS: &[&str] = &["and", "versus", "vs"];
+    const COORDINATORS: &[&str] = &["and", "versus", "vs", "plus"];
     words
         .iter()
         .position(|word| {
@@ -877,6 +877,20 @@ mod tests {
             .into_iter()
             .map(|(_, surface)| surface)
             .collect()
+    }
+
+    #[test]
+    fn plus_joins_inside_a_phrase_and_opens_none() {
+        // From Nelson_2002: a paragraph reported "on plus progestin".
+        let phrases = surfaces("Estrogen plus progestin and the risk of breast cancer");
+        assert!(
+            !phrases.iter().any(|phrase| phrase.starts_with("plus")),
+            "{phrases:?}"
+        );
+        assert!(
+            phrases.contains(&"Estrogen plus progestin".to_owned()),
+            "{phrases:?}"
+        );
     }
 
     #[test]

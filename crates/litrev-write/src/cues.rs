@@ -328,7 +328,12 @@ pub(crate) fn could_be_a_topic(word: &str) -> bool {
         "follow-up",
         "total",
     ];
-    could_end_a_topic(word) && !MEASURES.contains(&word.to_lowercase().as_str())
+    // Words joining two others ("… report on plus progestin") open no topic.
+    const JOINERS: &[&str] = &["plus", "versus", "vs", "via", "per"];
+    let lower = word.to_lowercase();
+    could_end_a_topic(word)
+        && !MEASURES.contains(&lower.as_str())
+        && !JOINERS.contains(&lower.as_str())
 }
 
 /// Whether a word, said alone, names how works were done or compared, or qualifies what it
@@ -1165,6 +1170,7 @@ mod tests {
         assert!(could_be_a_topic("cartilage"));
         // From Jeyaraman_2020's review: "Turning to year, …", "… take up score".
         assert!(!could_be_a_topic("year"));
+        assert!(!could_be_a_topic("plus"), "a joining word");
         assert!(names_no_subject_alone("Placebo") && names_no_subject_alone("treatment"));
         assert!(!names_no_subject_alone("gabapentin") && !names_no_subject_alone("cartilage"));
         assert!(!could_be_a_topic("Score"));

@@ -1129,6 +1129,39 @@ impl<'a> Writer<'a> {
         vec![self.quoted_paragraph(&opener, &spans)]
     }
 
+    /// Who the works studied, when most of them (two at least, of two or more) name the same
+    /// population in their titles or method sentences ("children", "postmenopausal women",
+    /// "rats"); `None` when they do not.
+    fn shared_population(&self, ids: &[WorkId]) -> Option<&'static str> {
+        let mut named: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for id in ids {
+            let work = &self.input.included[id];
+            let mut text = work.title.clone().unwrap_or_default();
+            for span in self.spans.get(id).into_iter().flatten() {
+                if span.role == Role::Method {
+                    text.push_str(". ");
+                    text.push_str(&span.text);
+                }
+            }
+            for population in studies::populations_named(&text) {
+                *named.entry(population).or_default() += 1;
+            }
+        }
+        let needed = if ids.len() < 2 {
+            1
+        } else {
+            ids.len().div_ceil(2).max(2)
+        };
+        // The most named; of those tied, the most specific (the first in the list).
+        named
+            .into_iter()
+            .filter(|(_, count)| *count >= needed)
+            .max_by_key(|(population, count)| {
+                (*count, std::cmp::Reverse(studies::specificity(population)))
+            })
+            .map(|(population, _)| population)
+    }
+
     /// A work as a debate's opener names it: its design, if its abstract names one, and its
     /// year ("a randomised trial of 2017", "a work of 2020").
     fn design_and_year(&self, id: &WorkId) -> String {
@@ -1521,10 +1554,15 @@ impl<'a> Writer<'a> {
             _ => String::new(),
         };
         let one = ids.len() == 1;
+        // Not "Evidence on rats comes from two works in rats".
+        let population = self
+            .shared_population(ids)
+            .filter(|_| studies::populations_named(shared).is_empty())
+            .map_or_else(String::new, |population| format!(" in {population}"));
         let builder = match self.least_used_frame("group", GROUP_FRAMES) {
             0 => SentenceBuilder::new()
                 .text(format!(
-                    "Evidence on {shared} comes from {}{}: ",
+                    "Evidence on {shared} comes from {}{population}{}: ",
                     self.designs_of(ids),
                     if span.is_empty() {
                         String::new()
@@ -1561,7 +1599,7 @@ impl<'a> Writer<'a> {
             )),
             4 => SentenceBuilder::new()
                 .text(format!(
-                    "{} {} on {shared}{}: ",
+                    "{}{population} {} on {shared}{}: ",
                     capitalise(&self.designs_of(ids)),
                     if one { "reports" } else { "report" },
                     if span.is_empty() {
@@ -2720,6 +2758,37 @@ mod tests {
         assert_eq!(
             opener(&writer.theme_gaps(theme)),
             "One of this theme's four works names a limitation of its own or a question left open."
+        );
+
+        // Findings' openers name whom most of the group's works studied.
+        fixture.work_mut("W1").title =
+            Some("Stem cell injection for children with knee pain".into());
+        fixture.work_mut("W2").title = Some("Knee pain in children after injection".into());
+        let input = fixture.input();
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let pair: Vec<WorkId> = ["W1", "W2"].map(|id| id.parse().expect("id")).into();
+        let opened = writer.group_opener("knee pain", &pair).plain_text();
+        assert!(
+            opened.starts_with(
+                "Evidence on knee pain comes from two works in children, published between 2018 and 2020:"
+            ),
+            "{opened}"
+        );
+        let opened = Writer::new(&input, Drafting::Extractive)
+            .group_opener("children with knee pain", &pair)
+            .plain_text();
+        assert!(
+            opened
+                .starts_with("Evidence on children with knee pain comes from two works, published"),
+            "a topic naming the population says it already: {opened}"
+        );
+        let mixed: Vec<WorkId> = ["W1", "W3"].map(|id| id.parse().expect("id")).into();
+        let opened = Writer::new(&input, Drafting::Extractive)
+            .group_opener("knee pain", &mixed)
+            .plain_text();
+        assert!(
+            opened.starts_with("Evidence on knee pain comes from two works, published"),
+            "one work of two on children is no shared population: {opened}"
         );
     }
 

@@ -185,6 +185,103 @@ fn find_phrase(text: &str, phrases: &[&str]) -> Option<(usize, usize)> {
     })
 }
 
+/// Who was studied, as a paragraph's opener names it, and the words (lower case, whole words)
+/// that name them; the more specific first, so postmenopausal women are not only women.
+const POPULATIONS: [(&str, &[&str]); 24] = [
+    (
+        "postmenopausal women",
+        &["postmenopausal women", "post menopausal women"],
+    ),
+    (
+        "perimenopausal women",
+        &["perimenopausal women", "peri menopausal women"],
+    ),
+    ("pregnant women", &["pregnant women"]),
+    (
+        "healthy volunteers",
+        &[
+            "healthy volunteers",
+            "healthy subjects",
+            "healthy adults",
+            "healthy participants",
+        ],
+    ),
+    (
+        "older adults",
+        &["older adults", "older people", "older persons", "elderly"],
+    ),
+    ("infants", &["infants", "neonates", "newborns"]),
+    (
+        "children",
+        &[
+            "children",
+            "child",
+            "paediatric",
+            "pediatric",
+            "boys",
+            "girls",
+        ],
+    ),
+    ("adolescents", &["adolescents", "adolescent", "teenagers"]),
+    ("athletes", &["athletes"]),
+    ("students", &["students", "undergraduates"]),
+    ("nurses", &["nurses"]),
+    ("women", &["women"]),
+    ("men", &["men"]),
+    ("rats", &["rats", "rat"]),
+    ("mice", &["mice", "mouse"]),
+    ("dogs", &["dogs", "canine"]),
+    ("horses", &["horses", "equine"]),
+    ("sheep", &["sheep", "ovine"]),
+    ("goats", &["goats", "caprine"]),
+    ("pigs", &["pigs", "minipigs", "porcine"]),
+    ("rabbits", &["rabbits"]),
+    ("cats", &["cats", "feline"]),
+    ("monkeys", &["monkeys", "primates", "macaques"]),
+    ("cattle", &["cattle", "cows", "bovine"]),
+];
+
+/// Every population a text names ([`POPULATIONS`]), in that list's order.
+pub(super) fn populations_named(text: &str) -> Vec<&'static str> {
+    // Words alone, so "men" is not found in "mental" nor "rat" in "rate".
+    let words: String = text
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let mut words = format!(
+        " {} ",
+        words.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    let mut named = Vec::new();
+    for (label, phrases) in POPULATIONS {
+        for phrase in phrases {
+            let phrase = format!(" {phrase} ");
+            if words.contains(&phrase) {
+                // Said once: the women of "postmenopausal women" are not women again.
+                words = words.replace(&phrase, " | ");
+                if !named.contains(&label) {
+                    named.push(label);
+                }
+            }
+        }
+    }
+    named
+}
+
+/// Where a population stands in [`POPULATIONS`]: the lower, the more specific.
+pub(super) fn specificity(population: &str) -> usize {
+    POPULATIONS
+        .iter()
+        .position(|(label, _)| *label == population)
+        .unwrap_or(POPULATIONS.len())
+}
+
 /// The design a text names (`cohort study`), and how several are called (`cohort studies`).
 pub(super) fn design_named(text: &str) -> Option<(&'static str, &'static str)> {
     DESIGNS
@@ -780,6 +877,23 @@ fn shared_outcome(first: &str, second: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn populations_are_whole_words_the_specific_first() {
+        assert_eq!(
+            populations_named("Sixty postmenopausal women and 20 men were randomised."),
+            ["postmenopausal women", "men"]
+        );
+        assert!(populations_named("Mental health and the rate of separation").is_empty());
+        assert_eq!(
+            populations_named("A phase I study in healthy Chinese subjects? No: healthy subjects."),
+            ["healthy volunteers"]
+        );
+        assert_eq!(
+            populations_named("Paediatric patients (PwHA)"),
+            ["children"]
+        );
+    }
 
     #[test]
     fn phrases_are_found_at_word_starts_case_ignored() {
