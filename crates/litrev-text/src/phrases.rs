@@ -158,6 +158,12 @@ pub fn ranked_phrases(
         .iter()
         .map(|text| clause_words(text))
         .collect();
+    // Counted by spelling keys, so the works writing "hemophilia A" use the phrase of those
+    // writing "haemophilia A" (a group is not set apart by its spelling).
+    let keyed =
+        |doc: &Vec<String>| -> Vec<String> { doc.iter().map(|word| spelling_key(word)).collect() };
+    let doc_keys: Vec<Vec<String>> = docs.iter().map(keyed).collect();
+    let other_keys: Vec<Vec<String>> = other_docs.iter().map(keyed).collect();
     let average = (docs.len() + other_docs.len()) as f64 / classes.max(1) as f64;
     let needed = 2.min(docs.len());
     let edges = Edges::of(group_clauses.iter().chain(&other_clauses));
@@ -178,11 +184,19 @@ pub fn ranked_phrases(
         .into_iter()
         .filter(|(key, _)| key.last().is_some_and(|head| !taken(head)))
         .filter_map(|(key, surfaces)| {
-            let here = docs.iter().filter(|doc| contains(doc, &key)).count();
+            let spelled = keyed(&key);
+            let here = doc_keys
+                .iter()
+                .filter(|doc| contains(doc, &spelled))
+                .count();
             if here < needed || here == 0 {
                 return None;
             }
-            let everywhere = here + other_docs.iter().filter(|doc| contains(doc, &key)).count();
+            let everywhere = here
+                + other_keys
+                    .iter()
+                    .filter(|doc| contains(doc, &spelled))
+                    .count();
             let share = here as f64 / docs.len() as f64;
             let distinct = (1.0 + average / everywhere as f64).ln();
             let length = (key.len() as f64).sqrt();
@@ -194,8 +208,11 @@ pub fn ranked_phrases(
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    // One spelling of a phrase: the best scored.
+    let mut spellings_seen: BTreeSet<Vec<String>> = BTreeSet::new();
     scored
         .into_iter()
+        .filter(|(_, key, _)| spellings_seen.insert(keyed(key)))
         .map(|(score, key, surface)| {
             let phrase = Phrase {
                 text: in_sentence(&surface, &docs),
@@ -204,6 +221,38 @@ pub fn ranked_phrases(
             (score, phrase)
         })
         .collect()
+}
+
+/// A lower-case word with British spellings folded to American ones ("haemophilia" and
+/// "hemophilia", "paediatric" and "pediatric", "oestrogen" and "estrogen", "tumour" and "tumor"),
+/// to count two spellings as one word. A key for comparing, never shown.
+fn spelling_key(word: &str) -> String {
+    const FOLDS: &[(&str, &str)] = &[
+        ("aem", "em"),
+        ("paed", "ped"),
+        ("oestr", "estr"),
+        ("oedem", "edem"),
+        ("oesoph", "esoph"),
+        ("aetiol", "etiol"),
+        ("foet", "fet"),
+        ("rrhoe", "rrhe"),
+        ("gynaec", "gynec"),
+        ("isation", "ization"),
+        ("tumour", "tumor"),
+        ("behaviour", "behavior"),
+        ("colour", "color"),
+        ("labour", "labor"),
+        ("favour", "favor"),
+        ("centre", "center"),
+        ("fibre", "fiber"),
+    ];
+    let mut key = word.to_owned();
+    for (british, american) in FOLDS {
+        if key.contains(british) {
+            key = key.replace(british, american);
+        }
+    }
+    key
 }
 
 /// The spelling a phrase's titles most often give it, a title in capitals counting only when
@@ -877,6 +926,45 @@ mod tests {
             .into_iter()
             .map(|(_, surface)| surface)
             .collect()
+    }
+
+    #[test]
+    fn two_spellings_of_a_phrase_count_as_one() {
+        assert_eq!(spelling_key("haemophilia"), "hemophilia");
+        assert_eq!(spelling_key("paediatric"), "pediatric");
+        assert_eq!(spelling_key("ischaemic"), "ischemic");
+        assert_eq!(spelling_key("oestrogen"), "estrogen");
+        assert_eq!(spelling_key("cartilage"), "cartilage");
+        // Two works write "haemophilia A", the rest "hemophilia A": the phrase does not set
+        // the two apart, "emicizumab prophylaxis" does.
+        let titles = [
+            "Emicizumab prophylaxis in haemophilia A",
+            "Emicizumab prophylaxis for children with haemophilia A",
+        ];
+        let others = [
+            "Bleeding in hemophilia A",
+            "Hemophilia A care",
+            "Inhibitors in hemophilia A",
+        ];
+        let group = PhraseGroup {
+            titles: &titles,
+            texts: &titles,
+        };
+        let best = best_phrase(group, &others, 3, &|_| false).expect("a phrase");
+        assert_eq!(best.text, "emicizumab prophylaxis");
+        let score = |others: &[&str]| {
+            ranked_phrases(group, others, 3, &|_| false)
+                .into_iter()
+                .find(|(_, phrase)| phrase.text.eq_ignore_ascii_case("haemophilia A"))
+                .map(|(score, _)| score)
+                .expect("ranked")
+        };
+        let british = others.map(|text| text.replace("emophilia", "aemophilia"));
+        let british: Vec<&str> = british.iter().map(String::as_str).collect();
+        assert!(
+            (score(&others) - score(&british)).abs() < 1e-12,
+            "the other works' hemophilia A counts against it as haemophilia A would"
+        );
     }
 
     #[test]
