@@ -22,7 +22,8 @@ use crate::cues::{
 };
 use crate::evidence::{Role, Span, evidence_of};
 use crate::prose::{
-    SentenceBuilder, capitalise, label_list, list, number, number_capitalised, plural, words_of,
+    SentenceBuilder, capitalise, label_list, list, number, number_capitalised, plural,
+    with_article, words_of,
 };
 
 /// Sentences shorter than this say too little to stand alone.
@@ -399,17 +400,21 @@ impl<'a> Writer<'a> {
         })
     }
 
+    /// The design a work's abstract names, and its plural ([`studies::design_named`]).
+    fn design_named(&self, id: &WorkId) -> Option<(&'static str, &'static str)> {
+        self.input.included[id]
+            .abstract_text
+            .as_deref()
+            .and_then(studies::design_named)
+    }
+
     /// [`Writer::designs_of`] when at least one of the works names its design; `None` when
     /// none does.
     fn named_designs(&self, ids: &[WorkId]) -> Option<String> {
         let mut designs: BTreeMap<(&str, &str), usize> = BTreeMap::new();
         let mut unnamed = 0;
         for id in ids {
-            let named = self.input.included[id]
-                .abstract_text
-                .as_deref()
-                .and_then(studies::design_named);
-            match named {
+            match self.design_named(id) {
                 Some(design) => *designs.entry(design).or_default() += 1,
                 None => unnamed += 1,
             }
@@ -420,8 +425,7 @@ impl<'a> Writer<'a> {
         let mut parts: Vec<String> = designs
             .into_iter()
             .map(|((one, many), count)| match count {
-                1 if one.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {one}"),
-                1 => format!("a {one}"),
+                1 => with_article(one),
                 _ => format!("{} {many}", number(count)),
             })
             .collect();
@@ -1165,20 +1169,10 @@ impl<'a> Writer<'a> {
     /// A work as a debate's opener names it: its design, if its abstract names one, and its
     /// year ("a randomised trial of 2017", "a work of 2020").
     fn design_and_year(&self, id: &WorkId) -> String {
-        let work = &self.input.included[id];
-        let design = work
-            .abstract_text
-            .as_deref()
-            .and_then(studies::design_named)
-            .map_or("work", |(one, _)| one);
-        let article = if design.starts_with(['a', 'e', 'i', 'o', 'u']) {
-            "an"
-        } else {
-            "a"
-        };
-        match work.year {
-            Some(year) => format!("{article} {design} of {year}"),
-            None => format!("{article} {design}"),
+        let design = with_article(self.design_named(id).map_or("work", |(one, _)| one));
+        match self.input.included[id].year {
+            Some(year) => format!("{design} of {year}"),
+            None => design,
         }
     }
 

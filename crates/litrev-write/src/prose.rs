@@ -46,6 +46,16 @@ pub fn capitalise(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A noun after its indefinite article, told by its first letter: "a cohort study", "an
+/// animal study".
+pub fn with_article(noun: &str) -> String {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {noun}")
+    } else {
+        format!("a {noun}")
+    }
+}
+
 /// `work`/`works` by count.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
@@ -171,5 +181,7 @@ mod tests {
         assert_eq!(number(42), "42");
         assert_eq!(list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
         assert_eq!(plural(1, "work", "works"), "work");
+        assert_eq!(with_article("cohort study"), "a cohort study");
+        assert_eq!(with_article("animal study"), "an animal study");
     }
 }
