@@ -336,12 +336,15 @@ pub(crate) fn could_be_a_topic(word: &str) -> bool {
         && !JOINERS.contains(&lower.as_str())
 }
 
-/// Whether a word, said alone, names how works were done or compared, or qualifies what it
-/// does not name, rather than what they are about: "also bear on placebo", "Turning to treatment", "Evidence on quality" or "take up
-/// health" tells the reader nothing of the works. The word may still open a phrase that does
-/// ("quality of life", "treatment of spasticity").
+/// Whether a word, said alone, names how works were done or compared, what kind of document
+/// they are, or qualifies what it does not name, rather than what they are about: "also bear
+/// on placebo", "Turning to treatment", "Evidence on quality", "take up health" or "report on
+/// abstracts" tells the reader nothing of the works. The word may still open a phrase that
+/// does ("quality of life", "treatment of spasticity").
 pub(crate) fn names_no_subject_alone(word: &str) -> bool {
     const WAYS: &[&str] = &[
+        "abstract",
+        "abstracts",
         "approach",
         "approaches",
         "benefit",
