@@ -966,15 +966,20 @@ impl<'a> Writer<'a> {
 
     // ----- themes ---------------------------------------------------------------------------
 
-    fn theme_section(&mut self, theme: &Theme, budget: usize) -> Section {
-        let centre = SparseVector::centroid(
+    /// The centroid of the theme's sentences: what its quotes are ranked against.
+    fn theme_centre(&self, theme: &Theme) -> SparseVector {
+        SparseVector::centroid(
             theme
                 .works
                 .iter()
                 .flat_map(|id| self.spans_vectors(id))
                 .collect::<Vec<_>>()
                 .iter(),
-        );
+        )
+    }
+
+    fn theme_section(&mut self, theme: &Theme, budget: usize) -> Section {
+        let centre = self.theme_centre(theme);
         let overview = self.theme_overview(theme);
         // Method sentences go to their own part, so they are picked before the findings.
         let methods = self.methods_used(theme, &centre);
@@ -2719,6 +2724,21 @@ mod tests {
     fn composed_openers_say_what_the_works_are_and_how_many_name_limits() {
         let mut fixture = debate_fixture();
         fixture.work_mut("W2").year = Some(2018);
+        // Three works name a limit; two are quoted, and the opener counts the three.
+        for (id, limit) in [
+            (
+                "W2",
+                "Larger trials are needed to confirm this in older knees.",
+            ),
+            (
+                "W3",
+                "Further studies are needed to confirm these costs in other regions.",
+            ),
+        ] {
+            let work = fixture.work_mut(id);
+            let text = work.abstract_text.take().unwrap_or_default();
+            work.abstract_text = Some(format!("{text} {limit}"));
+        }
         fixture.work_mut("W4").abstract_text = Some(
             "In this cohort study, 80 rats were fed a high fat diet for twelve weeks and sampled every two weeks. Serum cholesterol levels increased markedly in the treated rats during the twelve week feeding period. Larger studies are needed to confirm these findings in humans."
                 .to_owned(),
@@ -2726,14 +2746,7 @@ mod tests {
         let input = fixture.input();
         let theme = &fixture.organisation.themes[0];
         let mut writer = Writer::new(&input, Drafting::Extractive);
-        let centre = SparseVector::centroid(
-            theme
-                .works
-                .iter()
-                .flat_map(|id| writer.spans_vectors(id))
-                .collect::<Vec<_>>()
-                .iter(),
-        );
+        let centre = writer.theme_centre(theme);
         let opener = |paragraphs: &[Paragraph]| -> String {
             paragraphs
                 .first()
@@ -2751,7 +2764,7 @@ mod tests {
         );
         assert_eq!(
             opener(&writer.theme_gaps(theme)),
-            "One of this theme's four works names a limitation of its own or a question left open."
+            "Three of this theme's four works name a limitation of their own or a question left open."
         );
 
         // Findings' openers name whom most of the group's works studied.
