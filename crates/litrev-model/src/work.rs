@@ -120,6 +120,22 @@ pub struct Biblio {
 }
 
 impl Biblio {
+    /// A page range's first and last page (`433-460`, `809--818`, `12–19`); a single page or
+    /// an article number (`e33693`) is a first page alone.
+    pub fn split_pages(pages: &str) -> (Option<String>, Option<String>) {
+        let pages = pages.replace("--", "-");
+        let mut parts = pages.splitn(2, ['-', '–', '—']);
+        let mut next = || {
+            let part = parts
+                .next()?
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            (!part.is_empty()).then_some(part)
+        };
+        (next(), next())
+    }
+
     /// Whether no field is known.
     pub fn is_empty(&self) -> bool {
         self.volume.is_none()

@@ -1,6 +1,7 @@
 //! The person's own libraries joined to a review (`--library`, seed S0): a local Zotero
 //! database (`zotero.sqlite`, read from a copy while Zotero holds it locked; `--library-collection`
-//! takes one collection) or a RIS export (EndNote, Mendeley, Zotero, Rayyan…). Their works join
+//! takes one collection) or an export of any reference manager: RIS, BibTeX or BibLaTeX,
+//! CSL-JSON, MEDLINE text or PubMed XML, told apart by their content. Their works join
 //! the corpus with origin `library` and are screened like search hits; a Zotero library's
 //! `storage/` folder becomes a full-text folder, so the PDFs it keeps are read for the works
 //! included. A record with neither a DOI nor a web address cannot be known by an id and is
@@ -11,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use litrev_model::{Work, WorkId};
 use litrev_sources::Source;
+use litrev_sources::library::{LibraryFormat, UNNAMED_RECORD};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -19,7 +21,7 @@ use crate::events::Event;
 /// A library named with `--library`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LibraryFile {
-    /// A `zotero.sqlite` or a RIS file.
+    /// A `zotero.sqlite`, or an export ([`LibraryFormat`]).
     pub path: PathBuf,
     /// For a Zotero library: the collection whose items are taken (all of them when none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -27,7 +29,7 @@ pub struct LibraryFile {
 }
 
 impl LibraryFile {
-    /// Whether the file is a Zotero database (SQLite) rather than a RIS text.
+    /// Whether the file is a Zotero database (SQLite) rather than an export.
     fn is_zotero(&self) -> bool {
         let mut head = [0u8; 16];
         std::fs::File::open(&self.path)
@@ -72,8 +74,8 @@ pub(crate) struct Libraries {
 /// Reads every named library.
 ///
 /// # Errors
-/// [`Error::BadInput`] for a file that cannot be read or is neither a Zotero database nor a
-/// RIS file; the Zotero reader's error for a database it cannot read or a collection it lacks.
+/// [`Error::BadInput`] for a file that cannot be read or is neither a Zotero database nor an
+/// export litrev reads; the Zotero reader's error for a database it cannot read or a collection it lacks.
 pub(crate) fn read_libraries(files: &[LibraryFile], events: &dyn Fn(&Event)) -> Result<Libraries> {
     let mut read = Libraries::default();
     for file in files {
@@ -92,7 +94,7 @@ pub(crate) fn read_libraries(files: &[LibraryFile], events: &dyn Fn(&Event)) -> 
                 })
                 .collect()
         } else {
-            read_ris_works(&file.path)?
+            read_export_works(&file.path, events)?
         };
         let total = records.len();
         let works: Vec<Work> = records.into_iter().flatten().collect();
@@ -163,31 +165,60 @@ pub(crate) fn as_sources_know_them(
         .collect()
 }
 
-/// A RIS file's records, as works where they carry an id.
-fn read_ris_works(path: &Path) -> Result<Vec<Option<Work>>> {
+/// What `--library` reads, for the messages that name it.
+const LIBRARY_FILES: &str =
+    "a zotero.sqlite, or a RIS, BibTeX, CSL-JSON, MEDLINE (.nbib) or PubMed XML export";
+
+/// A library export's records (its format told by its content), as works where they carry
+/// an id.
+fn read_export_works(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<Work>>> {
     let bad = |message: String| Error::BadInput {
         path: path.to_owned(),
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|error| {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| bad(format!("{error}: name {LIBRARY_FILES} (UTF-8 text)")))?;
+    let format = LibraryFormat::detect(&text).ok_or_else(|| {
         bad(format!(
-            "{error}: name a zotero.sqlite or a RIS export (UTF-8 text)"
+            "this is no library file litrev reads: name {LIBRARY_FILES}"
         ))
     })?;
-    let (records, issues) = litrev_sources::library::read_ris(&text, path);
+    let (records, issues) = format.read(&text, path);
+    let unnamed = issues
+        .iter()
+        .filter(|issue| issue.message == UNNAMED_RECORD)
+        .count();
     if records.is_empty() {
-        let skipped = issues
-            .iter()
-            .filter(|issue| issue.message == litrev_sources::library::UNNAMED_RECORD)
-            .count();
-        return Err(bad(if skipped > 0 {
-            format!(
-                "none of its {skipped} RIS records has a title (TI, T1) or an identifier (DO, UR): export the library again with those fields"
-            )
-        } else {
-            "no RIS record in it: name a zotero.sqlite or a RIS export (records opening with `TY  - `)"
-                .to_owned()
-        }));
+        let name = format.name();
+        return Err(bad(
+            match issues.iter().find(|issue| issue.message != UNNAMED_RECORD) {
+                _ if unnamed > 0 => format!(
+                    "none of its {unnamed} {name} records has a title or an identifier (DOI, PMID, URL): export the library again with those fields"
+                ),
+                Some(issue) => format!(
+                    "no {name} record could be read: line {}: {}",
+                    issue.line, issue.message
+                ),
+                None => format!("no {name} record in it: export the library again"),
+            },
+        ));
+    }
+    // Records the reader could not read are named, so the user can mend them; the others
+    // are read.
+    let unreadable: Vec<&litrev_sources::Issue> = issues
+        .iter()
+        .filter(|issue| issue.message != UNNAMED_RECORD)
+        .collect();
+    if let Some(first) = unreadable.first() {
+        events(&Event::Notice {
+            message: format!(
+                "records of {} that could not be read were left out ({} in all), the first at line {}: {}",
+                path.display(),
+                unreadable.len(),
+                first.line,
+                first.message
+            ),
+        });
     }
     Ok(records
         .into_iter()
@@ -250,7 +281,7 @@ mod tests {
         assert!(
             refused
                 .to_string()
-                .contains("zotero.sqlite or a RIS export"),
+                .contains("zotero.sqlite, or a RIS, BibTeX, CSL-JSON"),
             "{refused}"
         );
         // A real RIS file of records that carry only their type and notes: 61 records, each
@@ -267,6 +298,66 @@ mod tests {
         assert!(
             untitled.to_string().contains("none of its 61 RIS records"),
             "{untitled}"
+        );
+    }
+
+    /// BibTeX and CSL-JSON libraries join as RIS ones do, whatever their files are called; an
+    /// entry the reader cannot read is left out and named, the others are kept.
+    #[test]
+    fn bibtex_and_csl_json_libraries_give_their_records() {
+        let folder = tempfile::tempdir().expect("folder");
+        let bib = folder.path().join("library.txt");
+        std::fs::write(
+            &bib,
+            "@article{a, title = {Emicizumab prophylaxis}, doi = {10.1056/NEJMoa1703068}, year = 2017}\n\
+             @article{b, title = {Broken, doi = {10.1/b}}\n\
+             @book{c, title = {No id}, year = 2001}\n",
+        )
+        .expect("write");
+        let json = folder.path().join("library.data");
+        std::fs::write(
+            &json,
+            r#"[{"type": "article-journal", "title": "A trial", "DOI": "10.1000/xyz"}]"#,
+        )
+        .expect("write");
+        let notices = std::sync::Mutex::new(Vec::new());
+        let read = read_libraries(
+            &[
+                LibraryFile {
+                    path: bib,
+                    collection: None,
+                },
+                LibraryFile {
+                    path: json,
+                    collection: None,
+                },
+            ],
+            &|event| {
+                if let Event::Notice { message } = event {
+                    notices.lock().expect("notices").push(message.clone());
+                }
+            },
+        )
+        .expect("reads");
+        assert_eq!(
+            (
+                read.records[0].records,
+                read.records[0].works,
+                read.records[0].without_id
+            ),
+            (2, 1, 1)
+        );
+        assert_eq!((read.records[1].records, read.records[1].works), (1, 1));
+        let dois: Vec<String> = read
+            .works
+            .iter()
+            .filter_map(|work| work.ids.doi.as_ref().map(ToString::to_string))
+            .collect();
+        assert_eq!(dois, ["10.1056/nejmoa1703068", "10.1000/xyz"]);
+        let said = notices.lock().expect("notices").join("\n");
+        assert!(
+            said.contains("that could not be read were left out (1 in all), the first at line 2"),
+            "{said}"
         );
     }
 

@@ -437,14 +437,8 @@ fn read_labelled_rows(path: &Path) -> Result<Vec<LabelledRow>> {
         message,
     };
     let text = std::fs::read_to_string(path).map_err(|error| bad(error.to_string()))?;
-    let looks_ris = text
-        .trim_start_matches('\u{feff}')
-        .lines()
-        .find(|line| !line.trim().is_empty())
-        .is_some_and(|line| {
-            line.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ')
-                .starts_with("TY ")
-        });
+    let looks_ris = litrev_sources::library::LibraryFormat::detect(&text)
+        == Some(litrev_sources::library::LibraryFormat::Ris);
     if looks_ris {
         let (records, _issues) = litrev_sources::library::read_ris(&text, path);
         return Ok(records

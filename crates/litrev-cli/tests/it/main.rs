@@ -7,6 +7,7 @@ mod errors;
 mod fulltext;
 mod gate;
 mod hf_papers;
+mod library;
 mod llm;
 mod mcp;
 mod outputs;

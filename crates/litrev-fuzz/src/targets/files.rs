@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use litrev_sources::SnapshotSource;
-use litrev_sources::library::read_ris;
+use litrev_sources::library::{LibraryFormat, read_ris};
 use litrev_sources::openalex::parse_work;
 
 use super::text;
@@ -151,6 +151,89 @@ pub(super) fn ris(input: &[u8]) -> Checked {
         }
     }
     Ok(())
+}
+
+/// `read` on one text, and the reader of whatever format the text is detected as: every
+/// record a work with its invariants, and with a title or an id.
+fn library(input: &[u8], format: LibraryFormat) -> Checked {
+    let text = text(input);
+    let mut formats = vec![format];
+    formats.extend(LibraryFormat::detect(&text).filter(|detected| *detected != format));
+    for format in formats {
+        let (records, _issues) = format.read(&text, Path::new("fuzz.library"));
+        for record in &records {
+            check::work(&record.work)?;
+            if record.work.title.is_none() && record.work.ids.primary().is_none() {
+                return Err(format!(
+                    "a {} record with neither title nor id: {:?}",
+                    format.name(),
+                    record.work
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Better BibTeX's BibTeX and BibLaTeX fixtures (exports of real Zotero libraries and the
+/// `.bib` files users reported), and JabRef's.
+pub(super) fn bibtex_seeds(data: &Path) -> Seeds {
+    let folder = data.join("import-exports/zotero-better-bibtex");
+    let mut out = Vec::new();
+    for (tarball, ending) in [
+        ("export_bibtex.tar.gz", ".bibtex"),
+        ("export_biblatex.tar.gz", ".biblatex"),
+        ("import_bib.tar.gz", ".bib"),
+    ] {
+        out.extend(seeds::tar_entries(&folder.join(tarball), ending)?);
+    }
+    out.extend(seeds::tar_entries(
+        &data.join("import-exports/jabref/jabref-test-resources.tar.gz"),
+        ".bib",
+    )?);
+    out.retain(|seed| !seed.bytes.iter().all(u8::is_ascii_whitespace));
+    Ok(seeds::sized(out, seeds::shrink_lines))
+}
+
+/// `read_bibtex` on one text.
+pub(super) fn bibtex(input: &[u8]) -> Checked {
+    library(input, LibraryFormat::Bibtex)
+}
+
+/// Zotero's CSL-JSON exports (Better BibTeX's fixtures) and the CSL-JSON of commonmeta's.
+pub(super) fn csl_json_seeds(data: &Path) -> Seeds {
+    let mut out = seeds::tar_entries(
+        &data.join("import-exports/zotero-better-bibtex/export_csl_json.tar.gz"),
+        ".csl.json",
+    )?;
+    for file in seeds::files(&data.join("commonmeta-recorded/fixtures"), &[".json"])? {
+        out.push(Seed::new(seeds::relative(data, &file), seeds::read(&file)?));
+    }
+    Ok(seeds::sized(out, seeds::shrink_json))
+}
+
+/// `read_csl_json` on one text.
+pub(super) fn csl_json(input: &[u8]) -> Checked {
+    library(input, LibraryFormat::CslJson)
+}
+
+/// MEDLINE text: metaknowledge's 175 records and JabRef's `.nbib` and MEDLINE fixtures.
+pub(super) fn medline_seeds(data: &Path) -> Seeds {
+    let file = data.join("import-exports/metaknowledge/medline_test.medline.gz");
+    let mut out = vec![Seed::new(seeds::relative(data, &file), seeds::read(&file)?)];
+    let jabref = data.join("import-exports/jabref/jabref-test-resources.tar.gz");
+    out.extend(seeds::tar_entries(&jabref, ".nbib")?);
+    out.extend(
+        seeds::tar_entries(&jabref, ".txt")?
+            .into_iter()
+            .filter(|seed| seed.origin.contains("Medline")),
+    );
+    Ok(seeds::sized(out, seeds::shrink_lines))
+}
+
+/// `read_medline` on one text.
+pub(super) fn medline(input: &[u8]) -> Checked {
+    library(input, LibraryFormat::Medline)
 }
 
 /// The first rows of every SYNERGY labels file, and the v2 id lists.

@@ -176,7 +176,11 @@ fn work_from_wire(wire: WireWork) -> Option<Work> {
     .into_iter()
     .find_map(|date| date.as_ref().and_then(date_of));
     let year = date.as_ref().map(|(year, _)| *year);
-    let (first_page, last_page) = wire.page.as_deref().map(split_pages).unwrap_or_default();
+    let (first_page, last_page) = wire
+        .page
+        .as_deref()
+        .map(Biblio::split_pages)
+        .unwrap_or_default();
     let kind = match (wire.work_type.as_deref(), wire.subtype.as_deref()) {
         (Some("posted-content"), Some("preprint")) => WorkKind::Preprint,
         (Some(kind), _) => WorkKind::from_source_type(kind),
@@ -308,17 +312,6 @@ fn date_of(date: &WireDate) -> Option<(i32, String)> {
         _ => format!("{year:04}"),
     };
     Some((year, text))
-}
-
-/// `433-460` → first and last page; `e33693` stays a first page.
-fn split_pages(pages: &str) -> (Option<String>, Option<String>) {
-    let mut parts = pages.splitn(2, ['-', '–', '—']);
-    let some = |part: Option<&str>| {
-        part.map(str::trim)
-            .filter(|part| !part.is_empty())
-            .map(str::to_owned)
-    };
-    (some(parts.next()), some(parts.next()))
 }
 
 /// An ORCID iD as `https://orcid.org/…` (Crossref writes `http://orcid.org/…`).

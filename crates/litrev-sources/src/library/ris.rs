@@ -4,7 +4,7 @@
 //! ASReview's form (`ASReview_relevant`, `ASReview_irrelevant`) and Rayyan's
 //! (`RAYYAN-INCLUSION: {"Ann"=>"Included"}`).
 
-use litrev_model::{Author, Biblio, Decision, Work, WorkId, WorkIds, WorkKind};
+use litrev_model::{Author, Biblio, Decision, Work, WorkIds, WorkKind};
 
 use crate::error::Issue;
 
@@ -72,6 +72,11 @@ pub fn read_ris(text: &str, source: &std::path::Path) -> (Vec<LabelledWork>, Vec
     (records, issues)
 }
 
+/// Whether a line opens a RIS record (`TY  - JOUR`, Ovid's `1. TY  - JOUR`).
+pub(super) fn opens_record(line: &str) -> bool {
+    tagged(line).is_some_and(|(tag, _)| tag == "TY")
+}
+
 /// `TAG  - value` → (`TAG`, `value`); tags are two characters, upper-case letters or digits.
 fn tagged(line: &str) -> Option<(&str, &str)> {
     // Ovid numbers its records: "1. TY  - JOUR".
@@ -113,17 +118,15 @@ fn record(fields: &[(String, String)]) -> Option<LabelledWork> {
             .collect()
     };
     let mut ids = WorkIds::default();
-    for value in all("DO")
-        .into_iter()
-        .chain(all("UR"))
-        .chain(all("L2"))
-        .chain(all("ID"))
-        .chain(all("AN"))
-    {
-        if let Ok(id) = value.parse::<WorkId>() {
-            ids.add(id);
-        }
-    }
+    super::add_ids(
+        &mut ids,
+        all("DO")
+            .into_iter()
+            .chain(all("UR"))
+            .chain(all("L2"))
+            .chain(all("ID"))
+            .chain(all("AN")),
+    );
     let title = first(&["TI", "T1", "CT", "BT"]);
     if title.is_none() && ids.primary().is_none() {
         return None;

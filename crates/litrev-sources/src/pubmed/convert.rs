@@ -503,7 +503,7 @@ fn split_pages(pages: &str) -> (Option<String>, Option<String>) {
 }
 
 /// The most specific kind the publication types name.
-fn kind_of(types: &[String]) -> WorkKind {
+pub(crate) fn kind_of(types: &[String]) -> WorkKind {
     let has = |names: &[&str]| types.iter().any(|kind| names.contains(&kind.as_str()));
     if has(&["Preprint"]) {
         WorkKind::Preprint

@@ -14,6 +14,7 @@ mod wire;
 mod tests;
 
 pub use client::{CAPABILITIES, PubMedConfig, PubMedSource, policy};
+pub(crate) use convert::kind_of as publication_kind;
 pub use convert::{
     FetchPage, History, LinkSet, LinkSetDb, SearchResult, SummaryPage, parse_efetch, parse_elink,
     parse_epost, parse_error, parse_esearch, parse_esummary,

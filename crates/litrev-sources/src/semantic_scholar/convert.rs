@@ -300,7 +300,7 @@ fn work_from_wire(paper: &WirePaper) -> Option<Work> {
         });
     let (first_page, last_page) = journal
         .and_then(|journal| journal.pages.as_deref())
-        .map(split_pages)
+        .map(Biblio::split_pages)
         .unwrap_or_default();
     let date = clean(paper.publication_date.as_deref());
     let year = paper.year.or_else(|| {
@@ -403,14 +403,6 @@ fn kind_of(paper: &WirePaper, ids: &WorkIds) -> WorkKind {
 fn clean(text: Option<&str>) -> Option<String> {
     let text = text?.split_whitespace().collect::<Vec<_>>().join(" ");
     (!text.is_empty()).then_some(text)
-}
-
-/// `433-460` → first and last page; a single page or article number stays first.
-fn split_pages(pages: &str) -> (Option<String>, Option<String>) {
-    let mut parts = pages.splitn(2, ['-', '–', '—']);
-    let first = clean(parts.next());
-    let last = clean(parts.next());
-    (first, last)
 }
 
 fn short(text: &str) -> String {

@@ -150,7 +150,7 @@ fn creators(csl: &Value) -> Vec<Value> {
 }
 
 /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` from CSL's `issued.date-parts`.
-fn date(csl: &Value) -> Option<String> {
+pub(crate) fn date(csl: &Value) -> Option<String> {
     let parts = csl
         .get("issued")?
         .get("date-parts")?

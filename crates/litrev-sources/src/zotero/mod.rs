@@ -16,5 +16,6 @@ pub use client::{
     DEFAULT_BASE_URL, ZoteroConfig, ZoteroLibrary, ZoteroReference, ZoteroWrite, parse_references,
     parse_write_answer, policy,
 };
+pub(crate) use item::date as csl_date;
 pub use item::{MARK_PREFIX, TAG, item_from_csl, mark_of, marks_in_extra};
 pub use local::{LocalItem, read_local_library};
