@@ -611,8 +611,10 @@ pub struct ReviewArgs {
     /// Your own library, whose records join the corpus and are screened like search hits: a
     /// Zotero database (the zotero.sqlite in Zotero's data folder, read from a copy while
     /// Zotero runs; its storage/ folder's PDFs are read as full texts) or an export of any
-    /// reference manager: RIS, BibTeX/BibLaTeX, CSL-JSON, MEDLINE (.nbib) or PubMed XML, told
-    /// by its content; repeatable. Records without a DOI or a web address are left out.
+    /// reference manager or database: RIS, BibTeX/BibLaTeX, CSL-JSON, MEDLINE (.nbib), PubMed
+    /// XML, Web of Science plain text or a CSV/TSV table with a title column (Scopus, IEEE
+    /// Xplore, SpringerLink, ASReview), told by its content; repeatable. Records without a DOI
+    /// or a web address are left out.
     #[arg(long, value_name = "FILE")]
     pub library: Vec<PathBuf>,
     /// With --library zotero.sqlite: only the items of this collection.

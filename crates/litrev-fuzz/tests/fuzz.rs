@@ -47,6 +47,8 @@ targets!(
     bibtex,
     csl_json,
     medline,
+    wos,
+    library_table,
     synergy_labels,
     labelled_csv,
     csl_style,

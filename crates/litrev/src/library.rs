@@ -1,7 +1,8 @@
 //! The person's own libraries joined to a review (`--library`, seed S0): a local Zotero
 //! database (`zotero.sqlite`, read from a copy while Zotero holds it locked; `--library-collection`
-//! takes one collection) or an export of any reference manager: RIS, BibTeX or BibLaTeX,
-//! CSL-JSON, MEDLINE text or PubMed XML, told apart by their content. Their works join
+//! takes one collection) or an export of any reference manager or database: RIS, BibTeX or
+//! BibLaTeX, CSL-JSON, MEDLINE text, PubMed XML, Web of Science plain text or a table (Scopus
+//! CSV…), told apart by their content. Their works join
 //! the corpus with origin `library` and are screened like search hits; a Zotero library's
 //! `storage/` folder becomes a full-text folder, so the PDFs it keeps are read for the works
 //! included. A record with neither a DOI nor a web address cannot be known by an id and is
@@ -166,8 +167,7 @@ pub(crate) fn as_sources_know_them(
 }
 
 /// What `--library` reads, for the messages that name it.
-const LIBRARY_FILES: &str =
-    "a zotero.sqlite, or a RIS, BibTeX, CSL-JSON, MEDLINE (.nbib) or PubMed XML export";
+const LIBRARY_FILES: &str = "a zotero.sqlite, or a RIS, BibTeX, CSL-JSON, MEDLINE (.nbib), PubMed XML, Web of Science (plain text) or CSV export";
 
 /// A library export's records (its format told by its content), as works where they carry
 /// an id.

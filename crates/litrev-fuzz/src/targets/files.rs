@@ -236,6 +236,59 @@ pub(super) fn medline(input: &[u8]) -> Checked {
     library(input, LibraryFormat::Medline)
 }
 
+/// Web of Science plain-text exports: metaknowledge's, the corrupted one among them, and
+/// JabRef's ISI fixtures.
+pub(super) fn wos_seeds(data: &Path) -> Seeds {
+    let folder = data.join("import-exports/metaknowledge");
+    let mut out = Vec::new();
+    for name in [
+        "savedrecs.txt",
+        "testFile.isi",
+        "badFile.isi",
+        "OnePaper.isi",
+        "TwoPaper.isi",
+        "ManyAuthors.isi.gz",
+    ] {
+        let file = folder.join(name);
+        out.push(Seed::new(seeds::relative(data, &file), seeds::read(&file)?));
+    }
+    out.extend(seeds::tar_entries(
+        &data.join("import-exports/jabref/jabref-test-resources.tar.gz"),
+        ".isi",
+    )?);
+    Ok(seeds::sized(out, seeds::shrink_lines))
+}
+
+/// `read_wos` on one text.
+pub(super) fn wos(input: &[u8]) -> Checked {
+    library(input, LibraryFormat::WebOfScience)
+}
+
+/// Database exports as tables: Scopus, IEEE Xplore, SpringerLink, Embase and ASReview's.
+pub(super) fn table_seeds(data: &Path) -> Seeds {
+    let folder = data.join("import-exports");
+    let mut out = Vec::new();
+    for name in [
+        "litstudy/scopus.csv",
+        "litstudy/ieee.csv",
+        "litstudy/springer.csv",
+        "metaknowledge/scopus_testing.csv.scopus.gz",
+        "asreview-demo-data/embase.csv",
+        "asreview-demo-data/generic_semicolon.csv",
+        "asreview-demo-data/generic_tab.tab",
+        "asreview-demo-data/generic_labels.csv",
+    ] {
+        let file = folder.join(name);
+        out.push(Seed::new(seeds::relative(data, &file), seeds::read(&file)?));
+    }
+    Ok(seeds::sized(out, seeds::shrink_lines))
+}
+
+/// `read_table` on one text.
+pub(super) fn table(input: &[u8]) -> Checked {
+    library(input, LibraryFormat::Table)
+}
+
 /// The first rows of every SYNERGY labels file, and the v2 id lists.
 pub(super) fn label_seeds(data: &Path) -> Seeds {
     let mut out = Vec::new();

@@ -1,13 +1,16 @@
 //! Imported libraries: the files reviewers bring, read into works and, where the file carries
 //! them, screening labels. RIS (ASReview, Rayyan, Scopus, Web of Science, Ovid, EndNote,
 //! Zotero…), BibTeX and BibLaTeX (JabRef, Zotero, Mendeley, Google Scholar), CSL-JSON (Zotero,
-//! pandoc), MEDLINE text (PubMed's `.nbib`) and PubMed XML; [`LibraryFormat::detect`] tells
+//! pandoc), MEDLINE text (PubMed's `.nbib`), PubMed XML, Web of Science's plain text and
+//! tables (Scopus CSV, IEEE Xplore, SpringerLink, ASReview); [`LibraryFormat::detect`] tells
 //! them apart by their content, whatever the file is called.
 
 mod bibtex;
 mod csl_json;
 mod medline;
 mod ris;
+mod table;
+mod wos;
 
 use std::path::Path;
 
@@ -17,6 +20,8 @@ pub use bibtex::read_bibtex;
 pub use csl_json::read_csl_json;
 pub use medline::read_medline;
 pub use ris::{LabelledWork, UNNAMED_RECORD, read_ris};
+pub use table::read_table;
+pub use wos::read_wos;
 
 use crate::error::Issue;
 
@@ -33,15 +38,21 @@ pub enum LibraryFormat {
     Medline,
     /// PubMed XML (`<PubmedArticleSet>`), efetch's and PubMed's own XML export.
     PubmedXml,
+    /// Web of Science's plain text (`FN … Web of Science`, `PT J` … `ER`).
+    WebOfScience,
+    /// A table with a title column (Scopus CSV, IEEE Xplore, SpringerLink, ASReview…).
+    Table,
 }
 
 impl LibraryFormat {
     /// Every format, in the order [`LibraryFormat::detect`] tries them.
-    pub const ALL: [LibraryFormat; 5] = [
+    pub const ALL: [LibraryFormat; 7] = [
         LibraryFormat::CslJson,
         LibraryFormat::PubmedXml,
         LibraryFormat::Ris,
         LibraryFormat::Medline,
+        LibraryFormat::WebOfScience,
+        LibraryFormat::Table,
         LibraryFormat::Bibtex,
     ];
 
@@ -53,12 +64,15 @@ impl LibraryFormat {
             LibraryFormat::CslJson => "CSL-JSON",
             LibraryFormat::Medline => "MEDLINE",
             LibraryFormat::PubmedXml => "PubMed XML",
+            LibraryFormat::WebOfScience => "Web of Science",
+            LibraryFormat::Table => "table",
         }
     }
 
     /// The format a text is written in, from its content: JSON opens with a bracket, PubMed
-    /// XML names its root, RIS and MEDLINE open with their tags (`TY  -`, `PMID-`), BibTeX
-    /// has a line opening on `@` and an entry type. `None` for anything else.
+    /// XML names its root, RIS, MEDLINE and Web of Science open with their tags (`TY  -`,
+    /// `PMID-`, `FN`/`PT`), a table with a header naming a title column, BibTeX has a line
+    /// opening on `@` and an entry type. `None` for anything else.
     pub fn detect(text: &str) -> Option<LibraryFormat> {
         let text = text.trim_start_matches('\u{feff}');
         let start = text.trim_start();
@@ -86,6 +100,12 @@ impl LibraryFormat {
         {
             return Some(LibraryFormat::Medline);
         }
+        if first_tagged.is_some_and(wos::opens_export) {
+            return Some(LibraryFormat::WebOfScience);
+        }
+        if first_tagged.is_some_and(table::has_title_column) {
+            return Some(LibraryFormat::Table);
+        }
         let bibtex_entry = text.lines().any(|line| {
             let rest = line.trim_start().strip_prefix('@').unwrap_or("");
             let kind_end = rest
@@ -104,6 +124,8 @@ impl LibraryFormat {
             LibraryFormat::CslJson => read_csl_json(text, source),
             LibraryFormat::Medline => read_medline(text, source),
             LibraryFormat::PubmedXml => read_pubmed_xml(text, source),
+            LibraryFormat::WebOfScience => read_wos(text, source),
+            LibraryFormat::Table => read_table(text, source),
         }
     }
 }
@@ -194,7 +216,12 @@ mod tests {
                 Some(LibraryFormat::PubmedXml),
             ),
             ("<html><body>", None),
-            ("title,abstract\nx,y\n", None),
+            ("title,abstract\nx,y\n", Some(LibraryFormat::Table)),
+            ("abstract;doi\nx;y\n", None),
+            (
+                "FN Clarivate Analytics Web of Science\nVR 1.0\nPT J\n",
+                Some(LibraryFormat::WebOfScience),
+            ),
             ("write to me @ home", None),
             ("", None),
         ];
@@ -383,5 +410,117 @@ mod real_exports {
                 .iter()
                 .all(|record| record.work.ids.pmid.is_some() && record.work.title.is_some())
         );
+    }
+}
+
+#[cfg(test)]
+mod real_tables_and_wos {
+    use std::io::Read;
+
+    use flate2::read::GzDecoder;
+
+    use super::*;
+
+    fn read_text(path: &Path) -> String {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut text = String::new();
+        if path.extension().is_some_and(|ext| ext == "gz") {
+            GzDecoder::new(bytes.as_slice())
+                .read_to_string(&mut text)
+                .expect("gzipped text");
+        } else {
+            text = String::from_utf8_lossy(&bytes).into_owned();
+        }
+        text
+    }
+
+    /// Web of Science plain-text exports (metaknowledge's, as SOURCE.md counts them): each
+    /// record read with its title, authors and the DOIs of its cited references; the
+    /// corrupted copy loses records, not the reading.
+    #[test]
+    fn real_web_of_science_exports_are_read() {
+        let Some(data) = litrev_testkit::testdata() else {
+            return;
+        };
+        let folder = data.join("import-exports/metaknowledge");
+        for (file, count) in [
+            ("savedrecs.txt", 32),
+            ("testFile.isi", 34),
+            ("ManyAuthors.isi.gz", 500),
+        ] {
+            let text = read_text(&folder.join(file));
+            assert_eq!(
+                LibraryFormat::detect(&text),
+                Some(LibraryFormat::WebOfScience),
+                "{file}"
+            );
+            let (records, issues) = read_wos(&text, Path::new(file));
+            assert_eq!(records.len(), count, "{file}: {issues:?}");
+            assert_eq!(
+                records.len(),
+                text.lines().filter(|line| line.starts_with("ER")).count(),
+                "{file}"
+            );
+            assert!(
+                records
+                    .iter()
+                    .all(|record| record.work.title.is_some() && !record.work.authors.is_empty()),
+                "{file}"
+            );
+        }
+        let text = read_text(&folder.join("savedrecs.txt"));
+        let (records, _) = read_wos(&text, Path::new("savedrecs.txt"));
+        let cited: usize = records
+            .iter()
+            .map(|record| record.work.references.len())
+            .sum();
+        let named = text.matches("DOI ").count();
+        assert!(cited >= named * 9 / 10 && cited > 100, "{cited} of {named}");
+        let bad = read_text(&folder.join("badFile.isi"));
+        let (records, _) = read_wos(&bad, Path::new("badFile.isi"));
+        assert!(records.len() <= 34);
+    }
+
+    /// Tables as databases export them (litstudy's Scopus, IEEE Xplore and SpringerLink
+    /// exports, metaknowledge's Scopus CSV, ASReview's Embase and generic tables): every row
+    /// read, with its title, and every DOI of the DOI column.
+    #[test]
+    fn real_table_exports_are_read() {
+        let Some(data) = litrev_testkit::testdata() else {
+            return;
+        };
+        let folder = data.join("import-exports");
+        // Rows, and rows with a DOI, as Python's csv module counts them.
+        for (file, count, dois) in [
+            ("litstudy/scopus.csv", 58, Some(44)),
+            ("litstudy/ieee.csv", 10, Some(10)),
+            ("litstudy/springer.csv", 18, Some(18)),
+            ("litstudy/notebook_data/springer.csv.gz", 1000, Some(1000)),
+            ("metaknowledge/scopus_testing.csv.scopus.gz", 220, Some(160)),
+            ("asreview-demo-data/embase.csv", 6, None),
+            ("asreview-demo-data/generic_semicolon.csv", 2, None),
+            ("asreview-demo-data/generic_tab.tab", 2, None),
+        ] {
+            let text = read_text(&folder.join(file));
+            assert_eq!(
+                LibraryFormat::detect(&text),
+                Some(LibraryFormat::Table),
+                "{file}"
+            );
+            let (records, issues) = read_table(&text, Path::new(file));
+            assert_eq!(records.len(), count, "{file}: {issues:?}");
+            let titled = records
+                .iter()
+                .filter(|record| record.work.title.is_some())
+                .count();
+            assert_eq!(titled, count, "{file}");
+            if let Some(dois) = dois {
+                let read = records
+                    .iter()
+                    .filter(|record| record.work.ids.doi.is_some())
+                    .count();
+                assert_eq!(read, dois, "{file}");
+            }
+        }
     }
 }

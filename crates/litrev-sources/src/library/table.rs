@@ -1,0 +1,303 @@
+//! Tables of records, as databases and screening tools export them: Scopus CSV, IEEE Xplore,
+//! SpringerLink, Embase, ASReview and Rayyan tables, separated by commas, semicolons or tabs.
+//! Columns are known by the names those exports give them (`Title`, `Document Title`,
+//! `Item Title`; `Source title`, `Publication Title`; `DOI`, `Item DOI`…), whatever their
+//! case; ASReview's `label_included` column gives screening labels.
+
+use std::path::Path;
+
+use litrev_model::{Author, Biblio, Decision, Work, WorkIds, WorkKind};
+
+use super::{LabelledWork, UNNAMED_RECORD, add_ids, first_year};
+use crate::error::Issue;
+
+/// The names each field's column goes by, the preferred first.
+const TITLE: &[&str] = &[
+    "title",
+    "document title",
+    "item title",
+    "article title",
+    "primary_title",
+];
+const ABSTRACT: &[&str] = &["abstract", "abstract_note", "abstract note"];
+const DOI: &[&str] = &["doi", "item doi"];
+const AUTHORS: &[&str] = &[
+    "author full names",
+    "authors",
+    "author names",
+    "author",
+    "first_authors",
+];
+const YEAR: &[&str] = &["year", "publication year", "publication_year", "py"];
+const VENUE: &[&str] = &[
+    "source title",
+    "publication title",
+    "journal",
+    "secondary_title",
+    "source",
+];
+const VOLUME: &[&str] = &["volume", "journal volume"];
+const ISSUE: &[&str] = &["issue", "journal issue", "number"];
+const FIRST_PAGE: &[&str] = &["page start", "start page", "start_page"];
+const LAST_PAGE: &[&str] = &["page end", "end page", "end_page"];
+const KEYWORDS: &[&str] = &[
+    "author keywords",
+    "keywords",
+    "index keywords",
+    "mesh_terms",
+];
+const PMID: &[&str] = &["pubmed id", "pmid"];
+const URL: &[&str] = &["url"];
+const PUBLISHER: &[&str] = &["publisher"];
+const LANGUAGE: &[&str] = &["language of original document", "language"];
+const CITED_BY: &[&str] = &["cited by", "article citation count"];
+const KIND: &[&str] = &["document type", "content type", "type_of_reference"];
+const LABEL: &[&str] = &["label_included", "included"];
+
+/// The separator of a table whose first line is `header`: the one of comma, semicolon and
+/// tab that splits it into the most columns.
+fn separator(header: &str) -> u8 {
+    [b',', b';', b'\t']
+        .into_iter()
+        .max_by_key(|separator| header.bytes().filter(|b| b == separator).count())
+        .unwrap_or(b',')
+}
+
+/// A column name as compared: lower case, a byte-order mark and quotes trimmed.
+fn normal(name: &str) -> String {
+    name.trim_start_matches('\u{feff}')
+        .trim()
+        .trim_matches('"')
+        .trim()
+        .to_lowercase()
+}
+
+/// Whether a text's first line is a table header with a title column: the test
+/// [`super::LibraryFormat::detect`] makes.
+pub(super) fn has_title_column(first_line: &str) -> bool {
+    let separator = char::from(separator(first_line));
+    let columns: Vec<String> = first_line.split(separator).map(normal).collect();
+    columns.len() >= 2
+        && columns
+            .iter()
+            .any(|column| TITLE.contains(&column.as_str()))
+}
+
+/// Reads every row of a table. Rows with neither a title nor an id are skipped and reported
+/// at their line; a row the CSV reader cannot read ends the reading there, reported.
+pub fn read_table(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
+    let text = text.trim_start_matches('\u{feff}');
+    let issue = |line: usize, message: String| Issue {
+        path: source.to_owned(),
+        line,
+        message,
+    };
+    let header = text.lines().next().unwrap_or("");
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(separator(header))
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let columns: Vec<String> = match reader.headers() {
+        Ok(headers) => headers.iter().map(normal).collect(),
+        Err(error) => {
+            return (
+                Vec::new(),
+                vec![issue(1, format!("no table header: {error}"))],
+            );
+        }
+    };
+    let column = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|name| columns.iter().position(|column| column == name))
+    };
+    let at = Columns {
+        title: column(TITLE),
+        abstract_text: column(ABSTRACT),
+        doi: column(DOI),
+        authors: column(AUTHORS),
+        year: column(YEAR),
+        venue: column(VENUE),
+        volume: column(VOLUME),
+        issue: column(ISSUE),
+        first_page: column(FIRST_PAGE),
+        last_page: column(LAST_PAGE),
+        keywords: column(KEYWORDS),
+        pmid: column(PMID),
+        url: column(URL),
+        publisher: column(PUBLISHER),
+        language: column(LANGUAGE),
+        cited_by: column(CITED_BY),
+        kind: column(KIND),
+        label: column(LABEL),
+    };
+    let mut records = Vec::new();
+    let mut issues = Vec::new();
+    for row in reader.records() {
+        let row = match row {
+            Ok(row) => row,
+            Err(error) => {
+                let line = error
+                    .position()
+                    .map_or(1, |position| position.line() as usize);
+                issues.push(issue(
+                    line,
+                    format!("the table cannot be read past this row ({error}): the rows before it are kept"),
+                ));
+                break;
+            }
+        };
+        let line = row
+            .position()
+            .map_or(1, |position| position.line() as usize);
+        match record(&row, &at) {
+            Some(record) => records.push(record),
+            None => issues.push(issue(line, UNNAMED_RECORD.to_owned())),
+        }
+    }
+    (records, issues)
+}
+
+/// Where each field is in a table's rows.
+struct Columns {
+    title: Option<usize>,
+    abstract_text: Option<usize>,
+    doi: Option<usize>,
+    authors: Option<usize>,
+    year: Option<usize>,
+    venue: Option<usize>,
+    volume: Option<usize>,
+    issue: Option<usize>,
+    first_page: Option<usize>,
+    last_page: Option<usize>,
+    keywords: Option<usize>,
+    pmid: Option<usize>,
+    url: Option<usize>,
+    publisher: Option<usize>,
+    language: Option<usize>,
+    cited_by: Option<usize>,
+    kind: Option<usize>,
+    label: Option<usize>,
+}
+
+fn record(row: &csv::StringRecord, at: &Columns) -> Option<LabelledWork> {
+    let cell = |column: Option<usize>| {
+        let text = row
+            .get(column?)?
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        (!text.is_empty()).then_some(text)
+    };
+    let mut ids = WorkIds::default();
+    let pmid = cell(at.pmid).map(|pmid| format!("pmid:{pmid}"));
+    let values: Vec<String> = [cell(at.doi), pmid, cell(at.url)]
+        .into_iter()
+        .flatten()
+        .collect();
+    add_ids(&mut ids, values.iter().map(String::as_str));
+    let title = cell(at.title);
+    if title.is_none() && ids.primary().is_none() {
+        return None;
+    }
+    // Scopus, Embase and IEEE list authors with `;` between them; others with `,` between
+    // `Family, Given` pairs cannot be split safely and stay one name per `;`.
+    let authors = cell(at.authors)
+        .map(|names| {
+            names
+                .split(';')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(Author::named)
+                .collect()
+        })
+        .unwrap_or_default();
+    let keywords = cell(at.keywords)
+        .map(|terms| {
+            terms
+                .split(';')
+                .map(str::trim)
+                .filter(|term| !term.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let label = cell(at.label).and_then(|label| match label.as_str() {
+        "1" => Some(Decision::Include),
+        "0" => Some(Decision::Exclude),
+        _ => None,
+    });
+    let work = Work {
+        ids,
+        title,
+        authors,
+        year: cell(at.year).as_deref().and_then(first_year),
+        venue: cell(at.venue),
+        publisher: cell(at.publisher),
+        kind: kind_of(cell(at.kind).as_deref().unwrap_or("")),
+        biblio: Biblio {
+            volume: cell(at.volume),
+            issue: cell(at.issue),
+            first_page: cell(at.first_page),
+            last_page: cell(at.last_page),
+        },
+        abstract_text: cell(at.abstract_text),
+        language: cell(at.language)
+            .and_then(|language| litrev_model::language_code(&language).map(str::to_owned)),
+        cited_by_count: cell(at.cited_by).and_then(|count| count.parse().ok()),
+        keywords,
+        ..Work::default()
+    };
+    Some(LabelledWork { work, label })
+}
+
+/// The kind a table's document type names (Scopus `Article`, `Conference Paper`, `Book
+/// Chapter`; SpringerLink `Chapter`; RIS types in ASReview's tables).
+fn kind_of(kind: &str) -> WorkKind {
+    match kind.to_ascii_lowercase().as_str() {
+        "article" | "article in press" | "jour" => WorkKind::Article,
+        "review" => WorkKind::Review,
+        "conference paper" | "conference review" | "conf" => WorkKind::ProceedingsArticle,
+        "book chapter" | "chapter" | "chap" => WorkKind::BookChapter,
+        "book" => WorkKind::Book,
+        "editorial" | "letter" | "note" | "erratum" => WorkKind::Editorial,
+        "data paper" => WorkKind::Dataset,
+        _ => WorkKind::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_columns_by_their_names_and_separators() {
+        let scopus = "\u{feff}Authors,Title,Year,Source title,Volume,Page start,Page end,Cited by,DOI,Abstract,Author Keywords,Document Type\n\
+                      \"Phillips J.C., Braun R.\",\"Scalable molecular dynamics with NAMD\",2005,\"Journal of Computational Chemistry\",\"26\",\"1781\",\"1802\",13169,\"10.1002/jcc.20289\",\"An abstract.\",\"NAMD; molecular dynamics\",Article\n";
+        assert!(has_title_column(scopus.lines().next().unwrap_or("")));
+        let (records, issues) = read_table(scopus, Path::new("scopus.csv"));
+        assert!(issues.is_empty(), "{issues:?}");
+        let work = &records[0].work;
+        assert_eq!(
+            work.title.as_deref(),
+            Some("Scalable molecular dynamics with NAMD")
+        );
+        assert_eq!(
+            work.venue.as_deref(),
+            Some("Journal of Computational Chemistry")
+        );
+        assert_eq!(work.cited_by_count, Some(13169));
+        assert_eq!(work.keywords, ["NAMD", "molecular dynamics"]);
+        assert_eq!(work.biblio.last_page.as_deref(), Some("1802"));
+        assert!(work.ids.doi.is_some());
+
+        let tabbed = "title\tabstract\tlabel_included\nA trial\tText\t1\nAnother\t\t0\n\t\t1\n";
+        let (records, issues) = read_table(tabbed, Path::new("asreview.tsv"));
+        let labels: Vec<Option<Decision>> = records.iter().map(|record| record.label).collect();
+        assert_eq!(labels, [Some(Decision::Include), Some(Decision::Exclude)]);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].line, 4);
+        assert!(!has_title_column("abstract,doi"));
+        assert!(!has_title_column("title"));
+    }
+}
