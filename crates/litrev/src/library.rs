@@ -268,7 +268,7 @@ mod tests {
         let said = notices.lock().expect("notices").join("\n");
         assert!(said.contains("1 of the 1 records of"), "{said}");
         let not_a_library = tempfile::NamedTempFile::new().expect("file");
-        std::fs::write(not_a_library.path(), "title,doi\nA,10.1/x\n").expect("write");
+        std::fs::write(not_a_library.path(), "<html><body>A page</body></html>\n").expect("write");
         let refused = read_libraries(
             &[LibraryFile {
                 path: not_a_library.path().to_owned(),
