@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use biblatex::{Bibliography, ChunksExt, Entry, RawBibliography, RawChunk};
 use litrev_model::{Author, Biblio, Work, WorkIds, WorkKind};
 
-use super::{LabelledWork, UNNAMED_RECORD, add_ids, first_year};
+use super::{LabelledWork, Reading, add_ids, first_year, terms};
 use crate::error::Issue;
 
 /// Reads every entry of a BibTeX or BibLaTeX text. Entries with neither a title nor an id are
@@ -32,18 +32,12 @@ pub fn read_bibtex(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>)
         }
         Err(_) => entry_by_entry(text, source, &mut issues),
     };
-    let mut records = Vec::new();
+    let mut reading = Reading::new(source);
+    reading.issues = issues;
     for (line, entry) in entries {
-        match record(&entry) {
-            Some(record) => records.push(record),
-            None => issues.push(Issue {
-                path: source.to_owned(),
-                line,
-                message: UNNAMED_RECORD.to_owned(),
-            }),
-        }
+        reading.push(record(&entry), line);
     }
-    (records, issues)
+    reading.done()
 }
 
 /// The blocks of a text, one per `@` that opens a line: its first line (from 1) and its text.
@@ -293,14 +287,7 @@ fn record(entry: &Entry) -> Option<LabelledWork> {
         .map(|pages| Biblio::split_pages(&pages))
         .unwrap_or_default();
     let keywords = field(entry, "keywords")
-        .map(|keywords| {
-            keywords
-                .split([',', ';'])
-                .map(str::trim)
-                .filter(|keyword| !keyword.is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(|keywords| terms(&keywords, &[',', ';']))
         .unwrap_or_default();
     let language = field(entry, "langid")
         .or_else(|| field(entry, "language"))
@@ -352,6 +339,7 @@ fn kind_of(entry_type: &str, ids: &WorkIds) -> WorkKind {
 
 #[cfg(test)]
 mod tests {
+    use super::super::UNNAMED_RECORD;
     use super::*;
 
     fn read(text: &str) -> (Vec<LabelledWork>, Vec<Issue>) {

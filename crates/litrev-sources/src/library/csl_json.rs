@@ -8,7 +8,7 @@ use std::path::Path;
 use litrev_model::{Author, Biblio, Work, WorkIds, WorkKind};
 use serde_json::Value;
 
-use super::{LabelledWork, UNNAMED_RECORD, add_ids, first_year};
+use super::{LabelledWork, UNNAMED_RECORD, add_ids, first_year, terms};
 use crate::error::Issue;
 
 /// Reads every item of a CSL-JSON text. Items with neither a title nor an id are skipped and
@@ -112,14 +112,7 @@ fn record(item: &Value) -> Option<LabelledWork> {
         .map(|pages| Biblio::split_pages(&pages))
         .unwrap_or_default();
     let keywords = text(item, "keyword")
-        .map(|keywords| {
-            keywords
-                .split([',', ';'])
-                .map(str::trim)
-                .filter(|keyword| !keyword.is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(|keywords| terms(&keywords, &[',', ';']))
         .unwrap_or_default();
     let work = Work {
         ids,

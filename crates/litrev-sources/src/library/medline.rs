@@ -6,7 +6,7 @@ use std::path::Path;
 
 use litrev_model::{Author, Biblio, Work, WorkIds};
 
-use super::{LabelledWork, UNNAMED_RECORD, add_ids, first_year};
+use super::{LabelledWork, Reading, add_ids, first_year, tag_values};
 use crate::error::Issue;
 
 /// Whether a line opens a MEDLINE field: up to four capitals or digits, padded to four, `- `.
@@ -27,21 +27,12 @@ pub(super) fn tagged(line: &str) -> Option<(&str, &str)> {
 /// Reads every record of a MEDLINE text. Records with neither a title nor an id are skipped
 /// and reported at their first line.
 pub fn read_medline(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
-    let mut records = Vec::new();
-    let mut issues = Vec::new();
+    let mut reading = Reading::new(source);
     let mut fields: Vec<(String, String)> = Vec::new();
     let mut start_line = 1;
     let mut finish = |fields: &mut Vec<(String, String)>, start_line: usize| {
-        if fields.is_empty() {
-            return;
-        }
-        match record(&std::mem::take(fields)) {
-            Some(record) => records.push(record),
-            None => issues.push(Issue {
-                path: source.to_owned(),
-                line: start_line,
-                message: UNNAMED_RECORD.to_owned(),
-            }),
+        if !fields.is_empty() {
+            reading.push(record(&std::mem::take(fields)), start_line);
         }
     };
     for (index, raw_line) in text.lines().enumerate() {
@@ -72,17 +63,11 @@ pub fn read_medline(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>
         }
     }
     finish(&mut fields, start_line);
-    (records, issues)
+    reading.done()
 }
 
 fn record(fields: &[(String, String)]) -> Option<LabelledWork> {
-    let all = |tag: &str| -> Vec<&str> {
-        fields
-            .iter()
-            .filter(|(field, value)| field == tag && !value.is_empty())
-            .map(|(_, value)| value.as_str())
-            .collect()
-    };
+    let all = |tag: &str| tag_values(fields, tag);
     let first = |tags: &[&str]| {
         tags.iter()
             .find_map(|tag| all(tag).first().map(|value| (*value).to_owned()))

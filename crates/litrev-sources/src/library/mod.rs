@@ -160,6 +160,64 @@ fn read_pubmed_xml(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>)
     }
 }
 
+/// What a reader keeps of a file: its records, and the issues it reports.
+struct Reading<'a> {
+    source: &'a Path,
+    records: Vec<LabelledWork>,
+    issues: Vec<Issue>,
+}
+
+impl<'a> Reading<'a> {
+    fn new(source: &'a Path) -> Reading<'a> {
+        Reading {
+            source,
+            records: Vec::new(),
+            issues: Vec::new(),
+        }
+    }
+
+    /// Keeps a record, or reports at `line` one with neither a title nor an id.
+    fn push(&mut self, record: Option<LabelledWork>, line: usize) {
+        match record {
+            Some(record) => self.records.push(record),
+            None => self.report(line, UNNAMED_RECORD.to_owned()),
+        }
+    }
+
+    /// Reports an issue at `line`.
+    fn report(&mut self, line: usize, message: String) {
+        self.issues.push(Issue {
+            path: self.source.to_owned(),
+            line,
+            message,
+        });
+    }
+
+    fn done(self) -> (Vec<LabelledWork>, Vec<Issue>) {
+        (self.records, self.issues)
+    }
+}
+
+/// The non-empty values of a tag among a record's fields (`(tag, value)` in file order), as
+/// RIS and MEDLINE records hold them.
+fn tag_values<'a>(fields: &'a [(String, String)], tag: &str) -> Vec<&'a str> {
+    fields
+        .iter()
+        .filter(|(field, value)| field == tag && !value.is_empty())
+        .map(|(_, value)| value.as_str())
+        .collect()
+}
+
+/// The terms of a list (`cats; dogs`, `a, b`), split at any of `separators`, trimmed, the
+/// empty ones dropped.
+fn terms(list: &str, separators: &[char]) -> Vec<String> {
+    list.split(separators)
+        .map(str::trim)
+        .filter(|term| !term.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Adds to `ids` each value that names a work (a DOI, a PMID, an arXiv id, a web address…);
 /// values that name none are passed over.
 fn add_ids<'a>(ids: &mut WorkIds, values: impl IntoIterator<Item = &'a str>) {

@@ -110,13 +110,7 @@ fn record(fields: &[(String, String)]) -> Option<LabelledWork> {
                 .map(|(_, value)| value.clone())
         })
     };
-    let all = |tag: &str| -> Vec<&str> {
-        fields
-            .iter()
-            .filter(|(field, value)| field == tag && !value.is_empty())
-            .map(|(_, value)| value.as_str())
-            .collect()
-    };
+    let all = |tag: &str| super::tag_values(fields, tag);
     let mut ids = WorkIds::default();
     super::add_ids(
         &mut ids,

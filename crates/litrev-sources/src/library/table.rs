@@ -8,7 +8,7 @@ use std::path::Path;
 
 use litrev_model::{Author, Biblio, Decision, Work, WorkIds, WorkKind};
 
-use super::{LabelledWork, UNNAMED_RECORD, add_ids, first_year};
+use super::{LabelledWork, Reading, add_ids, first_year, terms};
 use crate::error::Issue;
 
 /// The names each field's column goes by, the preferred first.
@@ -87,11 +87,6 @@ pub(super) fn has_title_column(first_line: &str) -> bool {
 /// at their line; a row the CSV reader cannot read ends the reading there, reported.
 pub fn read_table(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
     let text = text.trim_start_matches('\u{feff}');
-    let issue = |line: usize, message: String| Issue {
-        path: source.to_owned(),
-        line,
-        message,
-    };
     let header = text.lines().next().unwrap_or("");
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(separator(header))
@@ -100,10 +95,9 @@ pub fn read_table(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) 
     let columns: Vec<String> = match reader.headers() {
         Ok(headers) => headers.iter().map(normal).collect(),
         Err(error) => {
-            return (
-                Vec::new(),
-                vec![issue(1, format!("no table header: {error}"))],
-            );
+            let mut reading = Reading::new(source);
+            reading.report(1, format!("no table header: {error}"));
+            return reading.done();
         }
     };
     let column = |names: &[&str]| {
@@ -131,8 +125,7 @@ pub fn read_table(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) 
         kind: column(KIND),
         label: column(LABEL),
     };
-    let mut records = Vec::new();
-    let mut issues = Vec::new();
+    let mut reading = Reading::new(source);
     for row in reader.records() {
         let row = match row {
             Ok(row) => row,
@@ -140,22 +133,19 @@ pub fn read_table(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) 
                 let line = error
                     .position()
                     .map_or(1, |position| position.line() as usize);
-                issues.push(issue(
+                reading.report(
                     line,
                     format!("the table cannot be read past this row ({error}): the rows before it are kept"),
-                ));
+                );
                 break;
             }
         };
         let line = row
             .position()
             .map_or(1, |position| position.line() as usize);
-        match record(&row, &at) {
-            Some(record) => records.push(record),
-            None => issues.push(issue(line, UNNAMED_RECORD.to_owned())),
-        }
+        reading.push(record(&row, &at), line);
     }
-    (records, issues)
+    reading.done()
 }
 
 /// Where each field is in a table's rows.
@@ -204,23 +194,14 @@ fn record(row: &csv::StringRecord, at: &Columns) -> Option<LabelledWork> {
     // `Family, Given` pairs cannot be split safely and stay one name per `;`.
     let authors = cell(at.authors)
         .map(|names| {
-            names
-                .split(';')
-                .map(str::trim)
-                .filter(|name| !name.is_empty())
+            terms(&names, &[';'])
+                .into_iter()
                 .map(Author::named)
                 .collect()
         })
         .unwrap_or_default();
     let keywords = cell(at.keywords)
-        .map(|terms| {
-            terms
-                .split(';')
-                .map(str::trim)
-                .filter(|term| !term.is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(|list| terms(&list, &[';']))
         .unwrap_or_default();
     let label = cell(at.label).and_then(|label| match label.as_str() {
         "1" => Some(Decision::Include),

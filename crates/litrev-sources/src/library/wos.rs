@@ -8,7 +8,7 @@ use std::path::Path;
 
 use litrev_model::{Author, Biblio, Doi, Work, WorkId, WorkIds, WorkKind};
 
-use super::{LabelledWork, UNNAMED_RECORD, add_ids, first_year};
+use super::{LabelledWork, Reading, add_ids, first_year, terms};
 use crate::error::Issue;
 
 /// A line opening a field: two capitals or digits, then a space or the line's end.
@@ -33,22 +33,13 @@ pub(super) fn opens_export(line: &str) -> bool {
 /// Reads every record of a Web of Science plain-text export. Records with neither a title
 /// nor an id are skipped and reported at their first line.
 pub fn read_wos(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
-    let mut records = Vec::new();
-    let mut issues = Vec::new();
+    let mut reading = Reading::new(source);
     // Each field with its values, one per line of the field.
     let mut fields: Vec<(String, Vec<String>)> = Vec::new();
     let mut start_line = 1;
     let mut finish = |fields: &mut Vec<(String, Vec<String>)>, start_line: usize| {
-        if fields.is_empty() {
-            return;
-        }
-        match record(&std::mem::take(fields)) {
-            Some(record) => records.push(record),
-            None => issues.push(Issue {
-                path: source.to_owned(),
-                line: start_line,
-                message: UNNAMED_RECORD.to_owned(),
-            }),
+        if !fields.is_empty() {
+            reading.push(record(&std::mem::take(fields)), start_line);
         }
     };
     for (index, raw_line) in text.lines().enumerate() {
@@ -74,7 +65,7 @@ pub fn read_wos(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
         }
     }
     finish(&mut fields, start_line);
-    (records, issues)
+    reading.done()
 }
 
 fn record(fields: &[(String, Vec<String>)]) -> Option<LabelledWork> {
@@ -105,14 +96,7 @@ fn record(fields: &[(String, Vec<String>)]) -> Option<LabelledWork> {
     };
     let split_terms = |tag: &str| -> Vec<String> {
         joined(tag)
-            .map(|terms| {
-                terms
-                    .split(';')
-                    .map(str::trim)
-                    .filter(|term| !term.is_empty())
-                    .map(str::to_owned)
-                    .collect()
-            })
+            .map(|list| terms(&list, &[';']))
             .unwrap_or_default()
     };
     let mut keywords = split_terms("DE");
