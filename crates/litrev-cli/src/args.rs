@@ -487,6 +487,11 @@ pub struct ScopeArgs {
     /// A work to start from: an OpenAlex id (W…) or a DOI; repeatable.
     #[arg(long)]
     pub seed: Vec<WorkId>,
+    /// Start from every work of a library export (any format --library reads: BibTeX,
+    /// CSL-JSON, RIS, MEDLINE, PubMed XML, Web of Science, a CSV table), by its DOI or other
+    /// id; repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub seeds_from: Vec<PathBuf>,
     /// How thorough and long the review is: quick, standard, comprehensive, exhaustive.
     #[arg(long, default_value = "quick")]
     pub tier: Tier,
@@ -506,6 +511,27 @@ pub struct ScopeArgs {
 }
 
 impl ScopeArgs {
+    /// The seeds: those named with --seed, then the works of each --seeds-from file.
+    ///
+    /// # Errors
+    /// When a file cannot be read as a library export or names no work.
+    pub fn seeds(&self) -> anyhow::Result<Vec<WorkId>> {
+        let mut seeds = self.seed.clone();
+        for file in &self.seeds_from {
+            let notice = |event: &litrev::Event| {
+                if let litrev::Event::Notice { message } = event {
+                    eprintln!("note: {message}");
+                }
+            };
+            for id in litrev::seeds_from(file, &notice)? {
+                if !seeds.contains(&id) {
+                    seeds.push(id);
+                }
+            }
+        }
+        Ok(seeds)
+    }
+
     /// The eligibility rules.
     pub fn filters(&self) -> litrev::model::Filters {
         litrev::model::Filters {
@@ -566,7 +592,7 @@ pub struct ReviewArgs {
     pub question: Option<String>,
     /// Run this plan, as written by `litrev plan` and perhaps edited, instead of planning from
     /// the question; the run records what was changed from the plan litrev would generate.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "tier", "years", "language", "kind", "exclude_term"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "seeds_from", "tier", "years", "language", "kind", "exclude_term"])]
     pub plan: Option<PathBuf>,
     /// Where works come from: `snapshot:PATH` (an OpenAlex .jsonl/.jsonl.gz file or a folder of
     /// them; repeat for several), or live APIs separated by commas: openalex, semantic-scholar,

@@ -190,7 +190,7 @@ fn run_plan(home: Home, args: PlanArgs) -> anyhow::Result<u8> {
     let sources = parse_sources(&args.source)?;
     // The plan's web searches are planned only when a web source is named.
     let options = RunOptions {
-        seeds: args.scope.seed.clone(),
+        seeds: args.scope.seeds()?,
         approve: false,
         filters: args.scope.filters(),
         sites: litrev::parse_sites(&args.site, &sources)?,
@@ -273,7 +273,7 @@ fn run_review(home: Home, review: ReviewArgs) -> anyhow::Result<u8> {
     let (seeds, tier, filters) = match &edited {
         Some(plan) => (plan.seeds.clone(), plan.tier, plan.filters.clone()),
         None => (
-            review.scope.seed.clone(),
+            review.scope.seeds()?,
             review.scope.tier,
             review.scope.filters(),
         ),

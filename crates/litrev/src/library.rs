@@ -166,6 +166,41 @@ pub(crate) fn as_sources_know_them(
         .collect()
 }
 
+/// The works a library export names, as seeds to start from (`--seeds-from`): each record's
+/// DOI, or its first id where it has none (an OpenAlex id, a PMID, an arXiv id); records
+/// without an id are passed over, and a work named twice is one seed.
+///
+/// # Errors
+/// [`Error::BadInput`] for a file litrev cannot read as an export, or one naming no work.
+pub fn seeds_from(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<WorkId>> {
+    let works = read_export_works(path, events)?;
+    let total = works.len();
+    let mut seeds: Vec<WorkId> = Vec::new();
+    // Every id of the works kept, so a work named twice (by its DOI, then by its PMID alone)
+    // is one seed.
+    let mut known: Vec<WorkId> = Vec::new();
+    for work in works.into_iter().flatten() {
+        let ids = work.ids.all();
+        if ids.iter().any(|id| known.contains(id)) {
+            continue;
+        }
+        let doi = work.ids.doi.clone().map(WorkId::Doi);
+        if let Some(id) = doi.or_else(|| work.ids.primary()) {
+            seeds.push(id);
+            known.extend(ids);
+        }
+    }
+    if seeds.is_empty() {
+        return Err(Error::BadInput {
+            path: path.to_owned(),
+            message: format!(
+                "none of its {total} records has an identifier (DOI, PMID, OpenAlex or arXiv id) to start from: export the library again with DOIs"
+            ),
+        });
+    }
+    Ok(seeds)
+}
+
 /// What `--library` reads, for the messages that name it.
 const LIBRARY_FILES: &str = "a zotero.sqlite, or a RIS, BibTeX, CSL-JSON, MEDLINE (.nbib), PubMed XML, Web of Science (plain text) or CSV export";
 
@@ -298,6 +333,32 @@ mod tests {
         assert!(
             untitled.to_string().contains("none of its 61 RIS records"),
             "{untitled}"
+        );
+    }
+
+    /// A library export's works are seeds: DOIs first, one seed per work; a file naming no work
+    /// by an id is refused with what to do.
+    #[test]
+    fn an_export_gives_its_works_as_seeds() {
+        let folder = tempfile::tempdir().expect("folder");
+        let medline = folder.path().join("pubmed.nbib");
+        std::fs::write(
+            &medline,
+            "PMID- 28691557\nTI  - Emicizumab prophylaxis\nLID - 10.1056/NEJMoa1703068 [doi]\n\n\
+             PMID- 30157389\nTI  - Another\n\nPMID- 28691557\nTI  - The first again\n",
+        )
+        .expect("write");
+        let seeds = seeds_from(&medline, &|_| {}).expect("seeds");
+        let named: Vec<String> = seeds.iter().map(ToString::to_string).collect();
+        assert_eq!(named, ["10.1056/nejmoa1703068", "pmid:30157389"]);
+        let untitled = folder.path().join("none.bib");
+        std::fs::write(&untitled, "@article{a, title = {No id}}\n").expect("write");
+        let refused = seeds_from(&untitled, &|_| {}).err().expect("refused");
+        assert!(
+            refused
+                .to_string()
+                .contains("none of its 1 records has an identifier"),
+            "{refused}"
         );
     }
 

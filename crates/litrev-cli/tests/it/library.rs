@@ -7,7 +7,8 @@ use crate::support::{describe, review_of, testdata, works_file};
 
 /// A first review's `references.bib` and `references.json` are a second review's libraries:
 /// three works they cite, left out of the second review's snapshot, join its corpus as the
-/// library's records, and the review names both files as other sources.
+/// library's records, and the review names both files as other sources; `--seeds-from` the
+/// same file makes its works the plan's seeds.
 #[test]
 fn bibtex_and_csl_json_libraries_join_the_corpus() {
     let Some(data) = testdata() else { return };
@@ -83,5 +84,35 @@ fn bibtex_and_csl_json_libraries_join_the_corpus() {
     assert!(
         markdown.contains("mine.txt") && markdown.contains("mine.data"),
         "{markdown}"
+    );
+
+    // The same export as the works to start from: the plan's seeds are its DOIs.
+    let source = format!("snapshot:{}", reduced.display());
+    let output = crate::support::litrev(
+        home.path(),
+        &[
+            "plan",
+            &question,
+            "--source",
+            &source,
+            "--seeds-from",
+            &bib.display().to_string(),
+            "--out",
+            "-",
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let plan: toml::Value = toml::from_str(&String::from_utf8_lossy(&output.stdout)).expect("TOML");
+    let seeds: Vec<&str> = plan["seeds"]
+        .as_array()
+        .expect("seeds")
+        .iter()
+        .filter_map(toml::Value::as_str)
+        .collect();
+    assert_eq!(seeds.len(), references.len(), "{seeds:?}");
+    assert!(
+        dois.iter().all(|doi| seeds.contains(&doi.as_str())),
+        "{seeds:?}"
     );
 }
