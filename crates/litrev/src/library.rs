@@ -353,7 +353,7 @@ mod tests {
         assert_eq!(named, ["10.1056/nejmoa1703068", "pmid:30157389"]);
         let untitled = folder.path().join("none.bib");
         std::fs::write(&untitled, "@article{a, title = {No id}}\n").expect("write");
-        let refused = seeds_from(&untitled, &|_| {}).err().expect("refused");
+        let refused = seeds_from(&untitled, &|_| {}).expect_err("refused");
         assert!(
             refused
                 .to_string()
