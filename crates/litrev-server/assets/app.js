@@ -69,6 +69,8 @@ async function indexPage() {
       yes: document.getElementById("yes").checked,
       clarify: document.getElementById("clarify").checked,
     };
+    const library = document.getElementById("seeds-library").files[0];
+    if (library) body.seeds_library = await library.text();
     try {
       const created = await api("/api/runs", { method: "POST", body: JSON.stringify(body) });
       location.href = "/runs/" + encodeURIComponent(created.id);

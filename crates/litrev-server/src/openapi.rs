@@ -305,6 +305,7 @@ fn schemas() -> Value {
             "question": string,
             "sources": {"type": "array", "items": {"type": "string"}, "description": "as --source: openalex, semantic-scholar, arxiv, pubmed, crossref, huggingface (Hugging Face's paper search), brave (web search, needs BRAVE_API_KEY), snapshot:PATH"},
             "seeds": strings,
+            "seeds_library": {"type": "string", "description": "the text of a library export (BibTeX, RIS, CSL-JSON, MEDLINE, PubMed XML, Web of Science, CSV) whose works are seeds too"},
             "tier": {"enum": ["quick", "standard", "comprehensive", "exhaustive"]},
             "year_from": {"type": "integer"}, "year_to": {"type": "integer"},
             "language": strings, "kind": strings, "exclude_terms": strings,

@@ -74,7 +74,7 @@ pub use event_log::{EventLog, StoredEvent, StreamRecorder};
 pub use events::Event;
 pub use explore::{Direction, Exploration};
 pub use home::Home;
-pub use library::{LibraryFile, seeds_from};
+pub use library::{LibraryFile, seeds_from, seeds_from_text};
 pub use litrev_llm::Price as LlmPrice;
 pub use litrev_model as model;
 pub use litrev_plan::{answer as answer_clarification, apply_brief};

@@ -173,7 +173,23 @@ pub(crate) fn as_sources_know_them(
 /// # Errors
 /// [`Error::BadInput`] for a file litrev cannot read as an export, or one naming no work.
 pub fn seeds_from(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<WorkId>> {
-    let works = read_export_works(path, events)?;
+    seeds_of(read_export_works(path, events)?, path)
+}
+
+/// [`seeds_from`] for an export given as text (uploaded to the server, passed to MCP's
+/// `start_review`), `name` naming it in messages.
+///
+/// # Errors
+/// [`Error::BadInput`] for a text litrev cannot read as an export, or one naming no work.
+pub fn seeds_from_text(text: &str, name: &str, events: &dyn Fn(&Event)) -> Result<Vec<WorkId>> {
+    seeds_of(
+        export_works(text, Path::new(name), events)?,
+        Path::new(name),
+    )
+}
+
+/// One seed per work an export's records name.
+fn seeds_of(works: Vec<Option<Work>>, path: &Path) -> Result<Vec<WorkId>> {
     let total = works.len();
     let mut seeds: Vec<WorkId> = Vec::new();
     // Every id of the works kept, so a work named twice (by its DOI, then by its PMID alone)
@@ -207,18 +223,26 @@ const LIBRARY_FILES: &str = "a zotero.sqlite, or a RIS, BibTeX, CSL-JSON, MEDLIN
 /// A library export's records (its format told by its content), as works where they carry
 /// an id.
 fn read_export_works(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<Work>>> {
+    let text = std::fs::read_to_string(path).map_err(|error| Error::BadInput {
+        path: path.to_owned(),
+        message: format!("{error}: name {LIBRARY_FILES} (UTF-8 text)"),
+    })?;
+    export_works(&text, path, events)
+}
+
+/// The records of an export's text (`path` names it in messages), as works where they carry
+/// an id.
+fn export_works(text: &str, path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<Work>>> {
     let bad = |message: String| Error::BadInput {
         path: path.to_owned(),
         message,
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| bad(format!("{error}: name {LIBRARY_FILES} (UTF-8 text)")))?;
-    let format = LibraryFormat::detect(&text).ok_or_else(|| {
+    let format = LibraryFormat::detect(text).ok_or_else(|| {
         bad(format!(
             "this is no library file litrev reads: name {LIBRARY_FILES}"
         ))
     })?;
-    let (records, issues) = format.read(&text, path);
+    let (records, issues) = format.read(text, path);
     let unnamed = issues
         .iter()
         .filter(|issue| issue.message == UNNAMED_RECORD)

@@ -26,6 +26,11 @@ pub struct ReviewRequest {
     /// Seed works: OpenAlex ids, DOIs, PMIDs, PMCIDs or arXiv ids.
     #[serde(default)]
     pub seeds: Vec<String>,
+    /// The text of a library export (BibTeX, RIS, CSL-JSON, MEDLINE, PubMed XML, Web of
+    /// Science, a CSV table) whose works are seeds too, as the CLI's `--seeds-from` takes a
+    /// file.
+    #[serde(default)]
+    pub seeds_library: Option<String>,
     /// `quick`, `standard` or `exhaustive`. Default: `quick`.
     #[serde(default)]
     pub tier: Option<String>,
@@ -180,7 +185,16 @@ impl ReviewRequest {
         }
         sources = self.research_mode.sources(sources);
         let sites = parse_sites(&self.sites, &sources)?;
-        let seeds = parse_seeds(&self.seeds)?;
+        let mut seeds = parse_seeds(&self.seeds)?;
+        if let Some(text) = &self.seeds_library {
+            let from_library = crate::library::seeds_from_text(text, "seeds_library", &|_| {})
+                .map_err(|error| Error::InvalidRequest(error.to_string()))?;
+            for id in from_library {
+                if !seeds.contains(&id) {
+                    seeds.push(id);
+                }
+            }
+        }
         let tier = parse_tier(self.tier.as_deref())?.unwrap_or(Tier::Quick);
         let kinds = self
             .kind
@@ -435,6 +449,38 @@ mod tests {
         assert!(error.to_string().contains("--source brave"), "{error}");
         let error = parse_sites(&["not a site".to_owned()], &web).expect_err("no host");
         assert!(error.to_string().contains("host name"), "{error}");
+    }
+
+    /// A library export sent as text adds its works to the seeds named, once each; one that
+    /// is no export is refused as an invalid request saying what it takes.
+    #[test]
+    fn a_library_export_gives_seeds() {
+        let seeds = |library: &str| {
+            request(serde_json::json!({
+                "question": "emicizumab",
+                "seeds": ["10.1056/NEJMoa1703068"],
+                "seeds_library": library,
+            }))
+            .options(PathBuf::from("/tmp/out"))
+            .map(|options| {
+                options
+                    .seeds
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+            })
+        };
+        let bib = "@article{a, title = {HAVEN 1}, doi = {10.1056/NEJMoa1703068}}\n\
+                   @article{b, title = {HAVEN 3}, doi = {10.1056/NEJMoa1803550}}\n";
+        assert_eq!(
+            seeds(bib).expect("seeds"),
+            ["10.1056/nejmoa1703068", "10.1056/nejmoa1803550"]
+        );
+        let error = seeds("just some words").expect_err("no export");
+        assert!(
+            error.to_string().contains("no library file litrev reads"),
+            "{error}"
+        );
     }
 
     #[test]

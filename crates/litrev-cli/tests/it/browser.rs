@@ -466,3 +466,56 @@ fn the_run_page_asks_what_the_question_leaves_open() {
     eval(&tab, "document.getElementById('plan-box').open = true");
     screenshot(&tab, "8-plan");
 }
+
+/// The home page's library field: a BibTeX file chosen there makes its works the run's seeds,
+/// as the plan the API shows for the run says.
+#[test]
+fn a_library_chosen_in_the_form_gives_the_seeds() {
+    let Some(data) = testdata() else { return };
+    if !chromium_available() {
+        return;
+    }
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start(home.path(), &[]);
+    let url = &server.url;
+    let browser = browser();
+    let tab = browser.new_tab().expect("tab");
+    tab.set_default_timeout(PATIENCE);
+    tab.navigate_to(&format!("{url}/"))
+        .and_then(|tab| tab.wait_until_navigated())
+        .expect("home page");
+    let library = "@article{haven1, title = {Emicizumab Prophylaxis in Hemophilia A with Inhibitors}, doi = {10.1056/NEJMoa1703068}}\n";
+    let source = format!("snapshot:{}", works_file(&data, DATASET).display());
+    eval(
+        &tab,
+        &format!(
+            "(() => {{ document.getElementById('question').value = {}; document.getElementById('sources').value = {}; \
+             const files = new DataTransfer(); files.items.add(new File([{}], 'mine.bib')); \
+             document.getElementById('seeds-library').files = files.files; return true; }})()",
+            serde_json::Value::String(question(&data, DATASET)),
+            serde_json::Value::String(source),
+            serde_json::Value::String(library.to_owned()),
+        ),
+    );
+    click(&tab, "#start");
+    wait_until(
+        &tab,
+        "location.pathname.startsWith('/runs/')",
+        "the run page",
+    );
+    let run = eval(&tab, "decodeURIComponent(location.pathname.split('/')[2])");
+    let run = run.as_str().expect("the run's id");
+    let started = std::time::Instant::now();
+    let seeds = loop {
+        let shown: serde_json::Value = crate::serve::client()
+            .get(format!("{url}/api/runs/{run}"))
+            .send()
+            .and_then(reqwest::blocking::Response::json)
+            .expect("GET the run");
+        if !shown["plan"].is_null() || started.elapsed() > PATIENCE {
+            break shown["plan"]["seeds"].clone();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(seeds, serde_json::json!(["10.1056/nejmoa1703068"]));
+}

@@ -769,3 +769,47 @@ fn a_run_started_over_the_api_uses_the_language_model_it_names() {
     let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
     assert!(shown["cost"]["usd"].as_f64() > Some(0.0), "{shown}");
 }
+
+/// The web form's library file reaches the API as `seeds_library`, the text of an export: its
+/// works are the run's seeds, shown in the plan; a text that is no export is refused with a
+/// 400 that says which files are read.
+#[test]
+fn a_library_sent_as_text_gives_the_runs_seeds() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let server = Server::start(home.path(), &[]);
+    let url = &server.url;
+    let source = format!("snapshot:{}", works_file(&data, "Donners_2021").display());
+    let library = "@article{haven1, title = {Emicizumab Prophylaxis in Hemophilia A with Inhibitors},\n\
+                   doi = {10.1056/NEJMoa1703068}, year = 2017}\n\
+                   @article{haven3, title = {Emicizumab Prophylaxis in Patients Who Have Hemophilia A without Inhibitors},\n\
+                   doi = {10.1056/NEJMoa1803550}, year = 2018}\n";
+    let refused = client()
+        .post(format!("{url}/api/runs"))
+        .json(&serde_json::json!({
+            "question": "emicizumab", "sources": [source], "seeds_library": "a shopping list",
+        }))
+        .send()
+        .expect("POST");
+    refused_with(refused, 400, "no library file litrev reads");
+    let run = start_run(
+        url,
+        &serde_json::json!({
+            "question": "Pharmacokinetics and efficacy of emicizumab", "sources": [source],
+            "tier": "quick", "yes": true, "seeds_library": library,
+        }),
+    );
+    let events = follow(url, &run, None, &["done", "failed"], usize::MAX);
+    assert_eq!(
+        events.last().map(|event| event.kind.as_str()),
+        Some("done"),
+        "{events:?}"
+    );
+    let shown: serde_json::Value = get_json(&format!("{url}/api/runs/{run}"));
+    assert_eq!(
+        shown["plan"]["seeds"],
+        serde_json::json!(["10.1056/nejmoa1703068", "10.1056/nejmoa1803550"]),
+        "{}",
+        shown["plan"]
+    );
+}
