@@ -223,10 +223,19 @@ const LIBRARY_FILES: &str = "a zotero.sqlite, or a RIS, BibTeX, CSL-JSON, MEDLIN
 /// A library export's records (its format told by its content), as works where they carry
 /// an id.
 fn read_export_works(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<Work>>> {
-    let text = std::fs::read_to_string(path).map_err(|error| Error::BadInput {
+    let bytes = std::fs::read(path).map_err(|error| Error::BadInput {
         path: path.to_owned(),
-        message: format!("{error}: name {LIBRARY_FILES} (UTF-8 text)"),
+        message: format!("{error}: name {LIBRARY_FILES}"),
     })?;
+    let (text, encoding) = litrev_sources::library::decode(&bytes);
+    if encoding == "windows-1252" {
+        events(&Event::Notice {
+            message: format!(
+                "{} is not UTF-8: it was read as Windows-1252; if accented letters look wrong, export it again as UTF-8",
+                path.display()
+            ),
+        });
+    }
     export_works(&text, path, events)
 }
 

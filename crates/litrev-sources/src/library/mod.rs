@@ -3,7 +3,8 @@
 //! Zotero…), BibTeX and BibLaTeX (JabRef, Zotero, Mendeley, Google Scholar), CSL-JSON (Zotero,
 //! pandoc), MEDLINE text (PubMed's `.nbib`), PubMed XML, Web of Science's plain text and
 //! tables (Scopus CSV, IEEE Xplore, SpringerLink, ASReview); [`LibraryFormat::detect`] tells
-//! them apart by their content, whatever the file is called.
+//! them apart by their content, whatever the file is called, and [`decode`] reads their bytes
+//! whatever their encoding.
 
 mod bibtex;
 mod csl_json;
@@ -160,6 +161,44 @@ fn read_pubmed_xml(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>)
     }
 }
 
+/// A library file's text, whatever its encoding: a byte-order mark names it (UTF-8, UTF-16),
+/// else UTF-8 when the bytes are valid UTF-8, UTF-16 when every other byte of the opening is
+/// NUL, else Windows-1252 (JabRef's and EndNote's older files); line ends (`\r\n`, old
+/// Macintosh `\r`) become `\n`. Returns the text and the encoding's name.
+pub fn decode(bytes: &[u8]) -> (String, &'static str) {
+    use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+    let (text, encoding): (std::borrow::Cow<str>, &'static Encoding) =
+        if let Some((encoding, bom)) = Encoding::for_bom(bytes) {
+            let rest = bytes.get(bom..).unwrap_or_default();
+            (encoding.decode_without_bom_handling(rest).0, encoding)
+        } else if let Ok(text) = std::str::from_utf8(bytes) {
+            (text.into(), UTF_8)
+        } else {
+            let head = &bytes[..bytes.len().min(2048)];
+            let nul_at = |parity: usize| {
+                head.iter()
+                    .enumerate()
+                    .filter(|(at, byte)| at % 2 == parity && **byte == 0)
+                    .count()
+            };
+            let pairs = head.len() / 2;
+            let encoding = if pairs > 0 && nul_at(0) * 10 >= pairs * 3 {
+                UTF_16BE
+            } else if pairs > 0 && nul_at(1) * 10 >= pairs * 3 {
+                UTF_16LE
+            } else {
+                WINDOWS_1252
+            };
+            (encoding.decode_without_bom_handling(bytes).0, encoding)
+        };
+    let text = if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text.into_owned()
+    };
+    (text, encoding.name())
+}
+
 /// What a reader keeps of a file: its records, and the issues it reports.
 struct Reading<'a> {
     source: &'a Path,
@@ -289,6 +328,23 @@ mod tests {
     }
 
     #[test]
+    fn bytes_are_decoded_whatever_their_encoding_and_line_ends() {
+        let ris = "TY  - JOUR\rTI  - Über\rER  - \r";
+        let le: Vec<u8> = ris.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let (text, encoding) = decode(&le);
+        assert_eq!(
+            (text.as_str(), encoding),
+            ("TY  - JOUR\nTI  - Über\nER  - \n", "UTF-16LE")
+        );
+        let (records, _) = read_ris(&text, Path::new("mac.ris"));
+        assert_eq!(records[0].work.title.as_deref(), Some("Über"));
+        let (text, encoding) = decode(b"TI  - caf\xe9\r\n");
+        assert_eq!((text.as_str(), encoding), ("TI  - café\n", "windows-1252"));
+        let (text, encoding) = decode("\u{feff}TI  - café".as_bytes());
+        assert_eq!((text.as_str(), encoding), ("TI  - café", "UTF-8"));
+    }
+
+    #[test]
     fn years_are_found_whole() {
         assert_eq!(first_year("2017 Aug 31"), Some(2017));
         assert_eq!(first_year("Summer 2017"), Some(2017));
@@ -390,6 +446,60 @@ mod real_exports {
             assert!(
                 unreadable * 50 <= entries,
                 "{tarball}: {unreadable} of {entries} entries unreadable"
+            );
+        }
+    }
+
+    /// JabRef's encoding fixtures (UTF-8 with and without a header, UTF-16 big-endian with and
+    /// without a byte-order mark and with old Macintosh line ends, Windows-1252 declared as
+    /// such or as UTF-8): each decodes to the same entry as the UTF-8 file.
+    #[test]
+    fn real_files_in_other_encodings_are_decoded() {
+        let Some(data) = litrev_testkit::testdata() else {
+            return;
+        };
+        let files: Vec<(String, Vec<u8>)> = {
+            let file = std::fs::File::open(
+                data.join("import-exports/jabref/jabref-test-resources.tar.gz"),
+            )
+            .expect("jabref");
+            let mut archive = tar::Archive::new(GzDecoder::new(file));
+            let mut files = Vec::new();
+            for entry in archive.entries().expect("entries") {
+                let mut entry = entry.expect("entry");
+                let name = entry.path().expect("path").display().to_string();
+                if name.contains("/encoding-") {
+                    let mut bytes = Vec::new();
+                    entry.read_to_end(&mut bytes).expect("bytes");
+                    files.push((name, bytes));
+                }
+            }
+            files
+        };
+        assert_eq!(files.len(), 10);
+        for (name, bytes) in &files {
+            let (text, encoding) = decode(bytes);
+            if name.contains("windows-1252") {
+                // Their one entry has no title (an abstract or an author alone): the text is
+                // what is checked.
+                assert_eq!(encoding, "windows-1252", "{name}");
+                assert!(
+                    text.contains("25° C") || text.contains("Test\u{a0}I. Last"),
+                    "{name}: {text}"
+                );
+                continue;
+            }
+            let (records, issues) = read_bibtex(&text, Path::new(name));
+            assert_eq!(records.len(), 1, "{name} ({encoding}): {issues:?}");
+            let title = if name.contains("us-ascii") {
+                "testtitle"
+            } else {
+                "Ü ist ein Umlaut"
+            };
+            assert_eq!(
+                records[0].work.title.as_deref(),
+                Some(title),
+                "{name} ({encoding})"
             );
         }
     }
