@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use litrev_sources::SnapshotSource;
-use litrev_sources::library::{LibraryFormat, read_ris};
+use litrev_sources::library::{LibraryFormat, decode, read_ris};
 use litrev_sources::openalex::parse_work;
 
 use super::text;
@@ -156,7 +156,8 @@ pub(super) fn ris(input: &[u8]) -> Checked {
 /// `read` on one text, and the reader of whatever format the text is detected as: every
 /// record a work with its invariants, and with a title or an id.
 fn library(input: &[u8], format: LibraryFormat) -> Checked {
-    let text = text(input);
+    // The bytes as `--library` decodes a file (line ends made `\n`), then read as text.
+    let (text, _encoding) = decode(input);
     let mut formats = vec![format];
     formats.extend(LibraryFormat::detect(&text).filter(|detected| *detected != format));
     for format in formats {
