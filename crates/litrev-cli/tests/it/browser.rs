@@ -100,6 +100,37 @@ fn click(tab: &Tab, selector: &str) {
         .unwrap_or_else(|error| panic!("clicking {selector}: {error}"));
 }
 
+/// What a browser test drives: the shared data, a server on a home of its own, and a tab of
+/// headless Chromium; `None` (said loudly) when the data or Chromium is missing.
+struct Session {
+    tab: std::sync::Arc<Tab>,
+    _browser: Browser,
+    server: Server,
+    home: tempfile::TempDir,
+    data: PathBuf,
+}
+
+impl Session {
+    fn start() -> Option<Session> {
+        let data = testdata()?;
+        if !chromium_available() {
+            return None;
+        }
+        let home = tempfile::tempdir().expect("home");
+        let server = Server::start(home.path(), &[]);
+        let browser = browser();
+        let tab = browser.new_tab().expect("tab");
+        tab.set_default_timeout(PATIENCE);
+        Some(Session {
+            tab,
+            _browser: browser,
+            server,
+            home,
+            data,
+        })
+    }
+}
+
 /// Starts a review from the home page's form; the run page it lands on.
 fn start_from_form(tab: &Tab, url: &str, question: &str, snapshots: &[&Path]) {
     let sources: Vec<String> = snapshots
@@ -129,16 +160,10 @@ fn start_from_form(tab: &Tab, url: &str, question: &str, snapshots: &[&Path]) {
 
 #[test]
 fn a_review_is_made_screened_and_read_in_the_browser() {
-    let Some(data) = testdata() else { return };
-    if !chromium_available() {
+    let Some(session) = Session::start() else {
         return;
-    }
-    let home = tempfile::tempdir().expect("home");
-    let server = Server::start(home.path(), &[]);
-    let url = &server.url;
-    let browser = browser();
-    let tab = browser.new_tab().expect("tab");
-    tab.set_default_timeout(PATIENCE);
+    };
+    let (data, url, tab) = (&session.data, &session.server.url, &session.tab);
 
     start_from_form(
         &tab,
@@ -331,16 +356,11 @@ fn hostile_snapshot(data: &Path, folder: &Path) -> PathBuf {
 
 #[test]
 fn markup_in_titles_and_the_question_shows_as_text_and_runs_nothing() {
-    let Some(data) = testdata() else { return };
-    if !chromium_available() {
+    let Some(session) = Session::start() else {
         return;
-    }
-    let home = tempfile::tempdir().expect("home");
-    let snapshot = hostile_snapshot(&data, home.path());
-    let server = Server::start(home.path(), &[]);
-    let browser = browser();
-    let tab = browser.new_tab().expect("tab");
-    tab.set_default_timeout(PATIENCE);
+    };
+    let (data, server, tab) = (&session.data, &session.server, &session.tab);
+    let snapshot = hostile_snapshot(data, session.home.path());
     let question = format!(
         "{} <img src=x onerror=\"window.__pwned=3\">",
         question(&data, DATASET)
@@ -388,15 +408,10 @@ fn markup_in_titles_and_the_question_shows_as_text_and_runs_nothing() {
 /// chosen; answering with the narrower option sends the run on to search and to the gate.
 #[test]
 fn the_run_page_asks_what_the_question_leaves_open() {
-    let Some(data) = testdata() else { return };
-    if !chromium_available() {
+    let Some(session) = Session::start() else {
         return;
-    }
-    let home = tempfile::tempdir().expect("home");
-    let server = Server::start(home.path(), &[]);
-    let browser = browser();
-    let tab = browser.new_tab().expect("tab");
-    tab.set_default_timeout(PATIENCE);
+    };
+    let (data, server, tab) = (&session.data, &session.server, &session.tab);
     let pools = [
         works_file(&data, "Sep_2021"),
         works_file(&data, "van_der_Valk_2021"),
@@ -471,16 +486,10 @@ fn the_run_page_asks_what_the_question_leaves_open() {
 /// as the plan the API shows for the run says.
 #[test]
 fn a_library_chosen_in_the_form_gives_the_seeds() {
-    let Some(data) = testdata() else { return };
-    if !chromium_available() {
+    let Some(session) = Session::start() else {
         return;
-    }
-    let home = tempfile::tempdir().expect("home");
-    let server = Server::start(home.path(), &[]);
-    let url = &server.url;
-    let browser = browser();
-    let tab = browser.new_tab().expect("tab");
-    tab.set_default_timeout(PATIENCE);
+    };
+    let (data, url, tab) = (&session.data, &session.server.url, &session.tab);
     tab.navigate_to(&format!("{url}/"))
         .and_then(|tab| tab.wait_until_navigated())
         .expect("home page");
