@@ -163,7 +163,11 @@ fn a_review_is_made_screened_and_read_in_the_browser() {
     let Some(session) = Session::start() else {
         return;
     };
-    let (data, url, tab) = (&session.data, &session.server.url, &session.tab);
+    let (data, url, tab) = (
+        session.data.clone(),
+        &session.server.url,
+        session.tab.clone(),
+    );
 
     start_from_form(
         &tab,
@@ -359,8 +363,8 @@ fn markup_in_titles_and_the_question_shows_as_text_and_runs_nothing() {
     let Some(session) = Session::start() else {
         return;
     };
-    let (data, server, tab) = (&session.data, &session.server, &session.tab);
-    let snapshot = hostile_snapshot(data, session.home.path());
+    let (data, server, tab) = (session.data.clone(), &session.server, session.tab.clone());
+    let snapshot = hostile_snapshot(&data, session.home.path());
     let question = format!(
         "{} <img src=x onerror=\"window.__pwned=3\">",
         question(&data, DATASET)
@@ -411,7 +415,7 @@ fn the_run_page_asks_what_the_question_leaves_open() {
     let Some(session) = Session::start() else {
         return;
     };
-    let (data, server, tab) = (&session.data, &session.server, &session.tab);
+    let (data, server, tab) = (session.data.clone(), &session.server, session.tab.clone());
     let pools = [
         works_file(&data, "Sep_2021"),
         works_file(&data, "van_der_Valk_2021"),
@@ -489,7 +493,11 @@ fn a_library_chosen_in_the_form_gives_the_seeds() {
     let Some(session) = Session::start() else {
         return;
     };
-    let (data, url, tab) = (&session.data, &session.server.url, &session.tab);
+    let (data, url, tab) = (
+        session.data.clone(),
+        &session.server.url,
+        session.tab.clone(),
+    );
     tab.navigate_to(&format!("{url}/"))
         .and_then(|tab| tab.wait_until_navigated())
         .expect("home page");
