@@ -183,7 +183,7 @@ pub fn seeds_from(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<WorkId>> {
 /// [`Error::BadInput`] for a text litrev cannot read as an export, or one naming no work.
 pub fn seeds_from_text(text: &str, name: &str, events: &dyn Fn(&Event)) -> Result<Vec<WorkId>> {
     seeds_of(
-        export_works(text, Path::new(name), events)?,
+        export_works(text, Path::new(name), EXPORT_TEXTS, events)?,
         Path::new(name),
     )
 }
@@ -220,6 +220,9 @@ fn seeds_of(works: Vec<Option<Work>>, path: &Path) -> Result<Vec<WorkId>> {
 /// What `--library` reads, for the messages that name it.
 const LIBRARY_FILES: &str = "a zotero.sqlite, or a RIS, BibTeX, CSL-JSON, MEDLINE (.nbib), PubMed XML, Web of Science (plain text) or CSV export";
 
+/// What a library sent as text (the API's and MCP's `seeds_library`) may be, for its messages.
+const EXPORT_TEXTS: &str = "send the text of a RIS, BibTeX, CSL-JSON, MEDLINE (.nbib), PubMed XML, Web of Science (plain text) or CSV export";
+
 /// A library export's records (its format told by its content), as works where they carry
 /// an id.
 fn read_export_works(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<Work>>> {
@@ -236,21 +239,23 @@ fn read_export_works(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<
             ),
         });
     }
-    export_works(&text, path, events)
+    export_works(&text, path, &format!("name {LIBRARY_FILES}"), events)
 }
 
-/// The records of an export's text (`path` names it in messages), as works where they carry
-/// an id.
-fn export_works(text: &str, path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<Work>>> {
+/// The records of an export's text (`path` names it in messages, `formats` says what to give
+/// instead when it is none), as works where they carry an id.
+fn export_works(
+    text: &str,
+    path: &Path,
+    formats: &str,
+    events: &dyn Fn(&Event),
+) -> Result<Vec<Option<Work>>> {
     let bad = |message: String| Error::BadInput {
         path: path.to_owned(),
         message,
     };
-    let format = LibraryFormat::detect(text).ok_or_else(|| {
-        bad(format!(
-            "this is no library file litrev reads: name {LIBRARY_FILES}"
-        ))
-    })?;
+    let format = LibraryFormat::detect(text)
+        .ok_or_else(|| bad(format!("this is no library export litrev reads: {formats}")))?;
     let (records, issues) = format.read(text, path);
     let unnamed = issues
         .iter()

@@ -478,7 +478,10 @@ mod tests {
         );
         let error = seeds("just some words").expect_err("no export");
         assert!(
-            error.to_string().contains("no library file litrev reads"),
+            error
+                .to_string()
+                .contains("no library export litrev reads: send the text of")
+                && !error.to_string().contains("zotero.sqlite"),
             "{error}"
         );
     }

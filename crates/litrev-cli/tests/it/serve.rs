@@ -791,7 +791,11 @@ fn a_library_sent_as_text_gives_the_runs_seeds() {
         }))
         .send()
         .expect("POST");
-    refused_with(refused, 400, "no library file litrev reads");
+    refused_with(
+        refused,
+        400,
+        "no library export litrev reads: send the text of",
+    );
     let run = start_run(
         url,
         &serde_json::json!({

@@ -18,7 +18,7 @@ use crate::error::Issue;
 /// `@comment` blocks (JabRef's groups) are no records.
 pub fn read_bibtex(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
     let text = text.trim_start_matches('\u{feff}');
-    let mut issues = Vec::new();
+    let mut reading = Reading::new(source);
     let entries: Vec<(usize, Entry)> = match parse(text) {
         Ok(bibliography) => {
             let lines = entry_lines(text);
@@ -30,10 +30,8 @@ pub fn read_bibtex(text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>)
                 })
                 .collect()
         }
-        Err(_) => entry_by_entry(text, source, &mut issues),
+        Err(_) => entry_by_entry(text, &mut reading),
     };
-    let mut reading = Reading::new(source);
-    reading.issues = issues;
     for (line, entry) in entries {
         reading.push(record(&entry), line);
     }
@@ -86,7 +84,7 @@ fn entry_lines(text: &str) -> std::collections::HashMap<String, usize> {
 
 /// The entries of a file the parser refuses whole: each block parsed on its own, after the
 /// file's `@string` definitions; a block it still refuses is reported and skipped.
-fn entry_by_entry(text: &str, source: &Path, issues: &mut Vec<Issue>) -> Vec<(usize, Entry)> {
+fn entry_by_entry(text: &str, reading: &mut Reading) -> Vec<(usize, Entry)> {
     let blocks = blocks(text);
     let strings: String = blocks
         .iter()
@@ -110,14 +108,13 @@ fn entry_by_entry(text: &str, source: &Path, issues: &mut Vec<Issue>) -> Vec<(us
         });
         match parsed {
             Ok(bibliography) => entries.extend(bibliography.into_iter().map(|entry| (line, entry))),
-            Err(error) => issues.push(Issue {
-                path: source.to_owned(),
+            Err(error) => reading.report(
                 line,
-                message: format!(
+                format!(
                     "a BibTeX entry that cannot be read ({}) was skipped: check its braces and quotes",
                     error.kind
                 ),
-            }),
+            ),
         }
     }
     entries

@@ -125,13 +125,9 @@ fn record(fields: &[(String, String)]) -> Option<LabelledWork> {
     if title.is_none() && ids.primary().is_none() {
         return None;
     }
-    let year = first(&["PY", "Y1", "DA"]).and_then(|value| {
-        let digits: String = value.chars().filter(char::is_ascii_digit).take(4).collect();
-        digits
-            .parse::<i32>()
-            .ok()
-            .filter(|year| (1000..=2999).contains(year))
-    });
+    let year = first(&["PY", "Y1", "DA"])
+        .as_deref()
+        .and_then(super::first_year);
     let authors = ["AU", "A1"]
         .iter()
         .flat_map(|tag| all(tag))
@@ -242,6 +238,16 @@ mod tests {
         assert_eq!(work.biblio.last_page.as_deref(), Some("19"));
         assert_eq!(records[1].work.kind, WorkKind::BookChapter);
         assert_eq!(records[2].work.title.as_deref(), Some("One space"));
+    }
+
+    #[test]
+    fn the_year_is_read_wherever_the_date_puts_it() {
+        let (records, _) = read(
+            "TY  - JOUR\nTI  - Dated in the American order\nDA  - 08/31/2017\nER  - \n\
+             TY  - JOUR\nTI  - Dated by season\nPY  - Summer 2009\nER  - \n",
+        );
+        let years: Vec<Option<i32>> = records.iter().map(|record| record.work.year).collect();
+        assert_eq!(years, [Some(2017), Some(2009)]);
     }
 
     #[test]
