@@ -8,6 +8,7 @@
     reason = "telling the person running the tests that data or tools are missing is the point"
 )]
 
+pub mod abstracts;
 pub mod brave;
 pub mod hostile;
 pub mod http;

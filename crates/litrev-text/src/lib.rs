@@ -27,8 +27,9 @@ pub use phrases::{
 };
 pub use relevance::RelevanceProfile;
 pub use roles::{
-    LabelledAbstract, ModelError, Role, RoleModel, TrainConfig, counts_included_studies, cue_role,
-    full_text_role, label_role, labelled_abstract, roles_of, sentence_roles, train,
+    LabelledAbstract, ModelError, Reading, Role, RoleModel, TrainConfig, counts_included_studies,
+    cue_role, full_text_role, label_role, labelled_abstract, roles_of, sentence_readings,
+    sentence_roles, train,
 };
 pub use sentences::{
     LabelledSentence, is_boilerplate, split_labelled, split_sentences, strip_boilerplate,

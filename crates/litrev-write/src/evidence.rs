@@ -2,7 +2,7 @@
 //! sentences of its study card, read from its full text, with their pinpoints.
 
 use litrev_model::{CardField, FullTextSpan, SpanRef, StudyCard, Work, WorkId};
-use litrev_text::sentence_roles;
+use litrev_text::sentence_readings;
 
 pub use litrev_text::Role;
 
@@ -15,6 +15,9 @@ pub struct Span {
     pub text: String,
     /// Its role, by the sentence-role model and cue words.
     pub role: Role,
+    /// Whether its own words give it that role, not only its place in the abstract
+    /// (`litrev_text::Reading::sure`); a full-text sentence's role, from its card field, is.
+    pub sure: bool,
     /// Words in the sentence.
     pub words: usize,
 }
@@ -26,10 +29,10 @@ pub fn spans_of(work: &Work) -> Vec<Span> {
     };
     let id: WorkId = work.id();
     let _processing = litrev_model::processing(&id);
-    sentence_roles(text)
+    sentence_readings(text)
         .into_iter()
         .enumerate()
-        .map(|(index, ((start, end), role))| {
+        .map(|(index, ((start, end), reading))| {
             let sentence = &text[start..end];
             Span {
                 locator: SpanRef {
@@ -41,7 +44,8 @@ pub fn spans_of(work: &Work) -> Vec<Span> {
                     full_text: None,
                 },
                 text: sentence.to_owned(),
-                role,
+                role: reading.role,
+                sure: reading.sure,
                 words: sentence.split_whitespace().count(),
             }
         })
@@ -99,6 +103,7 @@ pub fn card_spans(id: &WorkId, card: &StudyCard, first: usize) -> Vec<Span> {
                 },
                 text: span.text.clone(),
                 role,
+                sure: true,
                 words: span.text.split_whitespace().count(),
             });
         }

@@ -1101,7 +1101,7 @@ impl<'a> Writer<'a> {
             if spans.len() >= 3 {
                 break;
             }
-            spans.extend(self.best_spans(id, &[Role::Method], 1, Some(centre)));
+            spans.extend(self.best_sure_spans(id, &[Role::Method], 1, Some(centre)));
         }
         if spans.is_empty() {
             return Vec::new();
@@ -2006,15 +2006,32 @@ impl<'a> Writer<'a> {
         count: usize,
         centre: Option<&SparseVector>,
     ) -> Vec<Span> {
-        let picked: Vec<Span> = self
-            .ranked_spans(id, roles, centre)
-            .into_iter()
-            .take(count)
-            .collect();
-        for span in &picked {
+        let ranked = self.ranked_spans(id, roles, centre);
+        self.pick(ranked, count)
+    }
+
+    /// As [`Writer::best_spans`], of the spans whose own words give them their role
+    /// ([`Span::sure`]): a part that stands on one role (how the works were done) quotes no
+    /// sentence that holds the role only by its place in its abstract.
+    fn best_sure_spans(
+        &mut self,
+        id: &WorkId,
+        roles: &[Role],
+        count: usize,
+        centre: Option<&SparseVector>,
+    ) -> Vec<Span> {
+        let mut ranked = self.ranked_spans(id, roles, centre);
+        ranked.retain(|span| span.sure);
+        self.pick(ranked, count)
+    }
+
+    /// The first `count` of `ranked`, marked used.
+    fn pick(&mut self, mut ranked: Vec<Span>, count: usize) -> Vec<Span> {
+        ranked.truncate(count);
+        for span in &ranked {
             self.mark_used(span);
         }
-        picked
+        ranked
     }
 
     /// Up to `count` spans with one of `roles`, each from a different one of `works`, for
@@ -2090,8 +2107,12 @@ impl<'a> Writer<'a> {
                 } else {
                     0.0
                 };
+                // A sentence that holds its role only by its place in the abstract is less
+                // often what the role says (`Span::sure`).
+                let unsure_penalty = if span.sure { 0.0 } else { 0.3 };
                 let score = role_weight(span.role) + 0.6 * centrality + number_bonus
                     - context_penalty
+                    - unsure_penalty
                     - sample_penalty
                     + full_text_bonus;
                 (score, span)
@@ -2718,6 +2739,41 @@ mod tests {
             .retain(|id| ["W1", "W3"].contains(&id.to_string().as_str()));
         let mut writer = Writer::new(&input, Drafting::Extractive);
         assert!(writer.debates(&unrelated).is_empty());
+    }
+
+    #[test]
+    fn methods_used_quotes_only_sentences_whose_words_name_a_method() {
+        use litrev_testkit::abstracts::{BARANO_2010, PAGIOLA_2010};
+        let mut fixture = debate_fixture();
+        fixture.work_mut("W3").abstract_text = Some(PAGIOLA_2010.to_owned());
+        fixture.work_mut("W4").abstract_text = Some(BARANO_2010.to_owned());
+        let input = fixture.input();
+        let theme = &fixture.organisation.themes[0];
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let unsure = writer.spans[&"W3".parse::<WorkId>().expect("id")]
+            .iter()
+            .find(|span| span.text.starts_with("Obtaining payments directly"))
+            .expect("the sentence")
+            .clone();
+        assert!(unsure.role == Role::Method && !unsure.sure, "{unsure:?}");
+        let centre = writer.theme_centre(theme);
+        let quoted: Vec<String> = writer
+            .methods_used(theme, &centre)
+            .iter()
+            .flat_map(|paragraph| paragraph.sentences.iter().map(Sentence::plain_text))
+            .collect();
+        assert!(
+            quoted
+                .iter()
+                .any(|sentence| sentence.contains("InVEST was used")),
+            "{quoted:#?}"
+        );
+        assert!(
+            !quoted
+                .iter()
+                .any(|sentence| sentence.contains("Obtaining payments")),
+            "{quoted:#?}"
+        );
     }
 
     #[test]

@@ -1021,6 +1021,7 @@ mod tests {
                 },
                 text: text.to_owned(),
                 role: Role::Result,
+                sure: true,
                 words: text.split_whitespace().count(),
             },
         }

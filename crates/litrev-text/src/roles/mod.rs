@@ -328,16 +328,46 @@ fn heading_words_role(heading: &str) -> Option<Role> {
     }
 }
 
-/// The sentences of a text (as `split_sentences` cuts them) with their roles: how the writer
-/// reads an abstract, and how `evidence.json` says what role a quoted sentence had.
+/// The sentences of a text (as `split_sentences` cuts them) with their roles: how
+/// `evidence.json` says what role a quoted sentence had.
 pub fn sentence_roles(text: &str) -> Vec<((usize, usize), Role)> {
+    sentence_readings(text)
+        .into_iter()
+        .map(|(range, reading)| (range, reading.role))
+        .collect()
+}
+
+/// A sentence's role, and whether the sentence's own words give it that role too
+/// ([`RoleModel::readings`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reading {
+    /// Its role in its abstract, by the model and the cue words.
+    pub role: Role,
+    /// Whether read alone it has the same role (or cue words gave it).
+    pub sure: bool,
+}
+
+/// The sentences of a text (as `split_sentences` cuts them) with their readings: how the
+/// writer reads an abstract. A build whose model cannot be read gives [`roles_of`]'s roles,
+/// sure only where cue words gave them.
+pub fn sentence_readings(text: &str) -> Vec<((usize, usize), Reading)> {
     let ranges = crate::split_sentences(text);
     let sentences: Vec<&str> = ranges
         .iter()
         .map(|&(start, end)| &text[start..end])
         .collect();
-    let roles = roles_of(&sentences);
-    ranges.into_iter().zip(roles).collect()
+    let readings = match RoleModel::shipped() {
+        Some(model) => model.readings(&sentences),
+        None => sentences
+            .iter()
+            .zip(roles_of(&sentences))
+            .map(|(sentence, role)| Reading {
+                role,
+                sure: cue_role(sentence).is_some(),
+            })
+            .collect(),
+    };
+    ranges.into_iter().zip(readings).collect()
 }
 
 /// The role cue words give a sentence whatever the model says: publishing boilerplate is
@@ -627,6 +657,42 @@ const LIMITATION_CUES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_role_held_only_by_its_place_is_unsure() {
+        use litrev_testkit::abstracts::{BARANO_2010, PAGIOLA_2010};
+        let reading = |text: &str, needle: &str| {
+            sentence_readings(text)
+                .into_iter()
+                .find(|((start, end), _)| text[*start..*end].contains(needle))
+                .map(|(_, reading)| reading)
+                .expect("the sentence")
+        };
+
+        // An unstructured abstract's sentence between its background and its findings.
+        let difficult = reading(PAGIOLA_2010, "Obtaining payments directly");
+        assert_eq!(difficult.role, Role::Method);
+        assert!(!difficult.sure, "{difficult:?}");
+        // A method its own words name.
+        let invest = reading(BARANO_2010, "InVEST was used");
+        assert_eq!(
+            invest,
+            Reading {
+                role: Role::Method,
+                sure: true
+            }
+        );
+        // Roles are the same as the plain reading gives them.
+        let roles: Vec<Role> = sentence_readings(PAGIOLA_2010)
+            .into_iter()
+            .map(|(_, reading)| reading.role)
+            .collect();
+        let plain: Vec<Role> = sentence_roles(PAGIOLA_2010)
+            .into_iter()
+            .map(|(_, role)| role)
+            .collect();
+        assert_eq!(roles, plain);
+    }
 
     #[test]
     fn a_full_text_sentence_takes_its_section_role_unless_its_words_say_more() {

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::Role;
+use super::{Reading, Role};
 use crate::terms::stem;
 
 /// How many roles the model scores.
@@ -72,6 +72,29 @@ impl RoleModel {
             .zip(self.classify(sentences))
             .map(|(sentence, role)| super::cue_role(sentence).unwrap_or(role))
             .collect()
+    }
+
+    /// Each sentence's role as [`RoleModel::roles`] gives it, and whether it is sure: the
+    /// sentence's own words, read alone (without its place in the abstract or its
+    /// neighbours), give it the same role. Leave one dataset out (`litrev bench roles`), the
+    /// sure readings are right more often (method 0.90 against 0.72, result 0.89 against
+    /// 0.66): an unsure one may hold its role only by where it stands, as an unstructured
+    /// abstract's middle sentence is read as a method between its background and its findings.
+    pub fn readings(&self, sentences: &[&str]) -> Vec<Reading> {
+        self.roles(sentences)
+            .into_iter()
+            .zip(sentences)
+            .map(|(role, sentence)| Reading {
+                role,
+                sure: super::cue_role(sentence).is_some() || self.alone(sentence) == role,
+            })
+            .collect()
+    }
+
+    /// The role a sentence's own words give it, read alone.
+    fn alone(&self, sentence: &str) -> Role {
+        let features: Vec<String> = features(&[sentence]).into_iter().flatten().collect();
+        Role::ALL[argmax(&self.log_probabilities(&features))]
     }
 
     /// The log-probability of each role for a sentence with these features.
