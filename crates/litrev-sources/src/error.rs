@@ -30,9 +30,9 @@ pub enum Error {
         /// The cause.
         source: std::io::Error,
     },
-    /// A file held lines but not one OpenAlex Work.
+    /// A file held lines but not one OpenAlex Work, nor a library export's record.
     #[error(
-        "`{path}` holds no OpenAlex Work records ({first_problem}): expected one Work JSON object per line, as in the OpenAlex data dump"
+        "`{path}` holds no OpenAlex Work records ({first_problem}): expected one Work JSON object per line, as in the OpenAlex data dump, or a library export (RIS, BibTeX, CSL-JSON, MEDLINE, PubMed XML, Web of Science, CSV) whose records carry DOIs"
     )]
     NoWorks {
         /// The file.

@@ -116,3 +116,43 @@ fn bibtex_and_csl_json_libraries_join_the_corpus() {
         "{seeds:?}"
     );
 }
+
+/// A library export as the whole corpus (`--source snapshot:scopus.csv`), offline: a review
+/// of a real Scopus export (litstudy's) cites only works of the export, and says how many of
+/// its records carry no id and were left out.
+#[test]
+fn a_library_export_is_the_corpus_of_a_review() {
+    let Some(data) = testdata() else { return };
+    let export = data.join("import-exports/litstudy/scopus.csv");
+    let text = std::fs::read_to_string(&export).expect("scopus.csv");
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let output = review_of(
+        home.path(),
+        "Petri nets and dynamic models of biological signalling pathways",
+        &export,
+        &out,
+        &["--yes", "--tier", "quick"],
+        &[],
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let said = String::from_utf8_lossy(&output.stderr).to_string()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("14 of its 58 table records have no DOI"),
+        "{said}"
+    );
+    let references: Vec<Value> = serde_json::from_str(
+        &std::fs::read_to_string(out.join("references.json")).expect("references.json"),
+    )
+    .expect("CSL-JSON");
+    assert!(references.len() >= 10, "{}", references.len());
+    let lower = text.to_lowercase();
+    for item in &references {
+        let doi = item["DOI"].as_str().expect("every reference has its DOI");
+        assert!(
+            lower.contains(&doi.to_lowercase()),
+            "{doi} is not in the export"
+        );
+    }
+}

@@ -61,7 +61,7 @@ pub(super) fn snapshot_seeds(data: &Path) -> Seeds {
 
 /// `SnapshotSource::read_works` on one file. Besides the works' invariants: a line is either
 /// a work or a reported issue, and a file with any readable work is read (ARCHITECTURE.md: a
-/// malformed line is skipped and reported).
+/// malformed line is skipped and reported); a file with none may be read as a library export.
 pub(super) fn snapshot(input: &[u8]) -> Checked {
     with_file("snapshot.jsonl", input, |path| {
         let read = SnapshotSource::read_works(&[path.to_owned()]);
@@ -85,6 +85,8 @@ pub(super) fn snapshot(input: &[u8]) -> Checked {
             }
         }
         match read {
+            // No line is a work: read as a library export, or refused.
+            Ok(_) if parsable == 0 => Ok(()),
             Ok((works, issues)) => {
                 if works.len() != parsable || works.len() + issues.len() != lines {
                     return Err(format!(

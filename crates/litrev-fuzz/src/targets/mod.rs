@@ -61,7 +61,7 @@ pub const TARGETS: &[Target] = &[
     },
     Target {
         name: "snapshot_file",
-        parsers: "SnapshotSource::read_works (a .jsonl file, plain or gzipped, line by line)",
+        parsers: "SnapshotSource::read_works (a .jsonl file, plain or gzipped, line by line; else a library export)",
         format: Format::JsonLines,
         input: Input::Bytes,
         seeds: files::snapshot_seeds,

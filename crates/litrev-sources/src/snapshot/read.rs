@@ -1,4 +1,5 @@
-//! Reading snapshot files: folders expanded, gzip detected, one Work per line.
+//! Reading snapshot files: folders expanded, gzip detected, one Work per line, or a library
+//! export's records.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -12,7 +13,7 @@ use crate::error::{Error, Issue, Result};
 use crate::openalex::parse_work;
 
 /// Bumped whenever the index layout or the Work conversion changes, so old indexes are rebuilt.
-const INDEX_FORMAT: &str = "litrev-snapshot-index-v4";
+const INDEX_FORMAT: &str = "litrev-snapshot-index-v5";
 
 /// Expands folders into their `.jsonl`/`.jsonl.gz`/`.json` files, sorted; keeps files as given.
 pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
@@ -92,7 +93,26 @@ pub(crate) fn fingerprint(files: &[PathBuf]) -> Result<String> {
         .collect())
 }
 
-/// Reads one file, handing each parsed work to `sink` and recording bad lines as issues.
+/// The file's text, gzip or not.
+fn open(path: &Path) -> Result<Box<dyn BufRead>> {
+    let read_error = |source| Error::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = File::open(path).map_err(read_error)?;
+    let mut magic = [0u8; 2];
+    let is_gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
+    let file = File::open(path).map_err(read_error)?;
+    Ok(if is_gzip {
+        Box::new(BufReader::new(MultiGzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    })
+}
+
+/// Reads one file, handing each parsed work to `sink` and recording bad lines as issues: one
+/// OpenAlex Work per line, or, for a file none of whose lines is a Work, a library export as
+/// `--library` reads it ([`read_export`]).
 ///
 /// # Errors
 /// When the file cannot be read, or has lines but none is a Work.
@@ -105,15 +125,7 @@ pub(crate) fn read_file(
         path: path.to_owned(),
         source,
     };
-    let mut file = File::open(path).map_err(read_error)?;
-    let mut magic = [0u8; 2];
-    let is_gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
-    let file = File::open(path).map_err(read_error)?;
-    let reader: Box<dyn BufRead> = if is_gzip {
-        Box::new(BufReader::new(MultiGzDecoder::new(file)))
-    } else {
-        Box::new(BufReader::new(file))
-    };
+    let reader = open(path)?;
     let mut parsed = 0;
     let mut first_problem = None;
     let issues_before = issues.len();
@@ -145,9 +157,70 @@ pub(crate) fn read_file(
         && let Some(first_problem) = first_problem
     {
         issues.truncate(issues_before);
+        // No line is a Work: the file may be a library export.
+        let mut found = Vec::new();
+        if let Ok(read) = read_export(path, open(path)?, sink, &mut found) {
+            issues.extend(found);
+            return Ok(read);
+        }
         return Err(Error::NoWorks {
             path: path.to_owned(),
             first_problem,
+        });
+    }
+    Ok(parsed)
+}
+
+/// A library export (RIS, BibTeX, CSL-JSON, MEDLINE, PubMed XML, Web of Science, a table; in
+/// any encoding `library::decode` reads) as a snapshot: the reviewer's own records, a closed
+/// corpus. A record with no id (DOI, PMID, arXiv id, web address) could not be cited, so it is
+/// left out and counted in one issue.
+fn read_export(
+    path: &Path,
+    mut reader: Box<dyn BufRead>,
+    sink: &mut dyn FnMut(Work),
+    issues: &mut Vec<Issue>,
+) -> Result<usize> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|source| Error::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+    let (text, _) = crate::library::decode(&bytes);
+    let no_works = |first_problem: String| Error::NoWorks {
+        path: path.to_owned(),
+        first_problem,
+    };
+    let format = crate::library::LibraryFormat::detect(&text).ok_or_else(|| {
+        no_works("it is neither OpenAlex Work lines nor a library export".to_owned())
+    })?;
+    let (records, found) = format.read(&text, path);
+    let total = records.len();
+    let mut parsed = 0;
+    for record in records {
+        if record.work.ids.primary().is_some() {
+            sink(record.work);
+            parsed += 1;
+        }
+    }
+    if parsed == 0 {
+        return Err(no_works(format!(
+            "none of its {total} {} records has a DOI, PMID, arXiv id or web address",
+            format.name()
+        )));
+    }
+    issues.extend(found);
+    if parsed < total {
+        issues.push(Issue {
+            path: path.to_owned(),
+            line: 1,
+            message: format!(
+                "{} of its {total} {} records have no DOI, PMID, arXiv id or web address and were left out: add their DOIs in your reference manager",
+                total - parsed,
+                format.name()
+            ),
         });
     }
     Ok(parsed)

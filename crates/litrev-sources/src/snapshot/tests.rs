@@ -259,3 +259,77 @@ fn malformed_files_get_a_clear_error_and_bad_lines_are_skipped() {
     let missing = SnapshotSource::read_works(&[folder.path().join("nope.jsonl")]);
     assert!(missing.is_err());
 }
+
+/// A library export is a snapshot too, the reviewer's own records as a closed corpus: searched,
+/// looked up and walked by the references they carry; records without an id are counted.
+#[test]
+fn a_library_export_is_a_snapshot_of_its_records() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let ris = folder.path().join("mine.ris");
+    std::fs::write(
+        &ris,
+        "TY  - JOUR\nTI  - Petri nets in systems biology\nAB  - Petri nets model signalling pathways.\nDO  - 10.1000/petri\nPY  - 2019\nER  - \n\
+         TY  - JOUR\nTI  - A record without any identifier\nER  - \n\
+         TY  - JOUR\nTI  - Molecular dynamics at scale\nDO  - 10.1000/namd\nER  - \n",
+    )
+    .expect("write");
+    let index = tempfile::tempdir().expect("index");
+    let (snapshot, report) =
+        SnapshotSource::open(std::slice::from_ref(&ris), index.path(), &|_| {}).expect("open");
+    assert_eq!(report.works, 2);
+    assert_eq!(report.issues.len(), 1, "{:?}", report.issues);
+    assert!(
+        report.issues[0]
+            .message
+            .starts_with("1 of its 3 RIS records have no DOI"),
+        "{}",
+        report.issues[0].message
+    );
+    let hits = snapshot.search(&query("petri nets"), 5).expect("search");
+    assert_eq!(
+        hits.first().map(|hit| hit.work.id().to_string()),
+        Some("10.1000/petri".to_owned())
+    );
+    let found = snapshot
+        .lookup(&["10.1000/namd".parse().expect("doi")])
+        .expect("lookup");
+    assert_eq!(
+        found.first().and_then(|work| work.title.as_deref()),
+        Some("Molecular dynamics at scale")
+    );
+
+    // One CSL-JSON object over several lines opens on a brace, as Work lines do.
+    let csl = folder.path().join("one.json");
+    std::fs::write(
+        &csl,
+        "{\n  \"type\": \"article-journal\",\n  \"title\": \"One item\",\n  \"DOI\": \"10.1000/one\"\n}\n",
+    )
+    .expect("write");
+    let (works, _) = SnapshotSource::read_works(&[csl]).expect("CSL-JSON");
+    assert_eq!(works.len(), 1);
+
+    // A real Web of Science export: its records with a DOI, their cited references' DOIs as
+    // references to walk.
+    let Some(data) = testdata() else { return };
+    let savedrecs = data.join("import-exports/metaknowledge/savedrecs.txt");
+    let text = std::fs::read_to_string(&savedrecs).expect("read");
+    let with_doi = text.lines().filter(|line| line.starts_with("DI ")).count();
+    let (works, issues) = SnapshotSource::read_works(&[savedrecs]).expect("WoS");
+    assert_eq!(works.len(), 18);
+    assert!(
+        issues
+            .iter()
+            .any(|issue| issue.message.starts_with("14 of its 32"))
+    );
+    assert_eq!(
+        works.iter().filter(|work| work.ids.doi.is_some()).count(),
+        with_doi
+    );
+    assert!(
+        works
+            .iter()
+            .map(|work| work.references.len())
+            .sum::<usize>()
+            > 100
+    );
+}
