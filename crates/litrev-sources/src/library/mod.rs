@@ -91,7 +91,14 @@ impl LibraryFormat {
                 .any(|root| head.contains(root))
                 .then_some(LibraryFormat::PubmedXml);
         }
-        let first_tagged = text.lines().find(|line| !line.trim().is_empty());
+        // Ovid numbers its records on lines of their own ("1.") before their tags.
+        let first_tagged = text.lines().find(|line| {
+            let line = line.trim();
+            !line.is_empty()
+                && !line.strip_suffix('.').is_some_and(|number| {
+                    !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+                })
+        });
         if first_tagged.is_some_and(|line| ris::opens_record(line.trim_end())) {
             return Some(LibraryFormat::Ris);
         }
@@ -293,6 +300,10 @@ mod tests {
     #[test]
     fn formats_are_told_by_content() {
         let cases = [
+            (
+                "1.\nTY  - JOUR\nT1  - Ovid numbers its records\nER  - \n",
+                Some(LibraryFormat::Ris),
+            ),
             (
                 "\u{feff}TY  - JOUR\nTI  - x\nER  - \n",
                 Some(LibraryFormat::Ris),

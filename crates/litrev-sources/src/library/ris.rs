@@ -297,6 +297,11 @@ mod tests {
         ];
         for (file, count) in expected {
             let text = std::fs::read_to_string(folder.join(file)).expect(file);
+            assert_eq!(
+                crate::library::LibraryFormat::detect(&text),
+                Some(crate::library::LibraryFormat::Ris),
+                "{file} is told as RIS (Ovid's numbered records too)"
+            );
             let (records, _issues) = read_ris(&text, &folder.join(file));
             assert_eq!(records.len(), count, "{file}");
             let titled = records

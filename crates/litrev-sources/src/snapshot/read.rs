@@ -157,10 +157,9 @@ pub(crate) fn read_file(
         && let Some(first_problem) = first_problem
     {
         issues.truncate(issues_before);
-        // No line is a Work: the file may be a library export.
-        let mut found = Vec::new();
-        if let Ok(read) = read_export(path, open(path)?, sink, &mut found) {
-            issues.extend(found);
+        // No line is a Work: the file may be a library export, whose own problem is then the
+        // one to tell.
+        if let Some(read) = read_export(path, open(path)?, sink, issues)? {
             return Ok(read);
         }
         return Err(Error::NoWorks {
@@ -174,13 +173,16 @@ pub(crate) fn read_file(
 /// A library export (RIS, BibTeX, CSL-JSON, MEDLINE, PubMed XML, Web of Science, a table; in
 /// any encoding `library::decode` reads) as a snapshot: the reviewer's own records, a closed
 /// corpus. A record with no id (DOI, PMID, arXiv id, web address) could not be cited, so it is
-/// left out and counted in one issue.
+/// left out and counted in one issue. `None` when the text is no export.
+///
+/// # Errors
+/// When the file cannot be read, or none of the export's records has an id.
 fn read_export(
     path: &Path,
     mut reader: Box<dyn BufRead>,
     sink: &mut dyn FnMut(Work),
     issues: &mut Vec<Issue>,
-) -> Result<usize> {
+) -> Result<Option<usize>> {
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
@@ -193,9 +195,9 @@ fn read_export(
         path: path.to_owned(),
         first_problem,
     };
-    let format = crate::library::LibraryFormat::detect(&text).ok_or_else(|| {
-        no_works("it is neither OpenAlex Work lines nor a library export".to_owned())
-    })?;
+    let Some(format) = crate::library::LibraryFormat::detect(&text) else {
+        return Ok(None);
+    };
     let (records, found) = format.read(&text, path);
     let total = records.len();
     let mut parsed = 0;
@@ -206,10 +208,19 @@ fn read_export(
         }
     }
     if parsed == 0 {
-        return Err(no_works(format!(
-            "none of its {total} {} records has a DOI, PMID, arXiv id or web address",
-            format.name()
-        )));
+        return Err(no_works(match found.first() {
+            _ if total > 0 => format!(
+                "none of its {total} {} records has a DOI, PMID, arXiv id or web address",
+                format.name()
+            ),
+            Some(issue) => format!(
+                "no {} record could be read: line {}: {}",
+                format.name(),
+                issue.line,
+                issue.message
+            ),
+            None => format!("it holds no {} record", format.name()),
+        }));
     }
     issues.extend(found);
     if parsed < total {
@@ -223,5 +234,5 @@ fn read_export(
             ),
         });
     }
-    Ok(parsed)
+    Ok(Some(parsed))
 }
