@@ -191,10 +191,6 @@ fn read_export(
             source,
         })?;
     let (text, _) = crate::library::decode(&bytes);
-    let no_works = |first_problem: String| Error::NoWorks {
-        path: path.to_owned(),
-        first_problem,
-    };
     let Some(format) = crate::library::LibraryFormat::detect(&text) else {
         return Ok(None);
     };
@@ -208,7 +204,7 @@ fn read_export(
         }
     }
     if parsed == 0 {
-        return Err(no_works(match found.first() {
+        let first_problem = match found.first() {
             _ if total > 0 => format!(
                 "none of its {total} {} records has a DOI, PMID, arXiv id or web address",
                 format.name()
@@ -220,7 +216,11 @@ fn read_export(
                 issue.message
             ),
             None => format!("it holds no {} record", format.name()),
-        }));
+        };
+        return Err(Error::NoWorks {
+            path: path.to_owned(),
+            first_problem,
+        });
     }
     issues.extend(found);
     if parsed < total {

@@ -81,12 +81,18 @@ impl RoleModel {
     /// 0.66): an unsure one may hold its role only by where it stands, as an unstructured
     /// abstract's middle sentence is read as a method between its background and its findings.
     pub fn readings(&self, sentences: &[&str]) -> Vec<Reading> {
-        self.roles(sentences)
+        self.classify(sentences)
             .into_iter()
             .zip(sentences)
-            .map(|(role, sentence)| Reading {
-                role,
-                sure: super::cue_role(sentence).is_some() || self.alone(sentence) == role,
+            .map(|(role, sentence)| match super::cue_role(sentence) {
+                Some(cued) => Reading {
+                    role: cued,
+                    sure: true,
+                },
+                None => Reading {
+                    role,
+                    sure: self.alone(sentence) == role,
+                },
             })
             .collect()
     }
