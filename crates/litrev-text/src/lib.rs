@@ -32,7 +32,8 @@ pub use roles::{
     sentence_roles, train,
 };
 pub use sentences::{
-    LabelledSentence, is_boilerplate, split_labelled, split_sentences, strip_boilerplate,
+    LabelledSentence, is_boilerplate, reads_as_references, split_labelled, split_sentences,
+    strip_boilerplate,
 };
 pub use stopwords::{is_generic, is_stopword};
 pub use support::{MIN_SPAN_SUPPORT, MIN_SUPPORT, Support, Unsupported, check_support, support};

@@ -152,6 +152,52 @@ pub fn is_copyright_notice(sentence: &str) -> bool {
         || lower.contains("all rights reserved")
 }
 
+/// Whether a sentence is bibliographic references rather than prose: a record whose abstract
+/// is its reference list (`Butler R A, Koh L P and Ghazoul J 2009 REDD in the red …`) or its
+/// own citation (`Journal of Sustainable Forestry: Vol. 28, …, pp. 456-480.`, `(2009). Title.`).
+/// Three or more authors written as surname and initials, a volume beside a page locator,
+/// or a year in brackets opening the sentence. No sentence of an abstract reads so.
+pub fn reads_as_references(sentence: &str) -> bool {
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let surname = |word: &str| {
+        let mut chars = word.trim_end_matches(',').chars();
+        chars.next().is_some_and(char::is_uppercase)
+            && word.trim_end_matches(',').chars().count() >= 2
+            && chars.all(|c| c.is_lowercase() || c == '-' || c == '\'')
+    };
+    let initials = |word: &str| {
+        let letters = word.trim_end_matches([',', ';']);
+        !letters.is_empty()
+            && letters
+                .split('.')
+                .filter(|part| !part.is_empty())
+                .all(|part| part.chars().count() == 1 && part.chars().all(char::is_uppercase))
+    };
+    // Distinct surnames: "Group A, Group B and Group C" names one group thrice.
+    let authors: std::collections::BTreeSet<&str> = words
+        .windows(2)
+        .filter(|pair| surname(pair[0]) && initials(pair[1]))
+        .map(|pair| pair[0].trim_end_matches(','))
+        .collect();
+    let lower = sentence.to_lowercase();
+    let after_number = |cue: &str| {
+        lower.match_indices(cue).any(|(at, _)| {
+            lower[at + cue.len()..]
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    let volume = after_number("vol.") || after_number("volume ");
+    let pages = after_number("pp.") || after_number("pp ");
+    let opens_on_a_year = sentence.trim_start().strip_prefix('(').is_some_and(|rest| {
+        rest.len() >= 6
+            && rest.is_char_boundary(4)
+            && rest[..4].chars().all(|c| c.is_ascii_digit())
+            && rest[4..].starts_with(").")
+    });
+    authors.len() >= 3 || (volume && pages) || opens_on_a_year
+}
+
 /// Whether a sentence is publishing boilerplate (funding, trial registration, copyright,
 /// disclosures, a publisher's stand-in for a missing abstract) rather than content.
 pub fn is_boilerplate(sentence: &str) -> bool {
@@ -255,7 +301,7 @@ const BULLETS: &[&str] = &["•", "►", "▶", "■", "▪", "●", "◆"];
 /// Words after which a full stop does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
     "al", "approx", "ca", "cf", "dr", "drs", "e.g", "eg", "etc", "fig", "figs", "i.e", "ie",
-    "incl", "mr", "mrs", "ms", "no", "nos", "prof", "ref", "refs", "resp", "sp", "spp", "st",
+    "incl", "mr", "mrs", "ms", "no", "nos", "pp", "prof", "ref", "refs", "resp", "sp", "spp", "st",
     "vol", "vs", "viz",
 ];
 
@@ -970,6 +1016,33 @@ mod tests {
         assert!(!is_boilerplate(
             "The HAVEN 3 (NCT02847637) study was designed to assess the efficacy, safety, and pharmacokinetics of emicizumab."
         ));
+    }
+
+    #[test]
+    fn references_are_told_from_sentences_that_name_people_or_letters() {
+        // Recorded OpenAlex works: Carlson 2009's abstract is its reference list, Huberman
+        // 2009's is its own citation.
+        for references in [
+            "USA 103 12947–50 Butler R A, Koh L P and Ghazoul J 2009 REDD in the red: palm oil could undermine carbon payment schemes Conserv.",
+            "2 67–73 Curran L M, Trigg S N, Mcdonald A K, Astiani D, Hardiono Y M, Siregar P, Caniago I and Kasischke E 2004 Lowland forest loss in protected areas of Indonesian Borneo Science 303 1000–3.",
+            "Journal of Sustainable Forestry: Vol. 28, Financing for Forest Conservation: Payments for Ecosystem Services in the Tropics, pp. 456-480.",
+            "(2009). World Heritage Sites and the Integration of Biodiversity into an International PES Framework.",
+            "Smith, J. A., Jones, B., Brown, C. D. and White, E. 2004.",
+        ] {
+            assert!(reads_as_references(references), "{references}");
+        }
+        for sentence in [
+            "Type I and type II diabetes differ, as Hepatitis B and C do.",
+            "Patients with haemophilia A and vitamin D deficiency were seen by Dr Smith.",
+            "The term is understood as in the report (Markandya et al. 2001) and Harvey et al. (2005).",
+            "Group A, Group B and Group C received 10, 20 and 40 mg (pp. 3 of the protocol).",
+            "Volume 2 of the survey covers 2009.",
+        ] {
+            assert!(!reads_as_references(sentence), "{sentence}");
+        }
+        // "pp." abbreviates pages and ends no sentence.
+        let text = "It appeared in Vol. 28, pp. 456-480. Then it was cited.";
+        assert_eq!(split_sentences(text).len(), 2);
     }
 
     #[test]

@@ -215,6 +215,12 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "second,",
         "third,",
         "lastly",
+        // A sentence opening on a conjunction goes on from the one before ("But the
+        // sanctuaries face threats …").
+        "but ",
+        "and ",
+        "or ",
+        "nor ",
     ];
     let lower = sentence.trim_start().to_lowercase();
     OPENERS.iter().any(|opener| lower.starts_with(opener))
@@ -1120,6 +1126,11 @@ mod tests {
             "Most notably, an intra-individual comparison demonstrated superiority of emicizumab."
         ));
         assert!(!leans_on_context("Items were scored from 0 to 4."));
+        // Recorded OpenAlex works (Grieg-Gran 2008), quoted alone under the review's methods.
+        assert!(leans_on_context(
+            "But the sanctuaries face threats from clearance of land by in-migrating settlers."
+        ));
+        assert!(!leans_on_context("Andean farmers were surveyed twice."));
         assert!(!leans_on_context(
             "This study found lower cortisol in obese children."
         ));

@@ -354,9 +354,10 @@ impl<'a> Writer<'a> {
     }
 
     /// How `works` went about their question: the designs their abstracts name, then two of
-    /// their method sentences in their words.
+    /// their method sentences in their words, each a method by its own words ([`Span::sure`]),
+    /// as in a theme's *Methods used*.
     fn approaches(&mut self, whose: &str, works: &[WorkId]) -> Option<Paragraph> {
-        let spans = self.standalone_spans(works, &[Role::Method], 2);
+        let spans = self.standalone_spans_where(works, &[Role::Method], 2, |span| span.sure);
         if spans.is_empty() {
             return None;
         }
@@ -2040,6 +2041,17 @@ impl<'a> Writer<'a> {
     /// neighbour ("This suggests…") only from a work with no other, when no work has one that
     /// stands alone. Picked spans are marked used.
     fn standalone_spans(&mut self, works: &[WorkId], roles: &[Role], count: usize) -> Vec<Span> {
+        self.standalone_spans_where(works, roles, count, |_| true)
+    }
+
+    /// As [`Writer::standalone_spans`], of the spans `keep` accepts.
+    fn standalone_spans_where(
+        &mut self,
+        works: &[WorkId],
+        roles: &[Role],
+        count: usize,
+        keep: impl Fn(&Span) -> bool,
+    ) -> Vec<Span> {
         let mut picked: Vec<Span> = Vec::new();
         while picked.len() < count {
             let mut leaning = None;
@@ -2048,7 +2060,8 @@ impl<'a> Writer<'a> {
                 if picked.iter().any(|span| span.locator.work == *id) {
                     continue;
                 }
-                let ranked = self.ranked_spans(id, roles, None);
+                let mut ranked = self.ranked_spans(id, roles, None);
+                ranked.retain(&keep);
                 if let Some(span) = ranked.iter().find(|span| !leans_on_context(&span.text)) {
                     alone = Some(span.clone());
                     break;
@@ -2749,31 +2762,70 @@ mod tests {
         fixture.work_mut("W4").abstract_text = Some(BARANO_2010.to_owned());
         let input = fixture.input();
         let theme = &fixture.organisation.themes[0];
-        let mut writer = Writer::new(&input, Drafting::Extractive);
-        let unsure = writer.spans[&"W3".parse::<WorkId>().expect("id")]
+        let unsure = Writer::new(&input, Drafting::Extractive).spans
+            [&"W3".parse::<WorkId>().expect("id")]
             .iter()
             .find(|span| span.text.starts_with("Obtaining payments directly"))
             .expect("the sentence")
             .clone();
         assert!(unsure.role == Role::Method && !unsure.sure, "{unsure:?}");
+        let plain = |paragraphs: &[Paragraph]| -> Vec<String> {
+            paragraphs
+                .iter()
+                .flat_map(|paragraph| paragraph.sentences.iter().map(Sentence::plain_text))
+                .collect()
+        };
+        // A theme's *Methods used* and the review's methods part, each from a fresh writer.
+        let mut writer = Writer::new(&input, Drafting::Extractive);
         let centre = writer.theme_centre(theme);
-        let quoted: Vec<String> = writer
-            .methods_used(theme, &centre)
-            .iter()
-            .flat_map(|paragraph| paragraph.sentences.iter().map(Sentence::plain_text))
-            .collect();
-        assert!(
-            quoted
-                .iter()
-                .any(|sentence| sentence.contains("InVEST was used")),
-            "{quoted:#?}"
+        let methods_used = plain(&writer.methods_used(theme, &centre));
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let approaches = plain(
+            &writer
+                .approaches("the", &theme.works)
+                .into_iter()
+                .collect::<Vec<_>>(),
         );
-        assert!(
-            !quoted
-                .iter()
-                .any(|sentence| sentence.contains("Obtaining payments")),
-            "{quoted:#?}"
-        );
+        for quoted in [methods_used, approaches] {
+            assert!(
+                quoted
+                    .iter()
+                    .any(|sentence| sentence.contains("InVEST was used")),
+                "{quoted:#?}"
+            );
+            assert!(
+                !quoted
+                    .iter()
+                    .any(|sentence| sentence.contains("Obtaining payments")),
+                "{quoted:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_span_that_holds_its_role_only_by_its_place_ranks_below_one_that_holds_it_by_its_words() {
+        use litrev_testkit::abstracts::PAGIOLA_2010;
+        let mut fixture = debate_fixture();
+        fixture.work_mut("W3").abstract_text = Some(PAGIOLA_2010.to_owned());
+        let input = fixture.input();
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let id: WorkId = "W3".parse().expect("id");
+        let first_result = |writer: &Writer<'_>| {
+            writer.ranked_spans(&id, &[Role::Result], None)[0]
+                .text
+                .clone()
+        };
+        // Two sure results without numbers or leaning openers: the earlier one goes first.
+        assert!(first_result(&writer).starts_with("In most cases"));
+        // Held only by its place, it goes after the later one.
+        let spans = writer.spans.get_mut(&id).expect("the work's spans");
+        let earlier = spans
+            .iter_mut()
+            .find(|span| span.text.starts_with("In most cases"))
+            .expect("the sentence");
+        assert!(earlier.role == Role::Result && earlier.sure, "{earlier:?}");
+        earlier.sure = false;
+        assert!(first_result(&writer).starts_with("The results show"));
     }
 
     #[test]

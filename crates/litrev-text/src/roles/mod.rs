@@ -15,7 +15,7 @@ mod train;
 pub use model::{ModelError, RoleModel};
 pub use train::{TrainConfig, train};
 
-use crate::sentences::{is_boilerplate, is_copyright_notice, split_labelled};
+use crate::sentences::{is_boilerplate, is_copyright_notice, reads_as_references, split_labelled};
 
 /// What a sentence of an abstract does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -370,13 +370,14 @@ pub fn sentence_readings(text: &str) -> Vec<((usize, usize), Reading)> {
     ranges.into_iter().zip(readings).collect()
 }
 
-/// The role cue words give a sentence whatever the model says: publishing boilerplate is
-/// "other", a call for more research is future work, a named limitation is a limitation.
-/// These are what structured abstracts rarely label, so no model learns them from labels.
+/// The role cue words give a sentence whatever the model says: publishing boilerplate and
+/// bibliographic references are "other", a call for more research is future work, a named
+/// limitation is a limitation, a paper that says what it examines states its objective. These
+/// are what structured abstracts rarely label, so no model learns them from labels.
 pub fn cue_role(sentence: &str) -> Option<Role> {
     let lower = sentence.to_lowercase();
     let has = |cues: &[&str]| cues.iter().any(|cue| lower.contains(cue));
-    if is_boilerplate(sentence) || has(NOTICE_CUES) {
+    if is_boilerplate(sentence) || reads_as_references(sentence) || has(NOTICE_CUES) {
         return Some(Role::Other);
     }
     let opening = lower.trim_start();
@@ -485,15 +486,12 @@ const SCOPE_CUES: &[&str] = &[
 
 /// Whether a sentence (lower-cased, trimmed) says what its own paper covers: "This review
 /// summarizes published clinical trials …", "In this article, we discuss …", "The review
-/// describes the state of the art …", also after "In conclusion,". It tells the work's scope,
-/// its objective, wherever it stands, never a finding.
+/// describes the state of the art …", also after a short lead ("In conclusion, …", "In light
+/// of these developments, this note reviews …"). It tells the work's scope, its objective,
+/// wherever it stands, never a finding.
 fn states_its_scope(opening: &str) -> bool {
-    const LEADS: &[&str] = &[
-        "in conclusion, ",
-        "in summary, ",
-        "to conclude, ",
-        "overall, ",
-    ];
+    /// Words a lead before the subject may have.
+    const MAX_LEAD_WORDS: usize = 8;
     const SUBJECTS: &[&str] = &[
         "this review ",
         "the review ",
@@ -503,6 +501,15 @@ fn states_its_scope(opening: &str) -> bool {
         "this article ",
         "this paper ",
         "this chapter ",
+        "this study ",
+        "the present study ",
+        "the current study ",
+        "this report ",
+        "this note ",
+        "this thesis ",
+        "this essay ",
+        "the present paper ",
+        "the present article ",
         "in this review, we ",
         "in this review we ",
         "in this article, we ",
@@ -540,19 +547,33 @@ fn states_its_scope(opening: &str) -> bool {
         "provide a summary",
         "focuses on ",
         "focus on ",
+        // What a paper sets out to look at ("This paper examines the extent of such an
+        // overlap …"); with "we" these verbs also tell methods ("we examine 40 plots").
+        "examines ",
+        "investigates ",
+        "explores ",
+        "analyses ",
+        "analyzes ",
+        "assesses ",
+        "evaluates ",
+        "addresses ",
+        "considers ",
         "will discuss ",
         "will describe ",
         "will review ",
         "will summarize ",
         "will summarise ",
     ];
-    let rest = LEADS
-        .iter()
-        .find_map(|lead| opening.strip_prefix(lead))
-        .unwrap_or(opening);
-    SUBJECTS.iter().any(|subject| {
-        rest.strip_prefix(subject)
-            .is_some_and(|after| VERBS.iter().any(|verb| after.starts_with(verb)))
+    let after_leads = opening
+        .match_indices(", ")
+        .map(|(at, comma)| (&opening[..at], &opening[at + comma.len()..]))
+        .take_while(|(lead, _)| lead.split_whitespace().count() <= MAX_LEAD_WORDS)
+        .map(|(_, rest)| rest);
+    std::iter::once(opening).chain(after_leads).any(|rest| {
+        SUBJECTS.iter().any(|subject| {
+            rest.strip_prefix(subject)
+                .is_some_and(|after| VERBS.iter().any(|verb| after.starts_with(verb)))
+        })
     })
 }
 
@@ -864,6 +885,11 @@ mod tests {
             "The review describes the state of the art of the concomitant use of emicizumab.",
             "In this article, we discuss the laboratory monitoring of emicizumab.",
             "Here we review the pharmacokinetics of bispecific antibodies.",
+            // From recorded OpenAlex works (Pagiola 2010, Karousakis 2009, Wertz-Kanounnikoff
+            // 2006): each was quoted as a finding or a conclusion of its work.
+            "This paper examines the extent of such an overlap in the case of highland Guatemala.",
+            "This report examines how biodiversity co-benefits in REDD can be enhanced.",
+            "In light of these developments, this note reviews the current debate on PES.",
         ] {
             assert_eq!(cue_role(scope), Some(Role::Objective), "{scope}");
         }
@@ -871,6 +897,25 @@ mod tests {
             cue_role("We reviewed the records of 120 patients."),
             None,
             "what the authors did is no scope"
+        );
+        assert_eq!(
+            cue_role("This study shows that payments rose where water users paid."),
+            None,
+            "what a study shows is a finding"
+        );
+        assert_eq!(
+            cue_role(
+                "Of the farmers who took part in the first two rounds of the survey, many said this paper examines too little."
+            ),
+            None,
+            "a lead longer than a few words is a clause of its own"
+        );
+        // From recorded OpenAlex works (Carlson 2009): an abstract that is its reference list.
+        assert_eq!(
+            cue_role(
+                "USA 103 12947–50 Butler R A, Koh L P and Ghazoul J 2009 REDD in the red: palm oil could undermine carbon payment schemes Conserv."
+            ),
+            Some(Role::Other)
         );
         assert_eq!(
             cue_role("Results showed that the aim of this study was met."),
