@@ -160,7 +160,8 @@ fn kind_of(name: &str) -> WorkKind {
 
 /// Rebuilds an abstract from OpenAlex's `abstract_inverted_index` (word → positions).
 ///
-/// Positions no word claims are skipped; a leading "Abstract" label is dropped.
+/// Positions no word claims are skipped; a leading "Abstract" label is dropped, and so is a
+/// publisher's landing page read in before the abstract ([`after_landing_page`]).
 pub fn rebuild_abstract(index: &BTreeMap<String, Vec<usize>>) -> Option<String> {
     let mut placed: Vec<(usize, &str)> = index
         .iter()
@@ -176,7 +177,38 @@ pub fn rebuild_abstract(index: &BTreeMap<String, Vec<usize>>) -> Option<String> 
         .collect();
     let text = words.join(" ");
     let text = inline_to_text(&text);
+    let text = after_landing_page(&text).to_owned();
     (!text.is_empty()).then_some(text)
+}
+
+/// The abstract after a publisher's landing page that OpenAlex read in as its first words
+/// (the World Bank's e-library: `No AccessPolicy Research Working Papers25 Jun 2013Is Cost
+/// Recovery … Authors/Editors: … ToolsAdd to favoritesDownload CitationsTrack Citations
+/// ShareFacebookTwitterLinked In Abstract:Given the …`): the text after its "Abstract:" when
+/// two or more of the page's controls come before it; the text as it is otherwise.
+fn after_landing_page(text: &str) -> &str {
+    const CONTROLS: &[&str] = &[
+        "No Access",
+        "Authors/Editors:",
+        "Add to favorites",
+        "Download Citations",
+        "Track Citations",
+        "View Chapters",
+        "Linked In",
+    ];
+    let Some(at) = text.rfind("Abstract:") else {
+        return text;
+    };
+    let page = &text[..at];
+    let controls = CONTROLS
+        .iter()
+        .filter(|control| page.contains(*control))
+        .count();
+    if controls >= 2 {
+        text[at + "Abstract:".len()..].trim_start()
+    } else {
+        text
+    }
 }
 
 /// The work's subjects with their ids: its topics, or, in records from before topics, its
@@ -301,6 +333,25 @@ mod tests {
             Some("We reviewed twelve trials and cohort trials.")
         );
         assert_eq!(rebuild_abstract(&BTreeMap::new()), None);
+        // A recorded OpenAlex work (W1540100396, Foster & Yepes 2006) whose abstract opens on
+        // the World Bank e-library's landing page.
+        let page = "No AccessPolicy Research Working Papers25 Jun 2013Is Cost Recovery A Feasible Objective For Water And Electricity ? The Latin American ExperienceAuthors/Editors: Vivien Foster and Tito YepesVivien Foster and Tito Yepeshttps://doi.org/10.1596/1813-9450-3943SectionsAboutPDF (0.4 MB) ToolsAdd to favoritesDownload CitationsTrack Citations ShareFacebookTwitterLinked In Abstract:Given the relatively small segment of the population that faces genuine affordability problems, targeted subsidies appear promising.";
+        let index: BTreeMap<String, Vec<usize>> =
+            page.split(' ')
+                .enumerate()
+                .fold(BTreeMap::new(), |mut index, (at, word)| {
+                    index.entry(word.to_owned()).or_default().push(at);
+                    index
+                });
+        assert_eq!(
+            rebuild_abstract(&index).as_deref(),
+            Some(
+                "Given the relatively small segment of the population that faces genuine affordability problems, targeted subsidies appear promising."
+            )
+        );
+        // An abstract that only names an abstract keeps its words.
+        let text = "We compare each Abstract: heading with the text under it.";
+        assert_eq!(after_landing_page(text), text);
     }
 
     #[test]

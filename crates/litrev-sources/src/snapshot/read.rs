@@ -13,7 +13,7 @@ use crate::error::{Error, Issue, Result};
 use crate::openalex::parse_work;
 
 /// Bumped whenever the index layout or the Work conversion changes, so old indexes are rebuilt.
-const INDEX_FORMAT: &str = "litrev-snapshot-index-v5";
+const INDEX_FORMAT: &str = "litrev-snapshot-index-v6";
 
 /// Expands folders into their `.jsonl`/`.jsonl.gz`/`.json` files, sorted; keeps files as given.
 pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
