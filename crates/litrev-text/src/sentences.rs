@@ -158,11 +158,17 @@ pub fn is_copyright_notice(sentence: &str) -> bool {
 /// Three or more authors written as surname and initials, a volume beside a page locator,
 /// or a year in brackets opening the sentence. No sentence of an abstract reads so.
 pub fn reads_as_references(sentence: &str) -> bool {
+    reads_as_references_lower(sentence, &sentence.to_lowercase())
+}
+
+/// [`reads_as_references`] of a sentence whose lower-cased text the caller holds already.
+pub(crate) fn reads_as_references_lower(sentence: &str, lower: &str) -> bool {
     let words: Vec<&str> = sentence.split_whitespace().collect();
     let surname = |word: &str| {
-        let mut chars = word.trim_end_matches(',').chars();
+        let name = word.trim_end_matches(',');
+        let mut chars = name.chars();
         chars.next().is_some_and(char::is_uppercase)
-            && word.trim_end_matches(',').chars().count() >= 2
+            && chars.clone().next().is_some()
             && chars.all(|c| c.is_lowercase() || c == '-' || c == '\'')
     };
     let initials = |word: &str| {
@@ -179,7 +185,6 @@ pub fn reads_as_references(sentence: &str) -> bool {
         .filter(|pair| surname(pair[0]) && initials(pair[1]))
         .map(|pair| pair[0].trim_end_matches(','))
         .collect();
-    let lower = sentence.to_lowercase();
     let after_number = |cue: &str| {
         lower.match_indices(cue).any(|(at, _)| {
             lower[at + cue.len()..]
@@ -201,11 +206,15 @@ pub fn reads_as_references(sentence: &str) -> bool {
 /// Whether a sentence is publishing boilerplate (funding, trial registration, copyright,
 /// disclosures, a publisher's stand-in for a missing abstract) rather than content.
 pub fn is_boilerplate(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
+    is_boilerplate_lower(sentence, &sentence.to_lowercase())
+}
+
+/// [`is_boilerplate`] of a sentence whose lower-cased text the caller holds already.
+pub(crate) fn is_boilerplate_lower(sentence: &str, lower: &str) -> bool {
     BOILERPLATE_CUES.iter().any(|cue| lower.contains(cue))
-        || is_publication_notice(&lower)
-        || names_a_trial_registration(sentence, &lower)
-        || is_disclosure_line(&lower)
+        || is_publication_notice(lower)
+        || names_a_trial_registration(sentence, lower)
+        || is_disclosure_line(lower)
 }
 
 /// Whether a sentence is a line of a conference abstract's disclosures: one or more
@@ -349,6 +358,14 @@ pub fn split_labelled(text: &str) -> Vec<LabelledSentence> {
         }
         let byte = bytes[index];
         let is_terminal = matches!(byte, b'.' | b'!' | b'?');
+        if is_terminal && joins_sections(text, start, index) {
+            // "… among the groups.; Rofecoxib was …": the stop ends the sentence, and the
+            // semicolon that joined the sections belongs to neither.
+            push_trimmed(text, start, index + 1, &mut label, &mut sentences);
+            start = index + 2;
+            index = start;
+            continue;
+        }
         if is_terminal && (ends_sentence(text, index) || runs_into_next(text, index)) {
             let end = index + 1 + closers(&text[index + 1..]);
             push_trimmed(text, start, end, &mut label, &mut sentences);
@@ -471,6 +488,37 @@ fn run_in_label(sentence: &str) -> Option<(usize, usize)> {
             }
         })
         .max()
+}
+
+/// Whether the stop at `at`, in the sentence begun at `start`, is followed by a semicolon, white space and a capital letter or a
+/// digit (`groups.; Rofecoxib`): how some databases join the sections of a structured abstract
+/// once its labels are dropped (the Cohen 2006 drug-class sets, from PubMed). Not after a
+/// capitalised word, an initial or a known abbreviation (`Pfizer Inc.; Roche: Consultancy`, a
+/// disclosure's list), nor inside brackets left open (`(mean age 18.8 yrs.; Range …)`).
+fn joins_sections(text: &str, start: usize, at: usize) -> bool {
+    let joined = text[at + 1..]
+        .strip_prefix(';')
+        .and_then(|rest| rest.strip_prefix(char::is_whitespace))
+        .is_some_and(|rest| {
+            rest.trim_start()
+                .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+        });
+    let clause = &text[start.min(at)..at];
+    let open_brackets = clause.matches(['(', '[']).count() > clause.matches([')', ']']).count();
+    if !joined || open_brackets || text.as_bytes()[at] != b'.' {
+        return joined && !open_brackets;
+    }
+    let before = &text[..at];
+    let word = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .trim_start_matches(['(', '[']);
+    let mut letters = word.chars();
+    let capitalised = letters.next().is_some_and(char::is_uppercase)
+        && letters.clone().next().is_none_or(char::is_lowercase)
+        && letters.all(|c| c.is_lowercase());
+    !(capitalised || ABBREVIATIONS.contains(&word.to_lowercase().as_str()))
 }
 
 fn ends_sentence(text: &str, at: usize) -> bool {
@@ -1226,6 +1274,43 @@ mod tests {
                 "with good interrater reliability.",
                 "The MOCART 2.0 knee score improves it.",
                 "It is fast",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_semicolon_after_a_stop_joins_two_sections_and_belongs_to_neither() {
+        // Cohen 2006 NSAIDS, PMID 11074492, as the CSV holds it.
+        check(
+            "Published information indicates rofecoxib's improved gastrointestinal safety profile over nonselective nonsteroidal anti-inflammatory agents (NSAIDs).; To evaluate the efficacy and safety of rofecoxib in treating OA in 2 studies.; Two randomized, double-blind, parallel-group studies were conducted. All treatments were well tolerated.; Rofecoxib is effective in treating OA.",
+            &[
+                "Published information indicates rofecoxib's improved gastrointestinal safety profile over nonselective nonsteroidal anti-inflammatory agents (NSAIDs).",
+                "To evaluate the efficacy and safety of rofecoxib in treating OA in 2 studies.",
+                "Two randomized, double-blind, parallel-group studies were conducted.",
+                "All treatments were well tolerated.",
+                "Rofecoxib is effective in treating OA.",
+            ],
+        );
+        // Nor after a company's name in a disclosure (Donners_2021), nor inside brackets.
+        check(
+            "Callaghan: Bayer HealthCare; Pfizer Inc.; Roche; Shire: Consultancy.",
+            &["Callaghan: Bayer HealthCare; Pfizer Inc.; Roche; Shire: Consultancy."],
+        );
+        check(
+            "Students (mean age 18.8 yrs.; Range 18-22) took part.",
+            &["Students (mean age 18.8 yrs.; Range 18-22) took part."],
+        );
+        // van der Valk 2021: a variant's notation.
+        check(
+            "DNA showed two mutations on one allele (p.[Arg685?; Ala722Glu]).",
+            &["DNA showed two mutations on one allele (p.[Arg685?; Ala722Glu])."],
+        );
+        // A semicolon inside a sentence, or before a small letter, parts no sentences.
+        check(
+            "Doses were 5 mg vs. 10 mg; neither differed. Rates fell (P < .05); the effect held.",
+            &[
+                "Doses were 5 mg vs. 10 mg; neither differed.",
+                "Rates fell (P < .05); the effect held.",
             ],
         );
     }

@@ -563,8 +563,13 @@ impl<'a> Writer<'a> {
             scope.push(
                 SentenceBuilder::new()
                     .text(format!(
-                        "Its scope is set by the topic terms of the question ({}) and, through citation snowballing, by the works those studies cite and are cited by.",
-                        list(&input.plan.key_terms)
+                        "Its scope is set by the topic terms of the question ({}){}.",
+                        list(&input.plan.key_terms),
+                        if self.corpus_has_references() {
+                            " and, through citation snowballing, by the works those studies cite and are cited by"
+                        } else {
+                            ""
+                        }
                     ))
                     .structural(),
             );
@@ -823,12 +828,29 @@ impl<'a> Writer<'a> {
         Paragraph { sentences: search }
     }
 
+    /// Whether any included work carries its reference list: without one, no citation links
+    /// are known, and nothing may be said of who cites whom.
+    fn corpus_has_references(&self) -> bool {
+        self.input
+            .included
+            .values()
+            .any(|work| !work.references.is_empty())
+    }
+
     /// The method's second paragraph: how snowballing went and how relevance was judged.
     fn method_snowball(&self) -> Paragraph {
         let facts = self.input.facts;
         let plan = self.input.plan;
         let mut snowball = Vec::new();
-        if !facts.stages.is_empty() {
+        if !facts.stages.is_empty() && !self.corpus_has_references() {
+            // A library export without reference lists: there was nothing to follow, and
+            // "saturation" would claim more than was tried.
+            snowball.push(
+                SentenceBuilder::new()
+                    .text("None of the included records carries a reference list, so citation snowballing had no references or citing works to follow and added no work.")
+                    .structural(),
+            );
+        } else if !facts.stages.is_empty() {
             let added: usize = facts.stages.iter().map(|stage| stage.new_works).sum();
             let relevant: usize = facts.stages.iter().map(|stage| stage.new_relevant).sum();
             snowball.push(
@@ -841,7 +863,7 @@ impl<'a> Writer<'a> {
                     .structural(),
             );
         }
-        if let Some(stop) = facts.stop {
+        if let Some(stop) = facts.stop.filter(|_| self.corpus_has_references()) {
             let why = match stop {
                 StopReason::Saturated => "a stage found no new relevant work (saturation)",
                 StopReason::BelowCoverageThreshold => {
@@ -938,7 +960,7 @@ impl<'a> Writer<'a> {
         screening.push(
             SentenceBuilder::new()
                 .text(format!(
-                    "The included works were grouped into {} {} by {} and labelled with each group's most distinctive words; key works were identified from the citations they receive within the corpus.",
+                    "The included works were grouped into {} {} by {} and labelled with each group's most distinctive words; {}.",
                     number(self.input.organisation.themes.len()),
                     plural(self.input.organisation.themes.len(), "theme", "themes"),
                     match &self.input.organisation.embedding_model {
@@ -948,6 +970,11 @@ impl<'a> Writer<'a> {
                             model.split_once('@').map_or(model.as_str(), |(name, _)| name)
                         ),
                         None => "spherical k-means clustering of their titles' and abstracts' TF-IDF vectors".to_owned(),
+                    },
+                    if self.corpus_has_references() {
+                        "key works were identified from the citations they receive within the corpus"
+                    } else {
+                        "as the records carry no reference lists, no work was singled out by the citations it receives"
                     }
                 ))
                 .structural(),
@@ -1318,23 +1345,28 @@ impl<'a> Writer<'a> {
     fn theme_overview(&mut self, theme: &Theme) -> Paragraph {
         let n = theme.works.len();
         let words = list(&theme.top_words.iter().take(3).cloned().collect::<Vec<_>>());
+        // Records without a year (a table export) give no date to say: none is said.
         let years = match theme.years {
-            Some((first, last)) if first == last => format!("all from {first}"),
-            Some((first, last)) => format!("published between {first} and {last}"),
-            None => "of unknown date".to_owned(),
+            Some((first, last)) if first == last => Some(format!("all from {first}")),
+            Some((first, last)) => Some(format!("published between {first} and {last}")),
+            None => None,
         };
+        let aside = years
+            .as_ref()
+            .map_or_else(String::new, |years| format!(", {years},"));
         let opening = match self.next_frame(3) {
             0 => format!(
-                "{} of the included works, {years}, form this theme; their most distinctive words are {words}.",
+                "{} of the included works{aside} form this theme; their most distinctive words are {words}.",
                 number_capitalised(n)
             ),
             1 => format!(
-                "This theme gathers {} works, {years}, marked by the words {words}.",
+                "This theme gathers {} works{aside} marked by the words {words}.",
                 number(n)
             ),
             _ => format!(
-                "The {} works grouped here are {years} and share a vocabulary of {words}.",
-                number(n)
+                "The {} works grouped here {}share a vocabulary of {words}.",
+                number(n),
+                years.map_or_else(String::new, |years| format!("are {years} and "))
             ),
         };
         let mut sentences = vec![SentenceBuilder::new().text(opening).structural()];
@@ -1583,12 +1615,18 @@ impl<'a> Writer<'a> {
             )),
             2 => SentenceBuilder::new()
                 .text(format!(
-                    "{} published{span} {} up {shared}: ",
+                    "{}{} {} up {shared}: ",
                     capitalise(&format!(
                         "{} {}",
                         number(ids.len()),
                         plural(ids.len(), "work", "works")
                     )),
+                    // "Two works take up …", not "Two works published take up …".
+                    if span.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" published{span}")
+                    },
                     if one { "takes" } else { "take" }
                 ))
                 .narrative_list(ids)
@@ -1674,7 +1712,9 @@ impl<'a> Writer<'a> {
             .filter(|id| self.input.corpus_citations.get(*id).copied().unwrap_or(0) == 0)
             .cloned()
             .collect();
-        if !uncited.is_empty() {
+        // Without reference lists no work can be cited within the corpus: that says nothing of
+        // whether its findings were taken up.
+        if !uncited.is_empty() && self.corpus_has_references() {
             coverage.push(
                 SentenceBuilder::new()
                     .text(format!(
@@ -1734,7 +1774,12 @@ impl<'a> Writer<'a> {
                 .structural(),
         ];
         for theme in themes {
-            if let Some(key) = theme.key_works.first() {
+            // A work is the theme's reference point only when the corpus cites it.
+            if let Some(key) = theme
+                .key_works
+                .first()
+                .filter(|key| self.input.corpus_citations.get(*key).copied().unwrap_or(0) > 0)
+            {
                 let frame = self.next_frame(3);
                 let label = in_sentence(&theme.label);
                 let n = theme.works.len();
@@ -3081,6 +3126,59 @@ mod tests {
                 .iter()
                 .any(|section| section.heading == "What is not known")
         );
+    }
+
+    /// The whole review the fixture gives, its sentences' words.
+    fn plain_review(fixture: &Fixture) -> String {
+        let review = write(&fixture.input());
+        review
+            .sentences()
+            .map(Sentence::plain_text)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A library export without reference lists: nothing may be said of citations it does not
+    /// hold (no snowballing "saturation", no reference point, no work "not yet cited"), nor of
+    /// dates it does not hold; with one reference, the citation sentences come back.
+    #[test]
+    fn a_corpus_without_reference_lists_claims_nothing_of_citations() {
+        let mut fixture = debate_fixture();
+        fixture.facts.stages = vec![litrev_model::StageReport {
+            stage: 1,
+            expanded: 4,
+            new_works: 0,
+            new_relevant: 0,
+            relevant_total: 4,
+        }];
+        fixture.facts.stop = Some(StopReason::Saturated);
+        fixture.organisation.themes[0].years = None;
+        let text = plain_review(&fixture);
+        assert!(text.contains("carries a reference list"), "{text}");
+        for claim in [
+            "saturation",
+            "through citation snowballing",
+            "key works were identified from the citations",
+            "not yet cited",
+            "reference point",
+            " led by ",
+            "at its centre",
+            "of unknown date",
+        ] {
+            assert!(!text.contains(claim), "{claim}: {text}");
+        }
+        let w1: WorkId = "W1".parse().expect("id");
+        fixture.work_mut("W2").references = vec![w1.clone()];
+        fixture.corpus_citations.insert(w1, 1);
+        let text = plain_review(&fixture);
+        for claim in [
+            "saturation",
+            "through citation snowballing",
+            "key works were identified from the citations",
+        ] {
+            assert!(text.contains(claim), "{claim}: {text}");
+        }
+        assert!(!text.contains("carries a reference list"), "{text}");
     }
 
     #[test]

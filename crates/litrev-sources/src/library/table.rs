@@ -46,7 +46,8 @@ const KEYWORDS: &[&str] = &[
     "index keywords",
     "mesh_terms",
 ];
-const PMID: &[&str] = &["pubmed id", "pmid"];
+// `pubmedID` is the column of ASReview's and SYNERGY's datasets (the Cohen 2006 sets).
+const PMID: &[&str] = &["pubmed id", "pmid", "pubmedid", "pubmed_id"];
 const URL: &[&str] = &["url"];
 const PUBLISHER: &[&str] = &["publisher"];
 const LANGUAGE: &[&str] = &["language of original document", "language"];
@@ -278,6 +279,16 @@ mod tests {
         assert_eq!(labels, [Some(Decision::Include), Some(Decision::Exclude)]);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].line, 4);
+        // The header of the ASReview datasets (Cohen 2006), whose records are known by PMID.
+        let asreview = "record_id,pubmedID,title,keywords,authors,abstract,label_abstract_screening,label_included\n\
+                        4,10369404,\"Comparative efficacy and safety of nimesulide and diclofenac\",\"Acute Disease; Adult\",\"Wober, W\",\"Adverse events.\",1,0\n";
+        let (records, issues) = read_table(asreview, Path::new("NSAIDS.csv"));
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(
+            records[0].work.ids.pmid.as_ref().map(ToString::to_string),
+            Some("pmid:10369404".to_owned())
+        );
+        assert_eq!(records[0].label, Some(Decision::Exclude));
         assert!(!has_title_column("abstract,doi"));
         assert!(!has_title_column("title"));
     }

@@ -21,6 +21,8 @@ pub use index::SnapshotOpenReport;
 /// Local OpenAlex Work files, searchable and walkable by citation.
 pub struct SnapshotSource {
     files: Vec<PathBuf>,
+    /// Each file's library format, `None` for OpenAlex Work records: how the corpus is named.
+    formats: Vec<Option<crate::library::LibraryFormat>>,
     index: index::SnapshotIndex,
 }
 
@@ -40,7 +42,18 @@ impl SnapshotSource {
         let fingerprint = read::fingerprint(&files)?;
         let folder = index_root.join(&fingerprint);
         let (index, report) = index::SnapshotIndex::open_or_build(&folder, &files, progress)?;
-        Ok((SnapshotSource { files, index }, report))
+        let formats = files
+            .iter()
+            .map(|file| read::export_format(file))
+            .collect::<Result<_>>()?;
+        Ok((
+            SnapshotSource {
+                files,
+                formats,
+                index,
+            },
+            report,
+        ))
     }
 
     /// The Work files that `paths` (files or folders) name, in reading order.
@@ -99,13 +112,34 @@ impl Source for SnapshotSource {
         }
     }
 
+    /// "a local OpenAlex snapshot (1 file, 5,000 works)", "a library export (1 file: table,
+    /// 393 works)", or both kinds named when the files mix them: a review's method says what
+    /// its corpus was.
     fn describe(&self) -> String {
-        format!(
-            "a local OpenAlex snapshot ({} file{}, {} works)",
-            self.files.len(),
-            if self.files.len() == 1 { "" } else { "s" },
-            self.len()
-        )
+        let files = self.files.len();
+        let files = format!("{files} file{}", if files == 1 { "" } else { "s" });
+        let mut exports: Vec<&str> = self.formats.iter().flatten().map(|f| f.name()).collect();
+        exports.sort_unstable();
+        exports.dedup();
+        let openalex = self.formats.iter().any(Option::is_none);
+        match (openalex, exports.is_empty()) {
+            (_, true) => format!("a local OpenAlex snapshot ({files}, {} works)", self.len()),
+            (false, false) => format!(
+                "{} ({files}: {}, {} works)",
+                if self.files.len() == 1 {
+                    "a library export"
+                } else {
+                    "library exports"
+                },
+                exports.join(", "),
+                self.len()
+            ),
+            (true, false) => format!(
+                "a local OpenAlex snapshot and library exports ({files}: OpenAlex, {}, {} works)",
+                exports.join(", "),
+                self.len()
+            ),
+        }
     }
 
     /// A directed query (kinds, a first year, the most cited first) reads ten times as deep

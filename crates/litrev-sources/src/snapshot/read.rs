@@ -93,6 +93,40 @@ pub(crate) fn fingerprint(files: &[PathBuf]) -> Result<String> {
         .collect())
 }
 
+/// The library format a snapshot file is written in, read from its head; `None` for OpenAlex
+/// Work records (a first line that is a Work, or a head no export format claims), as
+/// [`read_file`] reads them.
+///
+/// # Errors
+/// When the file cannot be read.
+pub(crate) fn export_format(path: &Path) -> Result<Option<crate::library::LibraryFormat>> {
+    let read_error = |source| Error::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let mut first = Vec::new();
+    let mut reader = open(path)?;
+    loop {
+        first.clear();
+        if reader.read_until(b'\n', &mut first).map_err(read_error)? == 0 {
+            break;
+        }
+        if !first.trim_ascii().is_empty() {
+            break;
+        }
+    }
+    if std::str::from_utf8(&first).is_ok_and(|line| parse_work(line.trim()).is_ok()) {
+        return Ok(None);
+    }
+    let mut head = Vec::new();
+    open(path)?
+        .take(64 * 1024)
+        .read_to_end(&mut head)
+        .map_err(read_error)?;
+    let (text, _) = crate::library::decode(&head);
+    Ok(crate::library::LibraryFormat::detect(&text))
+}
+
 /// The file's text, gzip or not.
 fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     let read_error = |source| Error::Read {

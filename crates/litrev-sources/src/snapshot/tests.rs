@@ -32,6 +32,10 @@ fn a_directed_search_finds_the_chapters_and_the_most_cited() {
     let Some((snapshot, _home)) = donners() else {
         return;
     };
+    assert_eq!(
+        snapshot.describe(),
+        "a local OpenAlex snapshot (1 file, 258 works)"
+    );
     let books = Query {
         kinds: vec![WorkKind::Book, WorkKind::BookChapter],
         ..query("emicizumab haemophilia")
@@ -296,6 +300,11 @@ fn a_library_export_is_a_snapshot_of_its_records() {
     assert_eq!(
         found.first().and_then(|work| work.title.as_deref()),
         Some("Molecular dynamics at scale")
+    );
+    // A review's method names its corpus for what it is.
+    assert_eq!(
+        snapshot.describe(),
+        "a library export (1 file: RIS, 2 works)"
     );
 
     // One CSL-JSON object over several lines opens on a brace, as Work lines do.

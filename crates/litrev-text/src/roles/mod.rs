@@ -15,7 +15,9 @@ mod train;
 pub use model::{ModelError, RoleModel};
 pub use train::{TrainConfig, train};
 
-use crate::sentences::{is_boilerplate, is_copyright_notice, reads_as_references, split_labelled};
+use crate::sentences::{
+    is_boilerplate_lower, is_copyright_notice, reads_as_references_lower, split_labelled,
+};
 
 /// What a sentence of an abstract does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -377,7 +379,10 @@ pub fn sentence_readings(text: &str) -> Vec<((usize, usize), Reading)> {
 pub fn cue_role(sentence: &str) -> Option<Role> {
     let lower = sentence.to_lowercase();
     let has = |cues: &[&str]| cues.iter().any(|cue| lower.contains(cue));
-    if is_boilerplate(sentence) || reads_as_references(sentence) || has(NOTICE_CUES) {
+    if is_boilerplate_lower(sentence, &lower)
+        || reads_as_references_lower(sentence, &lower)
+        || has(NOTICE_CUES)
+    {
         return Some(Role::Other);
     }
     let opening = lower.trim_start();
