@@ -26,6 +26,10 @@ const CONNECTORS: &[&str] = &[
     "without", "versus", "vs", "plus",
 ];
 
+/// The connectors that join two words of a kind ("mild and moderate", "emicizumab versus
+/// placebo") rather than a head and its complement.
+const COORDINATORS: &[&str] = &["and", "versus", "vs", "plus"];
+
 /// Adjectives that open a phrase ("severe bleeding") but never close one ("patients with
 /// severe").
 const NO_END: &[&str] = &[
@@ -631,8 +635,8 @@ pub fn reads_as_adjective(word: &str, texts: &[&str]) -> bool {
 }
 
 /// An adjective by its ending ("contextual", "hepatic", "invasive", "vascular",
-/// "inflammatory"); nouns
-/// with those endings ("hospital", "trial") are told apart by their plurals in the texts.
+/// "inflammatory"); nouns with those endings ("hospital", "trial") are told apart by their
+/// plurals in the texts.
 fn is_adjective(word: &str) -> bool {
     const ENDINGS: &[&str] = &["al", "ic", "ive", "ous", "ary", "ar", "ile", "atory"];
     ENDINGS
@@ -686,7 +690,7 @@ fn is_phrase(words: &[String], named_letter: &dyn Fn(usize) -> bool) -> bool {
     let adjective_before_a_preposition = words.windows(2).any(|pair| {
         NO_END.contains(&pair[0].as_str())
             && CONNECTORS.contains(&pair[1].as_str())
-            && !matches!(pair[1].as_str(), "and" | "versus" | "vs" | "plus")
+            && !COORDINATORS.contains(&pair[1].as_str())
     });
     is_edge(0)
         && is_edge(words.len() - 1)
@@ -738,7 +742,6 @@ const WORK_NOUNS: &[&str] = &[
 /// ([`WORK_NOUNS`]: "Study of emicizumab", "Prospective randomized clinical study of
 /// mosaicplasty"): the phrase then names only what follows the preposition.
 fn names_only_its_complement(words: &[String]) -> bool {
-    const COORDINATORS: &[&str] = &["and", "versus", "vs", "plus"];
     words
         .iter()
         .position(|word| {

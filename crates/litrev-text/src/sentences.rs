@@ -490,8 +490,8 @@ fn run_in_label(sentence: &str) -> Option<(usize, usize)> {
         .max()
 }
 
-/// Whether the stop at `at`, in the sentence begun at `start`, is followed by a semicolon, white space and a capital letter or a
-/// digit (`groups.; Rofecoxib`): how some databases join the sections of a structured abstract
+/// Whether the stop at `at`, in the sentence begun at `start`, is followed by a semicolon,
+/// white space and a capital letter or a digit (`groups.; Rofecoxib`): how some databases join the sections of a structured abstract
 /// once its labels are dropped (the Cohen 2006 drug-class sets, from PubMed). Not after a
 /// capitalised word, an initial or a known abbreviation (`Pfizer Inc.; Roche: Consultancy`, a
 /// disclosure's list), nor inside brackets left open (`(mean age 18.8 yrs.; Range …)`).
@@ -505,8 +505,11 @@ fn joins_sections(text: &str, start: usize, at: usize) -> bool {
         });
     let clause = &text[start.min(at)..at];
     let open_brackets = clause.matches(['(', '[']).count() > clause.matches([')', ']']).count();
-    if !joined || open_brackets || text.as_bytes()[at] != b'.' {
-        return joined && !open_brackets;
+    if !joined || open_brackets {
+        return false;
+    }
+    if text.as_bytes()[at] != b'.' {
+        return true;
     }
     let before = &text[..at];
     let word = before
