@@ -8,7 +8,7 @@ use std::path::PathBuf;
 pub enum Error {
     /// A snapshot path does not exist.
     #[error(
-        "snapshot `{path}` does not exist: pass an OpenAlex .jsonl or .jsonl.gz file, or a folder of them"
+        "snapshot `{path}` does not exist: pass an OpenAlex .jsonl or .jsonl.gz file, a library export (RIS, BibTeX, CSL-JSON, MEDLINE, PubMed XML, Web of Science or CSV), or a folder of them"
     )]
     MissingPath {
         /// The path given.
@@ -16,7 +16,7 @@ pub enum Error {
     },
     /// A snapshot folder holds no Work files.
     #[error(
-        "no .jsonl or .jsonl.gz files in `{path}`: point --source snapshot: at OpenAlex Work files"
+        "no OpenAlex Work files (.jsonl, .json) or library exports (.ris, .bib, .csv, .tsv, .nbib, .isi, .xml; gzipped or not) in `{path}`: point --source snapshot: at such files or their folder"
     )]
     EmptyFolder {
         /// The folder.

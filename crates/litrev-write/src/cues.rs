@@ -224,9 +224,34 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "and ",
         "or ",
         "nor ",
+        // What comes second or is the other one needs the first ("Another is that it …",
+        // "A third version, currently in progress, …").
+        "another ",
+        "a second ",
+        "a third ",
+        "the latter",
+        "the former",
     ];
     let lower = sentence.trim_start().to_lowercase();
-    OPENERS.iter().any(|opener| lower.starts_with(opener))
+    OPENERS.iter().any(|opener| lower.starts_with(opener)) || points_back(&lower)
+}
+
+/// Whether a lower-cased sentence opens on "this" or "that" pointing at what the sentence
+/// before said ("This severely limits …", "This way, …", "That is, …"), not at its own paper
+/// ("This paper presents …", which [`speaks_for_its_paper`] attributes instead).
+fn points_back(lower: &str) -> bool {
+    const PAPER: &[&str] = &["work", "chapter", "thesis", "note", "essay", "project"];
+    let Some(rest) = lower
+        .strip_prefix("this ")
+        .or_else(|| lower.strip_prefix("that "))
+    else {
+        return false;
+    };
+    let next: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '-')
+        .collect();
+    !PAPER.contains(&next.as_str()) && !names_its_paper(lower)
 }
 
 /// Whether the rest of a sentence after its subject ("This study", "Our study") opens on
@@ -1138,6 +1163,23 @@ mod tests {
             "This study found lower cortisol in obese children."
         ));
         assert!(!leans_on_context("Thrombosis was rare."));
+        // From a review of IEEE Xplore exports (litstudy's), where they opened a work's quotes.
+        for leaning in [
+            "This severely limits the programmability and performance of GPU applications.",
+            "This way, the overall amount of transmitted data can be heavily reduced.",
+            "Another is that it implements the OpenSHMEM specification.",
+            "A third version, currently in progress, uses the HIP programming model.",
+            "That is, the kernels run unchanged.",
+        ] {
+            assert!(leans_on_context(leaning), "{leaning}");
+        }
+        for alone in [
+            "This paper presents a GPU implementation of BLAST.",
+            "This work proposes a task-based runtime.",
+            "Thiscode is no word.",
+        ] {
+            assert!(!leans_on_context(alone), "{alone}");
+        }
         // From Donners_2021's conclusion, where it was quoted bare.
         assert!(speaks_for_its_paper(
             "The present study is the first to demonstrate that once-weekly SC ACE910 prophylaxis is safe."

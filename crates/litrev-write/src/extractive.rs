@@ -1077,6 +1077,18 @@ impl<'a> Writer<'a> {
                 break;
             }
         }
+        // A work's quotes read in its own order, and the first must stand alone: "Second, …"
+        // or "This severely limits …" opening a work's quotes answers a sentence the review
+        // does not show.
+        for spans in chosen.values_mut() {
+            spans.sort_by_key(|span| span.locator.sentence);
+            let leaning = spans
+                .iter()
+                .take_while(|span| leans_on_context(&span.text))
+                .count();
+            spans.drain(..leaning);
+        }
+        chosen.retain(|_, spans| !spans.is_empty());
 
         // Paragraphs of up to three works of one part of the theme (its sub-themes, then the
         // works in none), each opened by a sentence built from structure naming what they share.
@@ -1110,9 +1122,7 @@ impl<'a> Writer<'a> {
                 let topic = self.group_topic(theme, part_words, &ids, &mut topics_said);
                 let mut sentences = vec![self.group_opener(&topic, &ids)];
                 for id in &ids {
-                    let mut spans = chosen.remove(id).unwrap_or_default();
-                    spans.sort_by_key(|span| span.locator.sentence);
-                    for span in spans {
+                    for span in chosen.remove(id).unwrap_or_default() {
                         sentences.push(self.attribute(&span, None));
                     }
                 }
@@ -2528,9 +2538,18 @@ fn lower_first_word(text: &str) -> String {
 }
 
 /// A theme label inside a sentence: its first word lower-cased unless an acronym
-/// (`Dose, HRT and women` → `dose, HRT and women`; `HRT and bone` stays).
+/// (`Dose, HRT and women` → `dose, HRT and women`; `HRT and bone` stays) or the first of a
+/// capitalised name (`Graphics Processing Unit (GPU) clusters`, `Monte Carlo methods`).
 fn in_sentence(label: &str) -> String {
-    lower_first_word(label)
+    let second = label.split_whitespace().nth(1).unwrap_or("");
+    let mut letters = second.chars().filter(|c| c.is_alphabetic());
+    let capitalised =
+        letters.next().is_some_and(char::is_uppercase) && letters.all(char::is_lowercase);
+    if capitalised {
+        label.to_owned()
+    } else {
+        lower_first_word(label)
+    }
 }
 
 /// Whether the research question is put as a question ("Does X help?", "How do…") rather than
@@ -3513,5 +3532,18 @@ mod tests {
         assert_eq!(lower_first_word("Emicizumab works"), "emicizumab works");
         assert_eq!(lower_first_word("HRT works"), "HRT works");
         assert_eq!(in_sentence("Dose, HRT and women"), "dose, HRT and women");
+        // A capitalised name keeps its capitals inside a sentence; a sentence does not.
+        assert_eq!(
+            in_sentence("Graphics Processing Unit (GPU) clusters"),
+            "Graphics Processing Unit (GPU) clusters"
+        );
+        assert_eq!(
+            in_sentence("Task-based programming model"),
+            "task-based programming model"
+        );
+        assert_eq!(
+            lower_first_word("In Japan, rates fell"),
+            "in Japan, rates fell"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! What a run is asked to do.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use litrev_model::{Filters, Tier, WorkId};
@@ -187,19 +187,38 @@ impl SourceSpec {
         matches!(self, SourceSpec::Brave)
     }
 
-    /// Parses a comma-separated list (`openalex,semantic-scholar`); a `snapshot:` path takes
-    /// the rest of its item.
+    /// Parses a comma-separated list (`openalex,semantic-scholar`,
+    /// `snapshot:a.ris,b.csv,openalex`): after a `snapshot:` item, each item that names no
+    /// source is one more path of that snapshot (as [`SourceSpec`]'s `Display` writes them),
+    /// or, when only the joined text names an existing file, the rest of a path with a comma.
     ///
     /// # Errors
-    /// When an item names no known source.
+    /// When an item before any `snapshot:` names no known source.
     pub fn parse_list(text: &str) -> Result<Vec<SourceSpec>, Error> {
-        if text.trim_start().starts_with("snapshot:") {
-            return Ok(vec![text.parse()?]);
+        let mut specs: Vec<SourceSpec> = Vec::new();
+        for item in text.split(',') {
+            let named = item.trim();
+            if named.is_empty() {
+                continue;
+            }
+            let is_source = named.starts_with("snapshot:") || named.parse::<SourceSpec>().is_ok();
+            if !is_source && let Some(SourceSpec::Snapshot { paths }) = specs.last_mut() {
+                let joined = paths
+                    .last()
+                    .map(|last| PathBuf::from(format!("{},{item}", last.display())));
+                match joined {
+                    Some(joined) if joined.exists() && !Path::new(named).exists() => {
+                        if let Some(last) = paths.last_mut() {
+                            *last = joined;
+                        }
+                    }
+                    _ => paths.push(PathBuf::from(named)),
+                }
+                continue;
+            }
+            specs.push(named.parse()?);
         }
-        text.split(',')
-            .filter(|item| !item.trim().is_empty())
-            .map(str::parse)
-            .collect()
+        Ok(specs)
     }
 
     /// Merges several `snapshot:` specs into one snapshot of all their paths, and drops
@@ -284,5 +303,44 @@ mod tests {
                 SourceSpec::OpenAlex
             ]
         );
+    }
+
+    #[test]
+    fn a_list_names_several_snapshot_paths_and_sources_after_them() {
+        let paths = |spec: &SourceSpec| match spec {
+            SourceSpec::Snapshot { paths } => paths.clone(),
+            _ => Vec::new(),
+        };
+        let list = SourceSpec::parse_list("snapshot:a.ris, b.csv,snapshot:c.jsonl,openalex")
+            .expect("list");
+        assert_eq!(list.len(), 3, "{list:?}");
+        assert_eq!(
+            paths(&list[0]),
+            vec![PathBuf::from("a.ris"), "b.csv".into()]
+        );
+        assert_eq!(paths(&list[1]), vec![PathBuf::from("c.jsonl")]);
+        assert_eq!(list[2], SourceSpec::OpenAlex);
+        // What `Display` writes reads back as the same spec.
+        let merged = SourceSpec::merge(list);
+        let written = merged[0].to_string();
+        assert_eq!(written, "snapshot:a.ris,b.csv,c.jsonl");
+        assert_eq!(
+            SourceSpec::parse_list(&written).expect("written"),
+            vec![merged[0].clone()]
+        );
+        // A file whose name holds a comma is one path.
+        let folder = tempfile::tempdir().expect("folder");
+        let named = folder.path().join("smith, 2020.ris");
+        std::fs::write(&named, "TY  - JOUR\nER  - \n").expect("write");
+        let text = format!("snapshot:{},openalex", named.display());
+        assert_eq!(
+            SourceSpec::parse_list(&text).expect("a comma in a name"),
+            vec![
+                SourceSpec::Snapshot { paths: vec![named] },
+                SourceSpec::OpenAlex
+            ]
+        );
+        // Before any snapshot, an unknown name is still an error.
+        assert!(SourceSpec::parse_list("openalex,scopus").is_err());
     }
 }

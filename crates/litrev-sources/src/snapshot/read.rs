@@ -44,19 +44,20 @@ pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Whether a folder's file is one a snapshot reads: OpenAlex Work records or a library export
+/// ([`crate::library::LibraryFormat`]) by its name's ending, gzipped or not. A `.txt` (a Web
+/// of Science or MEDLINE export) is read only when named, as a folder's notes are `.txt` too.
 fn is_work_file(path: &Path) -> bool {
     let name = path
         .file_name()
         .and_then(|name| name.to_str())
-        .unwrap_or("");
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
     path.is_file()
         && [
-            ".jsonl",
-            ".jsonl.gz",
-            ".json",
-            ".json.gz",
-            ".ndjson",
-            ".ndjson.gz",
+            ".jsonl", ".json", ".ndjson", ".ris", ".bib", ".csv", ".tsv", ".tab", ".nbib", ".isi",
+            ".xml",
         ]
         .iter()
         .any(|ending| name.ends_with(ending))

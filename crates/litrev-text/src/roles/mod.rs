@@ -527,7 +527,41 @@ fn states_its_scope(opening: &str) -> bool {
         "here we ",
         "herein, we ",
         "herein we ",
+        "the paper ",
+        "the article ",
+        "this work ",
+        "the present work ",
         "we ",
+    ];
+    // "In this paper we explore …": authors who name their paper say what it covers with the
+    // verb's plain form, which after a bare "we" tells methods ("we examine 40 plots").
+    const PAPER_WE: &[&str] = &[
+        "in this paper, we ",
+        "in this paper we ",
+        "in this article, we ",
+        "in this article we ",
+        "in this work, we ",
+        "in this work we ",
+        "in this study, we ",
+        "in this study we ",
+        "here, we ",
+        "here we ",
+        "herein, we ",
+        "herein we ",
+    ];
+    const PLAIN_VERBS: &[&str] = &[
+        "examine ",
+        "investigate ",
+        "explore ",
+        "analyse ",
+        "analyze ",
+        "assess ",
+        "evaluate ",
+        "address ",
+        "consider ",
+        "present ",
+        "propose ",
+        "introduce ",
     ];
     const VERBS: &[&str] = &[
         "summarizes ",
@@ -574,12 +608,15 @@ fn states_its_scope(opening: &str) -> bool {
         .map(|(at, comma)| (&opening[..at], &opening[at + comma.len()..]))
         .take_while(|(lead, _)| lead.split_whitespace().count() <= MAX_LEAD_WORDS)
         .map(|(_, rest)| rest);
-    std::iter::once(opening).chain(after_leads).any(|rest| {
-        SUBJECTS.iter().any(|subject| {
+    let says = |rest: &str, subjects: &[&str], verbs: &[&str]| {
+        subjects.iter().any(|subject| {
             rest.strip_prefix(subject)
-                .is_some_and(|after| VERBS.iter().any(|verb| after.starts_with(verb)))
+                .is_some_and(|after| verbs.iter().any(|verb| after.starts_with(verb)))
         })
-    })
+    };
+    std::iter::once(opening)
+        .chain(after_leads)
+        .any(|rest| says(rest, SUBJECTS, VERBS) || says(rest, PAPER_WE, PLAIN_VERBS))
 }
 
 /// Openings of a statement of the work's aim ("The purpose of this review is to provoke
@@ -844,6 +881,16 @@ mod tests {
 
     #[test]
     fn cues_name_boilerplate_future_work_and_limitations() {
+        // From IEEE Xplore exports (litstudy's), quoted as what the works concluded.
+        for aim in [
+            "In this paper we explore the effects of overlapping data transfer and the kernel execution on overall execution time of some CUDA applications.",
+            "The paper describes these capabilities and then illustrates their application in case studies with two applications that offload computations onto Intel GPUs.",
+            "Here we present a multi-resolution GPU programming model for Chapel.",
+        ] {
+            assert_eq!(cue_role(aim), Some(Role::Objective), "{aim}");
+        }
+        // A bare "we" with the verb's plain form says what was done.
+        assert_eq!(cue_role("We examine 40 plots in two seasons."), None);
         // From Menon_2022 (Antunes 2020): a health domain, quoted under Gaps.
         assert_eq!(
             cue_role(
