@@ -59,9 +59,22 @@ const DESIGNS: [(&str, &[&str]); 9] = [
             "cohort",
         ],
     ),
+    // A bare "survey" is a literature review in computing ("A survey of GPU programming
+    // models"); a survey of people says whom it asked or how.
     (
         "cross-sectional study",
-        &["cross-sectional", "cross sectional", "survey"],
+        &[
+            "cross-sectional",
+            "cross sectional",
+            "questionnaire survey",
+            "online survey",
+            "web-based survey",
+            "telephone survey",
+            "household survey",
+            "national survey",
+            "survey respondents",
+            "surveyed",
+        ],
     ),
     ("case series or report", &["case series", "case report"]),
     (
@@ -877,6 +890,25 @@ fn shared_outcome(first: &str, second: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_survey_of_a_literature_is_no_cross_sectional_study() {
+        assert_eq!(
+            design_named("A survey of GPU programming models and their performance."),
+            None
+        );
+        for asked in [
+            "An online survey of 300 nurses was conducted.",
+            "Andean farmers were surveyed twice.",
+            "A cross-sectional survey of clinics in Peru.",
+        ] {
+            assert_eq!(
+                design_named(asked).map(|(one, _)| one),
+                Some("cross-sectional study"),
+                "{asked}"
+            );
+        }
+    }
 
     #[test]
     fn populations_are_whole_words_the_specific_first() {
