@@ -203,17 +203,14 @@ impl SourceSpec {
             }
             let is_source = named.starts_with("snapshot:") || named.parse::<SourceSpec>().is_ok();
             if !is_source && let Some(SourceSpec::Snapshot { paths }) = specs.last_mut() {
-                let joined = paths
-                    .last()
-                    .map(|last| PathBuf::from(format!("{},{item}", last.display())));
-                match joined {
-                    Some(joined) if joined.exists() && !Path::new(named).exists() => {
-                        if let Some(last) = paths.last_mut() {
-                            *last = joined;
-                        }
+                if let Some(last) = paths.last_mut() {
+                    let joined = PathBuf::from(format!("{},{item}", last.display()));
+                    if joined.exists() && !Path::new(named).exists() {
+                        *last = joined;
+                        continue;
                     }
-                    _ => paths.push(PathBuf::from(named)),
                 }
+                paths.push(PathBuf::from(named));
                 continue;
             }
             specs.push(named.parse()?);
