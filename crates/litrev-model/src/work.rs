@@ -365,14 +365,25 @@ pub fn family_name(name: &str) -> &str {
     &name[start..]
 }
 
-/// A name displayed family first with one initial after it (`Sauvé B`, `van den Broek P`),
-/// as some records give them, split into the two; a family name is never one letter.
+/// A name displayed family first with its initials after it (`Sauvé B`, `van den Broek P`,
+/// Scopus's `Greenlee R.T.` and `Higgins J.P.T.`), as some records give them, split into the
+/// two; a family name is never one letter. Several initials need their stops: `Jane LEE` is
+/// no `LEE`'s family.
 fn family_then_initial(name: &str) -> Option<(&str, &str)> {
-    let (family, initial) = name.rsplit_once(' ')?;
-    let letter = initial.strip_suffix('.').unwrap_or(initial);
+    let (family, initials) = name.rsplit_once(' ')?;
+    let letter = initials.strip_suffix('.').unwrap_or(initials);
     let mut letters = letter.chars();
-    let is_initial = letters.next().is_some_and(char::is_uppercase) && letters.next().is_none();
-    (is_initial && !family.trim().is_empty()).then(|| (family.trim(), initial))
+    let one_initial = letters.next().is_some_and(char::is_uppercase) && letters.next().is_none();
+    let stopped_initials = initials.ends_with('.')
+        && initials
+            .split(['.', '-'])
+            .filter(|part| !part.is_empty())
+            .all(|part| {
+                let mut letters = part.chars();
+                letters.next().is_some_and(char::is_uppercase) && letters.next().is_none()
+            });
+    let is_initials = one_initial || stopped_initials && initials.len() <= 12;
+    (is_initials && !family.trim().is_empty()).then(|| (family.trim(), initials))
 }
 
 /// The given names of a displayed personal name: what `family_name` leaves.
@@ -446,6 +457,12 @@ mod tests {
         check("Sauvé B", "Sauvé", "B");
         check("van den Broek P", "van den Broek", "P");
         check("Friera Acebal G.", "Friera Acebal", "G.");
+        // From Scopus exports before 2019 (metaknowledge's scopus_testing.csv).
+        check("Greenlee R.T.", "Greenlee", "R.T.");
+        check("Higgins J.P.T.", "Higgins", "J.P.T.");
+        check("Pu M.-H.", "Pu", "M.-H.");
+        check("De Koning J.", "De Koning", "J.");
+        check("Jane LEE", "LEE", "Jane");
     }
 
     #[test]

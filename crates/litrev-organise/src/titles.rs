@@ -29,9 +29,14 @@ pub(crate) struct ThemeTexts<'a> {
     pub vectors: Option<Vec<&'a [f32]>>,
 }
 
-/// A title per theme, in review order; `None` where no phrase of the theme's titles appears
-/// in two of its works, or its only one is an earlier theme's title (the caller keeps its word
-/// label then).
+/// How many of a theme's abstract phrases, best in words, are weighed by meaning when no
+/// phrase of its titles can title it: embedding every phrase of a theme's abstracts would cost
+/// more than the theme's whole organisation.
+const ABSTRACT_CANDIDATES: usize = 20;
+
+/// A title per theme, in review order: a phrase of its titles, or when none is left one of
+/// its abstracts; `None` where no phrase of either appears in two of its works, or its only
+/// ones are earlier themes' titles (the caller keeps its word label then).
 pub(crate) fn phrase_titles(
     themes: &[ThemeTexts<'_>],
     embed: Option<EmbedPhrases<'_>>,
@@ -65,6 +70,24 @@ pub(crate) fn phrase_titles(
                         .into_iter()
                         .filter(|(_, phrase)| !chosen.contains(&phrase.text.to_lowercase()))
                         .collect(),
+                )
+            })
+            .or_else(|| {
+                // No phrase of the titles is left ("Cancer statistics, 2012" beside a theme
+                // titled "Cancer statistics"): one that two works' abstracts use, of the
+                // best few in words.
+                let abstracts = PhraseGroup {
+                    titles: &theme.texts,
+                    texts: &theme.texts,
+                };
+                pick(
+                    ranked_phrases(abstracts, &others, themes.len(), &|head| {
+                        taken.contains(head)
+                    })
+                    .into_iter()
+                    .filter(|(_, phrase)| !chosen.contains(&phrase.text.to_lowercase()))
+                    .take(ABSTRACT_CANDIDATES)
+                    .collect(),
                 )
             })?;
             taken.insert(phrase.head);

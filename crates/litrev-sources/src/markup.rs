@@ -54,8 +54,8 @@ pub(crate) fn decode_entities(text: &str) -> String {
 /// Inline tags dropped where a text mixes them into words; others (`p < 0.05`, `<or = 65`) stay
 /// as written.
 const INLINE_TAGS: &[&str] = &[
-    "i", "b", "u", "em", "strong", "sub", "sup", "sc", "scp", "span", "small", "italic", "bold",
-    "p", "br", "subtitle", "title",
+    "i", "b", "u", "em", "strong", "sub", "sup", "inf", "sc", "scp", "span", "small", "italic",
+    "bold", "p", "br", "subtitle", "title",
 ];
 
 /// A title or abstract as plain text: entities decoded (twice escaped too), LaTeX comparison

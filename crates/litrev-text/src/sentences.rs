@@ -79,6 +79,9 @@ const RUN_IN_LABELS: &[&str] = &[
     "data sources",
     "data synthesis",
     "design and setting",
+    "design, setting and participants",
+    "design, setting, and participants",
+    "design, setting, participants",
     "evidence acquisition",
     "evidence synthesis",
     "expert commentary",
@@ -89,16 +92,23 @@ const RUN_IN_LABELS: &[&str] = &[
     "key results",
     "learning points",
     "level of evidence",
+    "main outcome measure",
+    "main outcome measurements",
     "main outcome measures",
+    "main outcomes and measures",
+    "measurements and main results",
     "material and methods",
     "materials and method",
     "materials and methods",
     "methods and findings",
+    "methods and materials",
     "methods and results",
     "objective and rationale",
     "patient summary",
     "patients and methods",
     "postoperative management",
+    "purpose of review",
+    "purpose of the review",
     "purpose of the study",
     "results and conclusion",
     "results and conclusions",
@@ -481,6 +491,10 @@ fn run_in_label(sentence: &str) -> Option<(usize, usize)> {
             let rest = &sentence[label.len()..];
             if rest.starts_with(' ') && rest.get(1..).is_some_and(opens_a_sentence) {
                 Some((label.len(), label.len() + 1))
+            } else if let Some(dash) = dash_after_label(label, rest)
+                && rest.get(dash..).is_some_and(opens_a_sentence)
+            {
+                Some((label.len(), label.len() + dash))
             } else if opens_a_word(rest) {
                 Some((label.len(), label.len()))
             } else {
@@ -488,6 +502,36 @@ fn run_in_label(sentence: &str) -> Option<(usize, usize)> {
             }
         })
         .max()
+}
+
+/// The length of the dash, with the spaces around it, that joins `label` to its sentence in
+/// Web of Science records of AHA journals (`Conclusions-OPCAB is …`, `Methods and Results -
+/// We …`, `Background—`); `None` without one. A lone word must name a section only (`Design-
+/// Build contracts …`, `Setting-specific …` open sentences), so dashes count after labels of
+/// several words and after those few.
+fn dash_after_label(label: &str, rest: &str) -> Option<usize> {
+    const DASHED: &[&str] = &[
+        "background",
+        "conclusion",
+        "conclusions",
+        "methods",
+        "objective",
+        "objectives",
+        "purpose",
+        "results",
+    ];
+    if !(label.contains(' ') || DASHED.contains(&label)) {
+        return None;
+    }
+    let spaces = rest.len() - rest.trim_start_matches(' ').len();
+    let after_spaces = &rest[spaces..];
+    let dash = ['-', '\u{2013}', '\u{2014}']
+        .into_iter()
+        .find(|dash| after_spaces.starts_with(*dash))?;
+    let after_dash = &after_spaces[dash.len_utf8()..];
+    let trailing = after_dash.len() - after_dash.trim_start_matches(' ').len();
+    // "Results-OPCAB" and "Results - We" are labels; "Results -5 dB" is no dash joining one.
+    (spaces == trailing || spaces == 0).then_some(spaces + dash.len_utf8() + trailing)
 }
 
 /// Whether the stop at `at`, in the sentence begun at `start`, is followed by a semicolon,
@@ -951,6 +995,35 @@ mod tests {
                 ("Chronic stress rose.", Some("Conclusions")),
                 ("MethodsX was used.", None),
                 ("Resultsare shown.", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn drops_labels_joined_by_a_dash_or_run_in_as_web_of_science_writes_them() {
+        // Sentences of ManyAuthors.isi (metaknowledge's Web of Science export, AHA journals
+        // and JAMA).
+        let text = "Background-Off-pump surgery is debated. Methods and Results - We randomised 281 \
+                    patients. Conclusions-OPCAB is associated with lower mortality. Design, \
+                    Setting, and Participants The Octopus Study enrolled 281 patients. Methods \
+                    and Materials Ninety men were treated. Results -5 dB was the floor. \
+                    Design-Build contracts were compared.";
+        assert_eq!(
+            labelled(text),
+            [
+                ("Off-pump surgery is debated.", Some("Background")),
+                ("We randomised 281 patients.", Some("Methods and Results")),
+                (
+                    "OPCAB is associated with lower mortality.",
+                    Some("Conclusions")
+                ),
+                (
+                    "The Octopus Study enrolled 281 patients.",
+                    Some("Design, Setting, and Participants")
+                ),
+                ("Ninety men were treated.", Some("Methods and Materials")),
+                ("Results -5 dB was the floor.", None),
+                ("Design-Build contracts were compared.", None),
             ]
         );
     }

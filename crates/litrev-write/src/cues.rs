@@ -147,7 +147,38 @@ pub(crate) fn is_damaged(sentence: &str) -> bool {
                 .any(|w| w[0].is_lowercase() && w[1].is_lowercase() && w[2].is_uppercase())
             && letters.iter().filter(|c| c.is_uppercase()).count() == 1
     });
-    starts_inside || lost_letter || cut_short || markup || unbalanced || run_together
+    starts_inside
+        || lost_letter
+        || cut_short
+        || markup
+        || unbalanced
+        || run_together
+        || lost_symbols(text)
+}
+
+/// Whether a sentence's statistics lost their symbols on the way into the record, as Web of
+/// Science's text of some abstracts did: "95 CI" for "95% CI", and an interval's two bounds run
+/// together when its dash was dropped ("95 CI: 0.490.99" for "0.49–0.99").
+fn lost_symbols(text: &str) -> bool {
+    // Brackets and stops around a word go; its own marks ("95%") stay.
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|word| word.trim_matches(['(', ')', '[', ']', ',', ';', ':', '.']))
+        .collect();
+    let no_percent = words
+        .windows(2)
+        .any(|pair| pair[0] == "95" && matches!(pair[1], "CI" | "Cl"));
+    // Dates (12.05.2010) and versions (0.10.2) have short middles; two decimals run together
+    // have at least three digits between their points.
+    let run_together = words.iter().any(|word| {
+        let parts: Vec<&str> = word.split('.').collect();
+        parts.len() >= 3
+            && parts
+                .iter()
+                .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+            && parts[1..parts.len() - 1].iter().any(|part| part.len() >= 3)
+    });
+    no_percent || run_together
 }
 
 /// Whether a sentence leans on the one before it ("This suggests…", "In this group…",
@@ -233,7 +264,22 @@ pub(crate) fn leans_on_context(sentence: &str) -> bool {
         "the former",
     ];
     let lower = sentence.trim_start().to_lowercase();
-    OPENERS.iter().any(|opener| lower.starts_with(opener)) || points_back(&lower)
+    OPENERS.iter().any(|opener| lower.starts_with(opener))
+        || points_back(&lower)
+        || says_such(&lower)
+}
+
+/// Whether a lower-cased sentence says "such" of something it does not name ("… the
+/// application of such interventions globally", "in such cases"): what it is, the sentence
+/// before said. "Such as" and "such that" name it there.
+fn says_such(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|pair| pair[0] == "such" && !matches!(pair[1], "as" | "that"))
 }
 
 /// Whether a lower-cased sentence opens on "this" or "that" pointing at what the sentence
@@ -854,6 +900,8 @@ mod tests {
             "Pain fell more with the drug (p < 0.001) and > 40% responded.",
             "The iPhone app and mRNA vaccines were tested.",
             "He was treated with emicizumab for two years.",
+            "Samples were taken on 12.05.2010 with version 0.10.2 of the tool.",
+            "Of 95 CIs reported, 12 excluded the null.",
         ] {
             assert!(!is_damaged(whole), "{whole}");
         }
@@ -866,6 +914,9 @@ mod tests {
             "The trial endedThe results were clear.",
             "He articles used included a total of 184 patients.",
             "Hese results were clear.",
+            // Afilalo 2012 as Web of Science's ManyAuthors.isi holds it.
+            "There was a significant 30 reduction in stroke [risk ratio (RR) 0.70, 95 CI: 0.490.99].",
+            "There was no significant difference in mortality (RR: 0.90, 95 CI: 0.631.30).",
         ] {
             assert!(is_damaged(damaged), "{damaged}");
         }
@@ -1163,6 +1214,14 @@ mod tests {
             "This study found lower cortisol in obese children."
         ));
         assert!(!leans_on_context("Thrombosis was rare."));
+        // Jemal 2011, quoted alone as a seminal work's word (metaknowledge's Scopus export).
+        assert!(leans_on_context(
+            "Clinicians, public health professionals, and policy makers can play an active role in accelerating the application of such interventions globally."
+        ));
+        assert!(leans_on_context("In such cases, surgery was deferred."));
+        assert!(!leans_on_context(
+            "Drugs such as aspirin were stopped such that no bleeding occurred."
+        ));
         // From a review of IEEE Xplore exports (litstudy's), where they opened a work's quotes.
         for leaning in [
             "This severely limits the programmability and performance of GPU applications.",

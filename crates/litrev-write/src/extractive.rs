@@ -375,7 +375,7 @@ impl<'a> Writer<'a> {
             ),
         };
         let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
-        sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
+        sentences.extend(spans.iter().map(|span| self.attribute_alone(span)));
         Some(Paragraph { sentences })
     }
 
@@ -602,7 +602,7 @@ impl<'a> Writer<'a> {
                     1,
                 );
                 for span in picked {
-                    background.push(self.attribute(&span, None));
+                    background.push(self.attribute_alone(&span));
                 }
             }
         }
@@ -1348,7 +1348,7 @@ impl<'a> Writer<'a> {
     /// A sentence built from structure, then the spans in the works' words, attributed.
     fn quoted_paragraph(&self, opener: &str, spans: &[Span]) -> Paragraph {
         let mut sentences = vec![SentenceBuilder::new().text(opener).structural()];
-        sentences.extend(spans.iter().map(|span| self.attribute(span, None)));
+        sentences.extend(spans.iter().map(|span| self.attribute_alone(span)));
         Paragraph { sentences }
     }
 
@@ -1816,7 +1816,7 @@ impl<'a> Writer<'a> {
                 .standalone_spans(&theme.works, &[Role::Conclusion], 1)
                 .pop()
             {
-                sentences.push(self.attribute(&span, None));
+                sentences.push(self.attribute_alone(&span));
             }
         }
         if let (Some(largest), Some(smallest)) = (themes.first(), themes.last())
@@ -2232,6 +2232,21 @@ impl<'a> Writer<'a> {
         })
     }
 
+    /// A span quoted on its own, away from any other sentence of its work: one that leans on
+    /// the sentence before it ("Therefore, this meta-analysis demonstrates …") is reported by
+    /// its work in quotation marks, so the review never seems to draw its conclusion.
+    fn attribute_alone(&self, span: &Span) -> Sentence {
+        let body = span
+            .text
+            .trim()
+            .trim_end_matches(['.', '!', '?', ';', ':', ',']);
+        if leans_on_context(body) {
+            reported(span, body, Vec::new())
+        } else {
+            self.attribute(span, None)
+        }
+    }
+
     /// A span as a sentence of the review, attributed to its work.
     fn attribute(&self, span: &Span, lead: Option<&str>) -> Sentence {
         let work = &span.locator.work;
@@ -2293,19 +2308,7 @@ impl<'a> Writer<'a> {
         // its paper shows (this study, these results, a figure) would seem to speak for the
         // review: its work reports it, verbatim inside quotation marks.
         if speaks_for_its_paper(body) {
-            let verb = match span.role {
-                Role::Conclusion => " conclude that “",
-                Role::Limitation | Role::FutureWork => " note that “",
-                _ => " report that “",
-            };
-            segments.extend(SentenceBuilder::new().narrative(work).segments());
-            segments.push(Segment::Text(verb.to_owned()));
-            segments.push(Segment::Text(lower_first_word(body)));
-            segments.push(Segment::Text("”.".to_owned()));
-            return Sentence {
-                segments,
-                basis: Basis::Span(span.locator.clone()),
-            };
+            return reported(span, body, segments);
         }
         let body = match lead {
             Some(_) => lower_first_word(body),
@@ -2650,6 +2653,29 @@ fn eligibility_rules(filters: &litrev_model::Filters) -> Vec<String> {
         rules.push(format!("not mentioning {}", list(&terms)));
     }
     rules
+}
+
+/// A span reported by its work in quotation marks, after `segments` (a lead, or nothing):
+/// "Cheng et al. (2005) conclude that “therefore, this meta-analysis …”", the verb naming what
+/// the span is, the quoted words verbatim but for their first letter.
+fn reported(span: &Span, body: &str, mut segments: Vec<Segment>) -> Sentence {
+    let verb = match span.role {
+        Role::Conclusion => " conclude that “",
+        Role::Limitation | Role::FutureWork => " note that “",
+        _ => " report that “",
+    };
+    segments.extend(
+        SentenceBuilder::new()
+            .narrative(&span.locator.work)
+            .segments(),
+    );
+    segments.push(Segment::Text(verb.to_owned()));
+    segments.push(Segment::Text(lower_first_word(body)));
+    segments.push(Segment::Text("”.".to_owned()));
+    Sentence {
+        segments,
+        basis: Basis::Span(span.locator.clone()),
+    }
 }
 
 #[cfg(test)]
@@ -3348,6 +3374,51 @@ mod tests {
     }
 
     #[test]
+    fn a_works_key_findings_never_open_on_a_sentence_leaning_on_the_one_before() {
+        // W1's best finding ("This lowered …", its numbers closest to the theme) answers a
+        // sentence the review would not show; it may only follow a quote of its own work.
+        let (fixture, _) = fixture_with_abstract(
+            "Stem cell injection was given to 40 patients with knee pain. This lowered WOMAC \
+             pain scores in the knee by 33% (P < 0.01) compared with placebo.",
+        );
+        let input = fixture.input();
+        let theme = &fixture.organisation.themes[0];
+        let w1: WorkId = "W1".parse().expect("id");
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let centre = writer.theme_centre(theme);
+        let best = writer.best_spans(&w1, &[Role::Result, Role::Conclusion], 1, Some(&centre));
+        assert!(
+            best.first()
+                .is_some_and(|span| span.text.starts_with("This lowered")),
+            "{best:?}"
+        );
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let sentences: Vec<Sentence> = writer
+            .key_findings(theme, 400, &centre)
+            .into_iter()
+            .flat_map(|paragraph| paragraph.sentences)
+            .collect();
+        let of_w1: Vec<String> = sentences
+            .iter()
+            .filter(|sentence| matches!(&sentence.basis, Basis::Span(at) if at.work == w1))
+            .map(Sentence::plain_text)
+            .collect();
+        assert!(
+            of_w1
+                .first()
+                .is_none_or(|first| !first.contains("This lowered")),
+            "{of_w1:?}"
+        );
+        // The other works' findings are still there.
+        assert!(
+            sentences
+                .iter()
+                .any(|sentence| sentence.cited().any(|id| id.to_string() == "W2")),
+            "{sentences:?}"
+        );
+    }
+
+    #[test]
     fn a_sentence_quoted_on_its_own_comes_from_the_first_work_whose_best_stands_alone() {
         let mut fixture = debate_fixture();
         let abstracts = [
@@ -3384,6 +3455,24 @@ mod tests {
             "a leaning sentence when nothing else is left"
         );
         assert_eq!(quoted(3), ["W4", "W3"], "one sentence per work");
+
+        // Quoted on its own, the leaning sentence is its work's report, not the review's word.
+        let mut writer = Writer::new(&input, Drafting::Extractive);
+        let leaning = writer
+            .standalone_spans(&works, &[Role::Conclusion], 2)
+            .pop()
+            .expect("W3's conclusion");
+        assert_eq!(
+            writer.attribute_alone(&leaning).segments[1..],
+            [
+                Segment::Text(" conclude that “".into()),
+                Segment::Text(
+                    "this suggests that payment schemes shape hospital costs across the region"
+                        .into()
+                ),
+                Segment::Text("”.".into()),
+            ]
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub use table::read_table;
 pub use wos::read_wos;
 
 use crate::error::Issue;
+use crate::markup::inline_to_text;
 
 /// The formats of library files litrev reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +68,28 @@ impl LibraryFormat {
             LibraryFormat::PubmedXml => "PubMed XML",
             LibraryFormat::WebOfScience => "Web of Science",
             LibraryFormat::Table => "table",
+        }
+    }
+
+    /// The name a review gives an export of this format whose text opens with `head`: the
+    /// database that wrote a table when its header tells (`Scopus CSV`, `IEEE Xplore CSV`,
+    /// `SpringerLink CSV`, `Embase CSV`), else the format's [`LibraryFormat::name`].
+    pub fn exporter(self, head: &str) -> &'static str {
+        if self != LibraryFormat::Table {
+            return self.name();
+        }
+        let header = head.lines().next().unwrap_or("");
+        let has = |column: &str| header.contains(column);
+        if has("Source title") && (has("EID") || has("Link")) {
+            "Scopus CSV"
+        } else if has("Document Title") && has("IEEE Terms") {
+            "IEEE Xplore CSV"
+        } else if has("Item Title") && has("Publication Title") {
+            "SpringerLink CSV"
+        } else if has("Emtree") {
+            "Embase CSV"
+        } else {
+            self.name()
         }
     }
 
@@ -124,8 +147,24 @@ impl LibraryFormat {
         bibtex_entry.then_some(LibraryFormat::Bibtex)
     }
 
-    /// Reads a text of this format.
+    /// Reads a text of this format; titles and abstracts come out as plain text (Scopus
+    /// writes `YBa<inf>2</inf>Cu<inf>3</inf>O`, RIS and tables carry entities).
     pub fn read(self, text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
+        let (mut records, issues) = self.read_as_written(text, source);
+        for record in &mut records {
+            let work = &mut record.work;
+            for field in [&mut work.title, &mut work.abstract_text] {
+                if let Some(value) = field.as_mut()
+                    && value.contains(['<', '&', '\\'])
+                {
+                    *value = inline_to_text(value);
+                }
+            }
+        }
+        (records, issues)
+    }
+
+    fn read_as_written(self, text: &str, source: &Path) -> (Vec<LabelledWork>, Vec<Issue>) {
         match self {
             LibraryFormat::Ris => read_ris(text, source),
             LibraryFormat::Bibtex => read_bibtex(text, source),
@@ -708,5 +747,45 @@ mod real_tables_and_wos {
                 assert_eq!(read, dois, "{file}");
             }
         }
+
+        // A review names the database that wrote the table.
+        for (file, exporter) in [
+            ("litstudy/scopus.csv", "Scopus CSV"),
+            ("metaknowledge/scopus_testing.csv.scopus.gz", "Scopus CSV"),
+            ("litstudy/notebook_data/ieee_1.csv.gz", "IEEE Xplore CSV"),
+            ("litstudy/springer.csv", "SpringerLink CSV"),
+            ("asreview-demo-data/embase.csv", "Embase CSV"),
+            ("asreview-demo-data/generic_tab.tab", "table"),
+        ] {
+            let text = read_text(&folder.join(file));
+            assert_eq!(LibraryFormat::Table.exporter(&text), exporter, "{file}");
+        }
+
+        // Authors as each export lists them, and titles without Scopus's subscript tags.
+        let read = |file: &str| {
+            let text = read_text(&folder.join(file));
+            LibraryFormat::Table.read(&text, Path::new(file)).0
+        };
+        let names = |record: &LabelledWork| -> Vec<String> {
+            record.work.authors.iter().map(|a| a.name.clone()).collect()
+        };
+        let scopus = read("metaknowledge/scopus_testing.csv.scopus.gz");
+        assert_eq!(names(&scopus[0]).len(), 11, "{:?}", names(&scopus[0]));
+        assert_eq!(names(&scopus[0])[0], "Yagai T.");
+        let ybco = scopus
+            .iter()
+            .filter_map(|record| record.work.title.as_deref())
+            .find(|title| title.starts_with("A Novel Partial Melting Process"))
+            .expect("the YBCO title");
+        assert!(ybco.contains("YBa2Cu3O7") && !ybco.contains('<'), "{ybco}");
+        let springer = read("litstudy/notebook_data/springer.csv.gz");
+        assert_eq!(
+            names(&springer[0]),
+            [
+                "Vivek K. Pallipuram",
+                "Mohammad Bhuiyan",
+                "Melissa C. Smith"
+            ]
+        );
     }
 }

@@ -191,11 +191,9 @@ fn record(row: &csv::StringRecord, at: &Columns) -> Option<LabelledWork> {
     if title.is_none() && ids.primary().is_none() {
         return None;
     }
-    // Scopus, Embase and IEEE list authors with `;` between them; others with `,` between
-    // `Family, Given` pairs cannot be split safely and stay one name per `;`.
     let authors = cell(at.authors)
         .map(|names| {
-            terms(&names, &[';'])
+            author_names(&names)
                 .into_iter()
                 .map(Author::named)
                 .collect()
@@ -233,6 +231,62 @@ fn record(row: &csv::StringRecord, at: &Columns) -> Option<LabelledWork> {
     Some(LabelledWork { work, label })
 }
 
+/// The names of a table's authors cell. Scopus (since 2019), Embase and IEEE put `;` between
+/// names; older Scopus exports put `, ` between `Family I.` names (`Yagai T., Kimura Y.`);
+/// SpringerLink runs `Given Family` names together (`Vivek K. PallipuramMohammad Bhuiyan`).
+/// Any other list with commas (`Family, Given` pairs) cannot be split safely and stays one
+/// name per `;`.
+fn author_names(names: &str) -> Vec<String> {
+    if names.contains(';') {
+        return terms(names, &[';']);
+    }
+    if names.contains(',') {
+        let parts = terms(names, &[',']);
+        // The last word of each is initials: capitals, stops and hyphens, ending in a stop.
+        let initialled = |part: &String| {
+            part.rsplit_once(' ').is_some_and(|(_, initials)| {
+                initials.ends_with('.')
+                    && initials.starts_with(char::is_uppercase)
+                    && initials
+                        .chars()
+                        .all(|c| c.is_uppercase() || matches!(c, '.' | '-'))
+            })
+        };
+        return if parts.len() > 1 && parts.iter().all(initialled) {
+            parts
+        } else {
+            vec![names.to_owned()]
+        };
+    }
+    run_together_names(names)
+}
+
+/// Names run together without a separator, split where a small letter meets a capital that
+/// opens a name of several words (`…PallipuramMohammad Bhuiyan…`); `McDonald` and `DeWitt`
+/// stay whole, since what follows their capital is no name of its own.
+fn run_together_names(names: &str) -> Vec<String> {
+    let chars: Vec<(usize, char)> = names.char_indices().collect();
+    let joins: Vec<usize> = chars
+        .windows(2)
+        .filter(|pair| pair[0].1.is_lowercase() && pair[1].1.is_uppercase())
+        .map(|pair| pair[1].0)
+        .collect();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for (index, &join) in joins.iter().enumerate() {
+        let next = joins.get(index + 1).copied().unwrap_or(names.len());
+        let opens_a_name = names[join..next].trim().contains(' ');
+        let closes_a_name = names[start..join].trim().contains(' ');
+        if opens_a_name && closes_a_name {
+            pieces.push(names[start..join].trim().to_owned());
+            start = join;
+        }
+    }
+    pieces.push(names[start..].trim().to_owned());
+    pieces.retain(|piece| !piece.is_empty());
+    pieces
+}
+
 /// The kind a table's document type names (Scopus `Article`, `Conference Paper`, `Book
 /// Chapter`; SpringerLink `Chapter`; RIS types in ASReview's tables).
 fn kind_of(kind: &str) -> WorkKind {
@@ -251,6 +305,52 @@ fn kind_of(kind: &str) -> WorkKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn authors_are_split_as_each_export_lists_them() {
+        let cases: &[(&str, &[&str])] = &[
+            ("Wang W.T.; Pu M.H.", &["Wang W.T.", "Pu M.H."]),
+            // Scopus before 2019 (metaknowledge's scopus_testing.csv).
+            (
+                "Yagai T., Kimura Y., Higgins J.P.T., Enriquez-Sarano M.",
+                &[
+                    "Yagai T.",
+                    "Kimura Y.",
+                    "Higgins J.P.T.",
+                    "Enriquez-Sarano M.",
+                ],
+            ),
+            ("De Koning J.", &["De Koning J."]),
+            ("Smith, John", &["Smith, John"]),
+            (
+                "Scandinavian Simvastatin Survival Study Group",
+                &["Scandinavian Simvastatin Survival Study Group"],
+            ),
+            // SpringerLink (litstudy's springer.csv).
+            (
+                "Vivek K. PallipuramMohammad BhuiyanMelissa C. Smith",
+                &[
+                    "Vivek K. Pallipuram",
+                    "Mohammad Bhuiyan",
+                    "Melissa C. Smith",
+                ],
+            ),
+            (
+                "V. A. BakhtinV. A. KryukovB. N. ChetverushkinE. V. Shil’nikov",
+                &[
+                    "V. A. Bakhtin",
+                    "V. A. Kryukov",
+                    "B. N. Chetverushkin",
+                    "E. V. Shil’nikov",
+                ],
+            ),
+            ("John McDonaldAna DeWitt", &["John McDonald", "Ana DeWitt"]),
+            ("Ana DeWitt", &["Ana DeWitt"]),
+        ];
+        for (names, expected) in cases {
+            assert_eq!(author_names(names), *expected, "{names}");
+        }
+    }
 
     #[test]
     fn reads_columns_by_their_names_and_separators() {

@@ -21,8 +21,9 @@ pub use index::SnapshotOpenReport;
 /// Local OpenAlex Work files, searchable and walkable by citation.
 pub struct SnapshotSource {
     files: Vec<PathBuf>,
-    /// Each file's library format, `None` for OpenAlex Work records: how the corpus is named.
-    formats: Vec<Option<crate::library::LibraryFormat>>,
+    /// Each file's export name (`RIS`, `Scopus CSV`), `None` for OpenAlex Work records: how the
+    /// corpus is named.
+    exports: Vec<Option<&'static str>>,
     index: index::SnapshotIndex,
 }
 
@@ -42,14 +43,14 @@ impl SnapshotSource {
         let fingerprint = read::fingerprint(&files)?;
         let folder = index_root.join(&fingerprint);
         let (index, report) = index::SnapshotIndex::open_or_build(&folder, &files, progress)?;
-        let formats = files
+        let exports = files
             .iter()
-            .map(|file| read::export_format(file))
+            .map(|file| read::export_name(file))
             .collect::<Result<_>>()?;
         Ok((
             SnapshotSource {
                 files,
-                formats,
+                exports,
                 index,
             },
             report,
@@ -112,16 +113,16 @@ impl Source for SnapshotSource {
         }
     }
 
-    /// "a local OpenAlex snapshot (1 file, 5,000 works)", "a library export (1 file: table,
-    /// 393 works)", or both kinds named when the files mix them: a review's method says what
+    /// "a local OpenAlex snapshot (1 file, 5,000 works)", "a library export (1 file: Scopus
+    /// CSV, 393 works)", or both kinds named when the files mix them: a review's method says what
     /// its corpus was.
     fn describe(&self) -> String {
         let files = self.files.len();
         let files = format!("{files} file{}", if files == 1 { "" } else { "s" });
-        let mut exports: Vec<&str> = self.formats.iter().flatten().map(|f| f.name()).collect();
+        let mut exports: Vec<&str> = self.exports.iter().flatten().copied().collect();
         exports.sort_unstable();
         exports.dedup();
-        let openalex = self.formats.iter().any(Option::is_none);
+        let openalex = self.exports.iter().any(Option::is_none);
         match (openalex, exports.is_empty()) {
             (_, true) => format!("a local OpenAlex snapshot ({files}, {} works)", self.len()),
             (false, false) => format!(

@@ -94,13 +94,14 @@ pub(crate) fn fingerprint(files: &[PathBuf]) -> Result<String> {
         .collect())
 }
 
-/// The library format a snapshot file is written in, read from its head; `None` for OpenAlex
-/// Work records (a first line that is a Work, or a head no export format claims), as
+/// The name of the library export a snapshot file is (`RIS`, `Scopus CSV`, as
+/// [`crate::library::LibraryFormat::exporter`] gives it), read from its head; `None` for
+/// OpenAlex Work records (a first line that is a Work, or a head no export format claims), as
 /// [`read_file`] reads them.
 ///
 /// # Errors
 /// When the file cannot be read.
-pub(crate) fn export_format(path: &Path) -> Result<Option<crate::library::LibraryFormat>> {
+pub(crate) fn export_name(path: &Path) -> Result<Option<&'static str>> {
     let read_error = |source| Error::Read {
         path: path.to_owned(),
         source,
@@ -125,7 +126,7 @@ pub(crate) fn export_format(path: &Path) -> Result<Option<crate::library::Librar
         .read_to_end(&mut head)
         .map_err(read_error)?;
     let (text, _) = crate::library::decode(&head);
-    Ok(crate::library::LibraryFormat::detect(&text))
+    Ok(crate::library::LibraryFormat::detect(&text).map(|format| format.exporter(&text)))
 }
 
 /// The file's text, gzip or not.

@@ -116,6 +116,8 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "study objective"
         | "study objectives"
         | "purpose of the study"
+        | "purpose of review"
+        | "purpose of the review"
         | "the aim of the study"
         | "aim of the study"
         | "aims of the study"
@@ -135,6 +137,7 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "measures"
         | "main outcome measures"
         | "main outcome measure"
+        | "main outcome measurements"
         | "main outcomes and measures"
         | "outcome measures"
         | "materials and methods"
@@ -584,6 +587,10 @@ fn states_its_scope(opening: &str) -> bool {
         "present an overview",
         "provides a summary",
         "provide a summary",
+        "includes a summary",
+        "include a summary",
+        "includes an overview",
+        "include an overview",
         "focuses on ",
         "focus on ",
         // What a paper sets out to look at ("This paper examines the extent of such an
@@ -608,9 +615,11 @@ fn states_its_scope(opening: &str) -> bool {
         .map(|(at, comma)| (&opening[..at], &opening[at + comma.len()..]))
         .take_while(|(lead, _)| lead.split_whitespace().count() <= MAX_LEAD_WORDS)
         .map(|(_, rest)| rest);
+    // "This report also includes a summary of …": an "also" before the verb changes nothing.
     let says = |rest: &str, subjects: &[&str], verbs: &[&str]| {
         subjects.iter().any(|subject| {
             rest.strip_prefix(subject)
+                .map(|after| after.strip_prefix("also ").unwrap_or(after))
                 .is_some_and(|after| verbs.iter().any(|verb| after.starts_with(verb)))
         })
     };
@@ -886,6 +895,8 @@ mod tests {
             "In this paper we explore the effects of overlapping data transfer and the kernel execution on overall execution time of some CUDA applications.",
             "The paper describes these capabilities and then illustrates their application in case studies with two applications that offload computations onto Intel GPUs.",
             "Here we present a multi-resolution GPU programming model for Chapel.",
+            // Greenlee 2000 (metaknowledge's Scopus export), quoted as its conclusion.
+            "This report also includes a summary of global cancer mortality rates using data from the World Health Organization.",
         ] {
             assert_eq!(cue_role(aim), Some(Role::Objective), "{aim}");
         }
