@@ -179,11 +179,13 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// The review came out empty: nothing was included.
-    #[error(
-        "no work passed screening, so there is nothing to review: broaden the question, add --seed works, or use a larger snapshot"
-    )]
-    NothingIncluded,
+    /// The review came out empty: nothing was included. `advice` says what to do, from why
+    /// the works were left out.
+    #[error("no work passed screening, so there is nothing to review: {advice}")]
+    NothingIncluded {
+        /// What to do next.
+        advice: String,
+    },
     /// A step panicked: a bug, reported with the step, the work and what to do.
     #[error("{0}")]
     Panicked(Box<crate::panics::PanicReport>),
@@ -240,7 +242,7 @@ impl Error {
             | Error::NotDone { .. }
             | Error::EditRefused(_)
             | Error::NoSuchClaim { .. }
-            | Error::NothingIncluded
+            | Error::NothingIncluded { .. }
             | Error::FullText(litrev_fulltext::Error::Folder { .. })
             | Error::StyleFile { .. }
             | Error::Publish(

@@ -418,7 +418,9 @@ impl Runner {
         }
         let included = included_works(&screened.decisions, &screened.all_works);
         if included.is_empty() {
-            return Err(Error::NothingIncluded);
+            return Err(Error::NothingIncluded {
+                advice: nothing_included_advice(&screened.decisions),
+            });
         }
         let fulltext = match self.full_text_step(&drive, fulltext_inputs(&screened, &included))? {
             ControlFlow::Continue(record) => record,
@@ -611,6 +613,23 @@ impl Runner {
     }
 }
 
+/// What to do when screening included nothing: when most works were left out for want of an
+/// abstract (a SpringerLink export carries none), where abstracts come from; otherwise how to
+/// widen the search.
+fn nothing_included_advice(decisions: &[ScreeningDecision]) -> String {
+    let without_abstract = decisions
+        .iter()
+        .filter(|decision| decision.reason == litrev_model::ReasonCode::MissingAbstract)
+        .count();
+    if decisions.is_empty() || without_abstract * 2 < decisions.len() {
+        return "broaden the question, add --seed works, or use a larger snapshot".to_owned();
+    }
+    format!(
+        "{without_abstract} of the {} works considered have no abstract, and a review quotes abstracts as its evidence: use an export that carries abstracts (Scopus, Web of Science, PubMed, RIS), or pass the file as --library FILE with an online --source (openalex, semantic-scholar), which finds its works' abstracts by their DOIs",
+        decisions.len()
+    )
+}
+
 /// What the full-text step reads: the decisions, the files a library attached, the included
 /// works, and what the run's model spent before it.
 fn fulltext_inputs<'a>(
@@ -739,5 +758,32 @@ mod tests {
         assert_eq!(summary(waiting, Some("screen")).gate(), Some("screening"));
         assert_eq!(summary(waiting, Some("gate")).gate(), Some("downloads"));
         assert_eq!(summary(RunStatus::Done, Some("publish")).gate(), None);
+    }
+
+    #[test]
+    fn an_empty_review_of_works_without_abstracts_says_where_abstracts_come_from() {
+        let decision = |id: &str, reason| ScreeningDecision {
+            work: id.parse().expect("id"),
+            decision: litrev_model::Decision::Exclude,
+            reason,
+            rationale: String::new(),
+            score: 0.0,
+            reviewer: litrev_model::Reviewer::Rule,
+            domain: None,
+        };
+        let missing = litrev_model::ReasonCode::MissingAbstract;
+        let below = litrev_model::ReasonCode::OutOfScope;
+        let advice = nothing_included_advice(&[decision("W1", missing), decision("W2", missing)]);
+        assert!(
+            advice.starts_with("2 of the 2 works considered have no abstract")
+                && advice.contains("--library FILE"),
+            "{advice}"
+        );
+        let advice = nothing_included_advice(&[
+            decision("W1", missing),
+            decision("W2", below),
+            decision("W3", below),
+        ]);
+        assert!(advice.starts_with("broaden the question"), "{advice}");
     }
 }

@@ -126,7 +126,7 @@ fn review(url: &str, dataset: &str, question: &str, tier: Tier) -> Result<Measur
     // As `litrev plan` does: the probe's reading is what the estimate is made from.
     runner.probe(&mut plan, &options.sources, &|_| {})?;
     match runner.start(&options, &|_| {}) {
-        Ok(Outcome::Done(_)) | Err(Error::NothingIncluded) => {}
+        Ok(Outcome::Done(_)) | Err(Error::NothingIncluded { .. }) => {}
         Ok(_) => {
             return Err(Error::BadOptions(format!(
                 "{dataset} at the {} tier stopped at a gate although approved",

@@ -172,7 +172,7 @@ fn review(
             | Outcome::AwaitingPages { .. }
             | Outcome::NeedsClarification { .. },
         ) => Err("stopped at a gate although approved".into()),
-        Err(Error::NothingIncluded) => Ok(Reviewed {
+        Err(Error::NothingIncluded { .. }) => Ok(Reviewed {
             considered: 0,
             included: 0,
             words: 0,
