@@ -170,7 +170,7 @@ fn lost_symbols(text: &str) -> bool {
         .any(|pair| pair[0] == "95" && matches!(pair[1], "CI" | "Cl"));
     // Dates (12.05.2010) and versions (0.10.2) have short middles; two decimals run together
     // have at least three digits between their points.
-    let run_together = words.iter().any(|word| {
+    let bounds_run_together = words.iter().any(|word| {
         let parts: Vec<&str> = word.split('.').collect();
         parts.len() >= 3
             && parts
@@ -178,7 +178,7 @@ fn lost_symbols(text: &str) -> bool {
                 .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
             && parts[1..parts.len() - 1].iter().any(|part| part.len() >= 3)
     });
-    no_percent || run_together
+    no_percent || bounds_run_together
 }
 
 /// Whether a sentence leans on the one before it ("This suggests…", "In this group…",

@@ -2236,10 +2236,7 @@ impl<'a> Writer<'a> {
     /// the sentence before it ("Therefore, this meta-analysis demonstrates …") is reported by
     /// its work in quotation marks, so the review never seems to draw its conclusion.
     fn attribute_alone(&self, span: &Span) -> Sentence {
-        let body = span
-            .text
-            .trim()
-            .trim_end_matches(['.', '!', '?', ';', ':', ',']);
+        let body = quoted_body(&span.text);
         if leans_on_context(body) {
             reported(span, body, Vec::new())
         } else {
@@ -2303,7 +2300,7 @@ impl<'a> Writer<'a> {
                 basis: Basis::Span(span.locator.clone()),
             };
         }
-        let body = text.trim_end_matches(['.', '!', '?', ';', ':', ',']);
+        let body = quoted_body(text);
         // A sentence that speaks as its authors ("…, we evaluated …") or points at what only
         // its paper shows (this study, these results, a figure) would seem to speak for the
         // review: its work reports it, verbatim inside quotation marks.
@@ -2653,6 +2650,12 @@ fn eligibility_rules(filters: &litrev_model::Filters) -> Vec<String> {
         rules.push(format!("not mentioning {}", list(&terms)));
     }
     rules
+}
+
+/// A span's words as they go inside quotation marks: without surrounding white space or the
+/// stop that ends them (the review's sentence puts its own).
+fn quoted_body(text: &str) -> &str {
+    text.trim().trim_end_matches(['.', '!', '?', ';', ':', ','])
 }
 
 /// A span reported by its work in quotation marks, after `segments` (a lead, or nothing):
