@@ -38,7 +38,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", error_text(&error));
             let code = match error
                 .downcast_ref::<litrev::Error>()
                 .map(litrev::Error::code)
@@ -49,6 +49,24 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// An error and its causes on one line, each cause once: many of litrev's errors already
+/// write their cause into their own message (`cannot read `x`: incomplete deflate stream`),
+/// and anyhow's chain would repeat it.
+fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 /// The per-source table of `litrev search` (or the report as JSON, with the merged works).
@@ -825,4 +843,23 @@ fn estimate_lines(estimate: &litrev::model::Estimate) -> String {
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+
+    #[test]
+    fn a_cause_already_in_its_error_is_not_repeated() {
+        let io = std::io::Error::other("incomplete deflate stream");
+        let error =
+            anyhow::Error::new(io).context("cannot read `a.jsonl.gz`: incomplete deflate stream");
+        assert_eq!(
+            error_text(&error),
+            "cannot read `a.jsonl.gz`: incomplete deflate stream"
+        );
+        let error =
+            anyhow::Error::new(std::io::Error::other("disk full")).context("cannot write `b`");
+        assert_eq!(error_text(&error), "cannot write `b`: disk full");
+    }
 }

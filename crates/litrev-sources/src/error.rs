@@ -30,6 +30,19 @@ pub enum Error {
         /// The cause.
         source: std::io::Error,
     },
+    /// A gzip file whose stream breaks off or is corrupt.
+    #[error(
+        "`{path}` is a damaged gzip file ({reason}{}): it was most likely cut off while being downloaded or copied; download or copy it again (`gzip -t {path}` checks a file), then run the command again",
+        records.map(|records| format!(", after {records} record{}", if records == 1 { "" } else { "s" })).unwrap_or_default()
+    )]
+    DamagedGzip {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder said.
+        reason: String,
+        /// The records read before the break, when counted.
+        records: Option<usize>,
+    },
     /// A file held lines but not one OpenAlex Work, nor a library export's record.
     #[error(
         "`{path}` holds no OpenAlex Work records ({first_problem}): expected one Work JSON object per line, as in the OpenAlex data dump, or a library export (RIS, BibTeX, CSL-JSON, MEDLINE, PubMed XML, Web of Science, CSV) whose records carry DOIs"

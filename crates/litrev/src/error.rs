@@ -233,6 +233,7 @@ impl Error {
             | Error::Source(litrev_sources::Error::MissingSetting { .. })
             | Error::Source(litrev_sources::Error::EmptyFolder { .. })
             | Error::Source(litrev_sources::Error::NoWorks { .. })
+            | Error::Source(litrev_sources::Error::DamagedGzip { .. })
             | Error::Source(litrev_sources::Error::ZoteroDatabase { .. })
             | Error::Store(litrev_store::Error::UnknownRun(_))
             | Error::BadInput { .. }

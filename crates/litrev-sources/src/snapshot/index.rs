@@ -151,6 +151,17 @@ impl SnapshotIndex {
         if let Some(error) = add_error {
             return Err(index_error(error));
         }
+        // A snapshot with no record at all (an empty file, or a folder of empty ones) would
+        // only end, several steps later, in a review with nothing to include.
+        if added == 0
+            && let Some(path) = files.first()
+        {
+            return Err(Error::NoWorks {
+                path: path.clone(),
+                first_problem: "it holds no records: it is empty, or every line is blank"
+                    .to_owned(),
+            });
+        }
         writer.commit().map_err(index_error)?;
         writer.wait_merging_threads().map_err(index_error)?;
         progress(added);

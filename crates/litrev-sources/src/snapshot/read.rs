@@ -102,10 +102,7 @@ pub(crate) fn fingerprint(files: &[PathBuf]) -> Result<String> {
 /// # Errors
 /// When the file cannot be read.
 pub(crate) fn export_name(path: &Path) -> Result<Option<&'static str>> {
-    let read_error = |source| Error::Read {
-        path: path.to_owned(),
-        source,
-    };
+    let read_error = |source| reading_failed(path, None, source);
     let mut first = Vec::new();
     let mut reader = open(path)?;
     loop {
@@ -129,17 +126,39 @@ pub(crate) fn export_name(path: &Path) -> Result<Option<&'static str>> {
     Ok(crate::library::LibraryFormat::detect(&text).map(|format| format.exporter(&text)))
 }
 
+/// Whether the file opens with gzip's magic bytes.
+fn is_gzip(path: &Path) -> bool {
+    let mut magic = [0u8; 2];
+    File::open(path).is_ok_and(|mut file| file.read_exact(&mut magic).is_ok())
+        && magic == [0x1f, 0x8b]
+}
+
+/// The error of a read that failed part way: a gzip file whose stream breaks off is damaged
+/// (cut off while downloading or copying, most often), which says what to do better than
+/// the decoder's words alone. `records`: the Work lines read before the break, when counted.
+fn reading_failed(path: &Path, records: Option<usize>, source: std::io::Error) -> Error {
+    if is_gzip(path) && path.is_file() {
+        Error::DamagedGzip {
+            path: path.to_owned(),
+            reason: source.to_string(),
+            records,
+        }
+    } else {
+        Error::Read {
+            path: path.to_owned(),
+            source,
+        }
+    }
+}
+
 /// The file's text, gzip or not.
 fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     let read_error = |source| Error::Read {
         path: path.to_owned(),
         source,
     };
-    let mut file = File::open(path).map_err(read_error)?;
-    let mut magic = [0u8; 2];
-    let is_gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
     let file = File::open(path).map_err(read_error)?;
-    Ok(if is_gzip {
+    Ok(if is_gzip(path) {
         Box::new(BufReader::new(MultiGzDecoder::new(file)))
     } else {
         Box::new(BufReader::new(file))
@@ -157,10 +176,6 @@ pub(crate) fn read_file(
     sink: &mut dyn FnMut(Work),
     issues: &mut Vec<Issue>,
 ) -> Result<usize> {
-    let read_error = |source| Error::Read {
-        path: path.to_owned(),
-        source,
-    };
     let reader = open(path)?;
     let mut parsed = 0;
     let mut first_problem = None;
@@ -168,7 +183,7 @@ pub(crate) fn read_file(
     // Lines are read as bytes: one line that is not UTF-8 is a bad line like any other, not a
     // file that cannot be read.
     for (line_index, line) in reader.split(b'\n').enumerate() {
-        let line = line.map_err(read_error)?;
+        let line = line.map_err(|source| reading_failed(path, Some(parsed), source))?;
         let outcome = match std::str::from_utf8(&line).map(str::trim) {
             Ok("") => continue,
             Ok(line) => parse_work(line),
@@ -222,10 +237,7 @@ fn read_export(
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
-        .map_err(|source| Error::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        .map_err(|source| reading_failed(path, None, source))?;
     let (text, _) = crate::library::decode(&bytes);
     let Some(format) = crate::library::LibraryFormat::detect(&text) else {
         return Ok(None);

@@ -264,6 +264,49 @@ fn malformed_files_get_a_clear_error_and_bad_lines_are_skipped() {
     assert!(missing.is_err());
 }
 
+/// A real snapshot cut off part way (an interrupted download) is told as a damaged gzip with
+/// what to do, not as the decoder's bare words; an empty file as a snapshot with no records,
+/// before any step runs on it.
+#[test]
+fn a_cut_off_or_empty_snapshot_says_what_is_wrong_and_what_to_do() {
+    let Some(data) = testdata() else { return };
+    let whole = std::fs::read(data.join("synergy/works/Donners_2021.jsonl.gz")).expect("read");
+    let folder = tempfile::tempdir().expect("temp dir");
+    let cut = folder.path().join("cut.jsonl.gz");
+    std::fs::write(&cut, &whole[..whole.len() / 2]).expect("write");
+    let error = SnapshotSource::read_works(std::slice::from_ref(&cut)).expect_err("cut off");
+    let message = error.to_string();
+    assert!(
+        matches!(error, crate::Error::DamagedGzip { records: Some(read), .. } if read > 0),
+        "{message}"
+    );
+    assert!(
+        message.contains("damaged gzip file")
+            && message.contains("download or copy it again")
+            && message.contains("gzip -t"),
+        "{message}"
+    );
+    let home = tempfile::tempdir().expect("home");
+    let opened = SnapshotSource::open(std::slice::from_ref(&cut), home.path(), &|_| {});
+    assert!(
+        matches!(opened, Err(crate::Error::DamagedGzip { .. })),
+        "opening it as a snapshot fails the same way"
+    );
+
+    let empty = folder.path().join("empty.jsonl");
+    std::fs::write(&empty, "\n\n").expect("write");
+    let opened = SnapshotSource::open(std::slice::from_ref(&empty), home.path(), &|_| {});
+    match opened {
+        Err(error @ crate::Error::NoWorks { .. }) => {
+            assert!(error.to_string().contains("it holds no records"), "{error}");
+        }
+        other => panic!(
+            "an empty snapshot opened: {:?}",
+            other.map(|(_, report)| report)
+        ),
+    }
+}
+
 /// A library export is a snapshot too, the reviewer's own records as a closed corpus: searched,
 /// looked up and walked by the references they carry; records without an id are counted.
 #[test]
