@@ -347,10 +347,33 @@ fn run_review(home: Home, review: ReviewArgs) -> anyhow::Result<u8> {
         }
         return Ok(0);
     }
+    check_local_folders(&options)?;
     let progress = Progress::new(std::io::stderr().is_terminal());
     let outcome = runner.start(&options, &|event| progress.show(event));
     progress.finish();
     report(outcome?, review.json)
+}
+
+/// The folders a review run here reads or writes, checked before it starts: a `--out` that is
+/// a file, or a `--fulltext-dir` that is missing, would otherwise stop the run only after its
+/// searches and screening (a queued run is checked where a worker drives it).
+fn check_local_folders(options: &RunOptions) -> Result<(), litrev::Error> {
+    if options.out_dir.exists() && !options.out_dir.is_dir() {
+        return Err(litrev::Error::BadInput {
+            path: options.out_dir.clone(),
+            message: "--out names a file, not a folder: pass a folder (it is made when missing)"
+                .to_owned(),
+        });
+    }
+    for folder in &options.fulltext_dirs {
+        if !folder.is_dir() {
+            return Err(litrev::Error::BadInput {
+                path: folder.clone(),
+                message: "--fulltext-dir names no folder: pass the folder that holds your PDFs or JATS files".to_owned(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// `litrev search`: the question's searches alone, per source.

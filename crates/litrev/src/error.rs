@@ -236,6 +236,7 @@ impl Error {
             | Error::Source(litrev_sources::Error::DamagedGzip { .. })
             | Error::Source(litrev_sources::Error::ZoteroDatabase { .. })
             | Error::Store(litrev_store::Error::UnknownRun(_))
+            | Error::Store(litrev_store::Error::Open { .. })
             | Error::BadInput { .. }
             | Error::NotAtGate { .. }
             | Error::BadAnswers { .. }

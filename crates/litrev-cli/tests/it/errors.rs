@@ -89,6 +89,40 @@ fn a_malformed_snapshot_is_refused_clearly() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("no OpenAlex Work records"));
 }
 
+/// Folders that cannot serve the run, and a store that is no database, are refused before a
+/// run is stored, with exit code 1 (bad input), not after the searches and screening.
+#[test]
+fn unusable_folders_and_stores_are_refused_before_the_run_starts() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let snapshot = works_file(&data, "Donners_2021");
+    let file = home.path().join("a-file");
+    std::fs::write(&file, "not a folder, nor a database").expect("write");
+    let question = "Pharmacokinetics and associated efficacy of emicizumab in humans";
+    let source = format!("snapshot:{}", snapshot.display());
+    let refused = |extra: &[&str], expected: &str| {
+        let args = [&["review", question, "--source", &source, "--yes"], extra].concat();
+        let output = litrev(home.path(), &args, &[]);
+        assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{stderr}");
+        assert!(!stderr.contains("discover"), "no step ran: {stderr}");
+    };
+    let file_text = file.display().to_string();
+    refused(&["--out", &file_text], "--out names a file, not a folder");
+    refused(
+        &["--fulltext-dir", "/no/such/folder"],
+        "--fulltext-dir names no folder",
+    );
+    refused(&["--db", &file_text], "cannot open the store");
+    let listed = litrev(home.path(), &["runs"], &[]);
+    assert!(
+        !String::from_utf8_lossy(&listed.stdout).contains("emicizumab"),
+        "no run was stored: {}",
+        describe(&listed)
+    );
+}
+
 #[test]
 fn a_style_that_cannot_be_used_says_what_to_pass() {
     let home = tempfile::tempdir().expect("home");
