@@ -10,6 +10,7 @@ pub mod brave;
 pub mod crossref;
 mod error;
 mod federation;
+mod files;
 pub mod huggingface;
 mod jats;
 pub mod library;
@@ -27,6 +28,7 @@ pub mod zotero;
 
 pub use error::{Error, Issue, Result};
 pub use federation::{Federation, SourceFailure};
+pub use files::read_bytes;
 pub use jats::read_jats;
 pub use snapshot::{SnapshotOpenReport, SnapshotSource};
 pub use source::{Capabilities, Held, Hit, OaLink, Source, SourceKind, directed};

@@ -226,9 +226,12 @@ const EXPORT_TEXTS: &str = "send the text of a RIS, BibTeX, CSL-JSON, MEDLINE (.
 /// A library export's records (its format told by its content), as works where they carry
 /// an id.
 fn read_export_works(path: &Path, events: &dyn Fn(&Event)) -> Result<Vec<Option<Work>>> {
-    let bytes = std::fs::read(path).map_err(|error| Error::BadInput {
-        path: path.to_owned(),
-        message: format!("{error}: name {LIBRARY_FILES}"),
+    let bytes = litrev_sources::read_bytes(path).map_err(|error| match error {
+        litrev_sources::Error::Read { source, .. } => Error::BadInput {
+            path: path.to_owned(),
+            message: format!("{source}: name {LIBRARY_FILES}"),
+        },
+        damaged => Error::Source(damaged),
     })?;
     let (text, encoding) = litrev_sources::library::decode(&bytes);
     if encoding == "windows-1252" {
@@ -376,6 +379,42 @@ mod tests {
 
     /// A library export's works are seeds: DOIs first, one seed per work; a file naming no work
     /// by an id is refused with what to do.
+    /// A gzipped export reads as the export itself (the real Zotero RIS export, gzipped here);
+    /// one cut off part way is refused as a damaged file, as a snapshot is.
+    #[test]
+    fn a_gzipped_export_reads_as_itself_and_a_cut_one_is_refused() {
+        use std::io::Write;
+        let Some(data) = litrev_testkit::testdata() else {
+            return;
+        };
+        let ris = std::fs::read(data.join("import-exports/asreview-demo-data/baseline_zotero.ris"))
+            .expect("read");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(&ris).expect("gzip");
+        let gzipped = encoder.finish().expect("gzip");
+        let folder = tempfile::tempdir().expect("folder");
+        let whole = folder.path().join("zotero.ris.gz");
+        std::fs::write(&whole, &gzipped).expect("write");
+        let file = |path: &Path| LibraryFile {
+            path: path.to_owned(),
+            collection: None,
+        };
+        let read = read_libraries(&[file(&whole)], &|_| {}).expect("a gzipped RIS export");
+        assert_eq!((read.records[0].records, read.records[0].works), (100, 100));
+        let cut = folder.path().join("cut.ris.gz");
+        std::fs::write(&cut, &gzipped[..gzipped.len() / 2]).expect("write");
+        let Err(error) = read_libraries(&[file(&cut)], &|_| {}) else {
+            panic!("a cut-off export was read");
+        };
+        assert!(
+            matches!(
+                error,
+                Error::Source(litrev_sources::Error::DamagedGzip { .. })
+            ),
+            "{error}"
+        );
+    }
+
     #[test]
     fn an_export_gives_its_works_as_seeds() {
         let folder = tempfile::tempdir().expect("folder");

@@ -1,15 +1,14 @@
 //! Reading snapshot files: folders expanded, gzip detected, one Work per line, or a library
 //! export's records.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
-use flate2::read::MultiGzDecoder;
 use litrev_model::Work;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Issue, Result};
+use crate::files::{open, reading_failed};
 use crate::openalex::parse_work;
 
 /// Bumped whenever the index layout or the Work conversion changes, so old indexes are rebuilt.
@@ -124,45 +123,6 @@ pub(crate) fn export_name(path: &Path) -> Result<Option<&'static str>> {
         .map_err(read_error)?;
     let (text, _) = crate::library::decode(&head);
     Ok(crate::library::LibraryFormat::detect(&text).map(|format| format.exporter(&text)))
-}
-
-/// Whether the file opens with gzip's magic bytes.
-fn is_gzip(path: &Path) -> bool {
-    let mut magic = [0u8; 2];
-    File::open(path).is_ok_and(|mut file| file.read_exact(&mut magic).is_ok())
-        && magic == [0x1f, 0x8b]
-}
-
-/// The error of a read that failed part way: a gzip file whose stream breaks off is damaged
-/// (cut off while downloading or copying, most often), which says what to do better than
-/// the decoder's words alone. `records`: the Work lines read before the break, when counted.
-fn reading_failed(path: &Path, records: Option<usize>, source: std::io::Error) -> Error {
-    if is_gzip(path) && path.is_file() {
-        Error::DamagedGzip {
-            path: path.to_owned(),
-            reason: source.to_string(),
-            records,
-        }
-    } else {
-        Error::Read {
-            path: path.to_owned(),
-            source,
-        }
-    }
-}
-
-/// The file's text, gzip or not.
-fn open(path: &Path) -> Result<Box<dyn BufRead>> {
-    let read_error = |source| Error::Read {
-        path: path.to_owned(),
-        source,
-    };
-    let file = File::open(path).map_err(read_error)?;
-    Ok(if is_gzip(path) {
-        Box::new(BufReader::new(MultiGzDecoder::new(file)))
-    } else {
-        Box::new(BufReader::new(file))
-    })
 }
 
 /// Reads one file, handing each parsed work to `sink` and recording bad lines as issues: one
