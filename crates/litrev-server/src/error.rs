@@ -89,6 +89,11 @@ impl From<litrev::Error> for ApiError {
             | litrev::Error::BadOptions(_)
             | litrev::Error::BadAnswers { .. }
             | litrev::Error::StyleFile { .. } => StatusCode::BAD_REQUEST,
+            // The server's own store failing is no fault of the request.
+            litrev::Error::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            // Whatever else the CLI calls bad input (a snapshot that is not there, a library
+            // text that is no export…) is the request's to mend.
+            other if other.code() == litrev::ErrorCode::Usage => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::new(status, error.to_string())

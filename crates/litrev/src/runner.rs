@@ -248,8 +248,8 @@ impl Runner {
     /// answers at once and drives it when a worker is free ([`Runner::drive_queued`]).
     ///
     /// # Errors
-    /// When the options are not usable (an empty question, a style that cannot be read, an
-    /// LLM without its key); nothing is stored then.
+    /// When the options are not usable (an empty question, a style that cannot be read, a
+    /// snapshot path that does not exist, an LLM without its key); nothing is stored then.
     pub fn create(&mut self, options: &RunOptions) -> Result<RunId> {
         if options.question.trim().is_empty() {
             return Err(Error::EmptyQuestion);
@@ -265,6 +265,10 @@ impl Runner {
         }
         // A style file that cannot be used fails now, not after the run's searches.
         load_style(&options.style)?;
+        // A snapshot that is not there fails now, not at the run's first search.
+        for source in &options.sources {
+            source.check_paths()?;
+        }
         for source in &mut options.sources {
             if let SourceSpec::Snapshot { paths } = source {
                 for path in paths.iter_mut() {

@@ -216,6 +216,15 @@ fn a_review_goes_through_the_gate_over_rest_and_server_sent_events() {
         .send()
         .expect("POST");
     refused_with(refused, 400, "unknown tier");
+    // A snapshot that is not there is refused before a run is stored, as on the command line.
+    let refused = client()
+        .post(format!("{url}/api/runs"))
+        .json(
+            &serde_json::json!({"question": "x", "sources": ["snapshot:/no/such/works.jsonl.gz"]}),
+        )
+        .send()
+        .expect("POST");
+    refused_with(refused, 400, "does not exist");
 
     let run = start_run(
         url,
