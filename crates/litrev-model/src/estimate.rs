@@ -81,10 +81,24 @@ impl Estimate {
             requests,
             requests_low: spread(1.0 - ESTIMATE_TOLERANCE),
             requests_high: spread(1.0 + ESTIMATE_TOLERANCE),
-            cost_usd: sources.iter().map(|source| source.cost_usd).sum(),
-            api_seconds: sources.iter().map(|source| source.api_seconds).sum(),
+            // A float sum starts from -0.0: adding 0.0 keeps a plan without live sources from
+            // printing `cost_usd = -0.0`.
+            cost_usd: sources.iter().map(|source| source.cost_usd).sum::<f64>() + 0.0,
+            api_seconds: sources.iter().map(|source| source.api_seconds).sum::<f64>() + 0.0,
             sources,
             llm: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_estimate_of_no_source_costs_a_plain_zero() {
+        let estimate = Estimate::of(Vec::new());
+        assert_eq!(estimate.cost_usd.to_string(), "0");
+        assert_eq!(estimate.api_seconds.to_string(), "0");
     }
 }

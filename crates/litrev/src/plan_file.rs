@@ -60,12 +60,26 @@ pub fn read_plan(path: &Path) -> Result<Plan> {
     };
     let text = std::fs::read_to_string(path)
         .map_err(|error| bad(format!("cannot read the plan: {error}")))?;
-    let plan: Plan = toml::from_str(&text).map_err(|error| {
+    let not_a_plan = |error: toml::de::Error| {
         bad(format!(
             "not a litrev plan ({}); write one with `litrev plan QUESTION --out FILE`",
             error.to_string().trim()
         ))
-    })?;
+    };
+    // A key the plan does not know (a typo, `years` for `year_from`) would otherwise be
+    // dropped without a word, and the run would not be the one the user edited.
+    let mut unknown: Vec<String> = Vec::new();
+    let deserializer = toml::Deserializer::parse(&text).map_err(not_a_plan)?;
+    let plan: Plan = serde_ignored::deserialize(deserializer, |key| unknown.push(key.to_string()))
+        .map_err(not_a_plan)?;
+    // The estimate a plan file ends with is only read by the user: the run estimates again.
+    unknown.retain(|key| key != "estimate" && !key.starts_with("estimate."));
+    if let Some(key) = unknown.first() {
+        return Err(bad(format!(
+            "the plan has no key `{key}`: check its spelling against a plan `litrev plan QUESTION --out FILE` writes (years are `year_from` and `year_to` under [filters])"
+        )));
+    }
+    check_limits(&plan).map_err(bad)?;
     if plan.question.trim().is_empty() {
         return Err(bad("the plan's question is empty".to_owned()));
     }
@@ -122,6 +136,38 @@ pub fn read_plan(path: &Path) -> Result<Plan> {
         }
     }
     Ok(plan)
+}
+
+/// Limits and thresholds an edited plan may have set out of range: a run with them would
+/// include nothing, or write outside its own bounds.
+fn check_limits(plan: &Plan) -> std::result::Result<(), String> {
+    let limits = &plan.limits;
+    if limits.max_works == 0 {
+        return Err(
+            "max_works under [limits] must be at least 1: it is how many works the review includes"
+                .to_owned(),
+        );
+    }
+    if limits.min_words > limits.max_words {
+        return Err(format!(
+            "min_words ({}) is above max_words ({}) under [limits]: the review's length must fit between them",
+            limits.min_words, limits.max_words
+        ));
+    }
+    if !(0.0..=1.0).contains(&plan.relevance_threshold) {
+        return Err(format!(
+            "relevance_threshold is {}: it is a share of the best relevance, from 0 to 1 (0.6 by default)",
+            plan.relevance_threshold
+        ));
+    }
+    if let (Some(from), Some(to)) = (plan.filters.year_from, plan.filters.year_to)
+        && from > to
+    {
+        return Err(format!(
+            "year_from ({from}) is after year_to ({to}) under [filters]: no work could pass"
+        ));
+    }
+    Ok(())
 }
 
 /// The plan with its synthesis written out (the default one when it has none), as a plan file
@@ -247,6 +293,69 @@ mod tests {
             assert_eq!(read, with_synthesis(&plan));
             assert!(plan_edits(&plan, &read).is_empty());
         }
+    }
+
+    /// Edits a run could not honour are refused when the plan is read, each saying what is
+    /// wrong: a key the plan does not have (it would be dropped without a word), limits out of
+    /// range, years the wrong way round. The estimate the file ends with is no unknown key.
+    #[test]
+    fn misspelt_keys_and_limits_out_of_range_are_refused() {
+        let plan = generated_plan(&options(Tier::Quick));
+        let written = plan_to_toml(
+            &plan,
+            &crate::estimate(&plan, &[crate::SourceSpec::OpenAlex]),
+        )
+        .expect("toml");
+        assert!(written.contains("[estimate]"));
+        let folder = tempfile::tempdir().expect("folder");
+        let path = folder.path().join("plan.toml");
+        let refused = |text: String| {
+            std::fs::write(&path, text).expect("write");
+            match read_plan(&path) {
+                Ok(_) => panic!("read as a plan"),
+                Err(error) => error.to_string(),
+            }
+        };
+        let limits = format!("max_works = {}\n", plan.limits.max_works);
+        assert!(written.contains(&limits), "{written}");
+        for (edited, expected) in [
+            (
+                written.replace("[filters]\n", "[filters]\nyears = [2010, 2020]\n"),
+                "no key `filters.years`",
+            ),
+            (
+                written.replace("tier = ", "teir = \"standard\"\ntier = "),
+                "no key `teir`",
+            ),
+            (
+                written.replace(&limits, "max_works = 0\n"),
+                "max_works under [limits] must be at least 1",
+            ),
+            (
+                written.replace("year_from = 2015", "year_from = 2015\nyear_to = 2001"),
+                "year_from (2015) is after year_to (2001)",
+            ),
+            (
+                written.replace(
+                    &format!("min_words = {}", plan.limits.min_words),
+                    &format!("min_words = {}", plan.limits.max_words + 1),
+                ),
+                "is above max_words",
+            ),
+            (
+                written.replace(
+                    &format!("relevance_threshold = {}", plan.relevance_threshold),
+                    "relevance_threshold = 6.0",
+                ),
+                "from 0 to 1",
+            ),
+        ] {
+            assert_ne!(edited, written, "the edit for `{expected}` applies");
+            let error = refused(edited);
+            assert!(error.contains(expected), "{expected}: {error}");
+        }
+        std::fs::write(&path, &written).expect("write");
+        assert!(read_plan(&path).is_ok(), "the plan as written reads");
     }
 
     #[test]
