@@ -20,7 +20,7 @@ pub(crate) fn is_gzip(path: &Path) -> bool {
 /// (cut off while downloading or copying, most often), which says what to do better than
 /// the decoder's words alone. `records`: the Work lines read before the break, when counted.
 pub(crate) fn reading_failed(path: &Path, records: Option<usize>, source: std::io::Error) -> Error {
-    if is_gzip(path) && path.is_file() {
+    if is_gzip(path) {
         Error::DamagedGzip {
             path: path.to_owned(),
             reason: source.to_string(),

@@ -377,8 +377,6 @@ mod tests {
         );
     }
 
-    /// A library export's works are seeds: DOIs first, one seed per work; a file naming no work
-    /// by an id is refused with what to do.
     /// A gzipped export reads as the export itself (the real Zotero RIS export, gzipped here);
     /// one cut off part way is refused as a damaged file, as a snapshot is.
     #[test]
@@ -415,6 +413,8 @@ mod tests {
         );
     }
 
+    /// A library export's works are seeds: DOIs first, one seed per work; a file naming no work
+    /// by an id is refused with what to do.
     #[test]
     fn an_export_gives_its_works_as_seeds() {
         let folder = tempfile::tempdir().expect("folder");

@@ -79,7 +79,6 @@ pub fn read_plan(path: &Path) -> Result<Plan> {
             "the plan has no key `{key}`: check its spelling against a plan `litrev plan QUESTION --out FILE` writes (years are `year_from` and `year_to` under [filters])"
         )));
     }
-    check_limits(&plan).map_err(bad)?;
     if plan.question.trim().is_empty() {
         return Err(bad("the plan's question is empty".to_owned()));
     }
@@ -93,9 +92,7 @@ pub fn read_plan(path: &Path) -> Result<Plan> {
             "the plan has no query and no seed: nothing to search".to_owned()
         ));
     }
-    if plan.hits_per_query == 0 {
-        return Err(bad("hits_per_query must be at least 1".to_owned()));
-    }
+    check_limits(&plan).map_err(bad)?;
     let domains: Vec<&str> = plan
         .brief
         .domains
@@ -141,6 +138,9 @@ pub fn read_plan(path: &Path) -> Result<Plan> {
 /// Limits and thresholds an edited plan may have set out of range: a run with them would
 /// include nothing, or write outside its own bounds.
 fn check_limits(plan: &Plan) -> std::result::Result<(), String> {
+    if plan.hits_per_query == 0 {
+        return Err("hits_per_query must be at least 1".to_owned());
+    }
     let limits = &plan.limits;
     if limits.max_works == 0 {
         return Err(
