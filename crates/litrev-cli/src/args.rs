@@ -138,6 +138,11 @@ pub enum BenchCommand {
     /// in the gathered corpus and the top 100/200/300 of the relevance ranking, the corpus size,
     /// stages, requests against their minimum, and the same numbers for a keyword baseline.
     Snowball(SnowballBenchArgs),
+    /// Run the snowballing benchmark on every SYNERGY review of the shared data with each
+    /// setting of a grid of its ranking weights (citation links, reach, feedback works), and
+    /// print per review the shipped setting's figures beside those of the setting chosen
+    /// leaving that review out, with the keyword baseline's.
+    SnowballCv(SnowballCvArgs),
     /// Give every sentence of the structured abstracts in some files its role with the
     /// sentence-role model, labels stripped; print per-role precision, recall and F1 and the
     /// weighted F1, leave-one-dataset-out. With --train, train the model on all of them and
@@ -335,6 +340,17 @@ pub struct SnowballBenchArgs {
     /// A language model to settle the works in doubt at each stage, as in a review.
     #[command(flatten)]
     pub model: LlmArgs,
+}
+
+/// `litrev bench snowball-cv`.
+#[derive(Debug, Args)]
+pub struct SnowballCvArgs {
+    /// The shared data folder (default: $LITREV_TESTDATA, else ../shared/data).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// The tier whose plan and search depth the runs use.
+    #[arg(long, default_value = "exhaustive")]
+    pub tier: Tier,
 }
 
 /// `litrev bench roles`.

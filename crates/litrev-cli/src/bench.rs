@@ -12,7 +12,8 @@ use litrev::model::Tier;
 
 use crate::args::{
     BenchCommand, EmbedBenchArgs, EstimateBenchArgs, PipelineBenchArgs, RolesBenchArgs,
-    ScreenBenchArgs, ServeBenchArgs, SnowballBenchArgs, SweepBenchArgs, ThemesBenchArgs,
+    ScreenBenchArgs, ServeBenchArgs, SnowballBenchArgs, SnowballCvArgs, SweepBenchArgs,
+    ThemesBenchArgs,
 };
 
 /// Runs a benchmark; the exit code is 0 when it ran.
@@ -23,6 +24,7 @@ pub fn run(home: &Home, command: BenchCommand) -> anyhow::Result<u8> {
         BenchCommand::Themes(args) => themes(home, &args),
         BenchCommand::Roles(args) => roles(&args),
         BenchCommand::Snowball(args) => snowball(home, &args),
+        BenchCommand::SnowballCv(args) => snowball_cross_validated(home, &args),
         BenchCommand::Embed(args) => embed(home, &args),
         BenchCommand::Sweep(args) => sweep(home, &args),
         BenchCommand::Estimate(args) => estimate(&args),
@@ -468,6 +470,105 @@ fn snowball(home: &Home, args: &SnowballBenchArgs) -> anyhow::Result<u8> {
 }
 
 /// Snowballing's settings when the command line overrides any of them.
+/// `litrev bench snowball-cv`: per review, the corpus recall and the ranking's recall in its
+/// top 100/200/300 (their mean) with the shipped weights and with the weights chosen on the
+/// other reviews (corpus recall first, the ranking breaking ties), and the keyword baseline's
+/// ranking; then each setting's mean over the reviews.
+fn snowball_cross_validated(home: &Home, args: &SnowballCvArgs) -> anyhow::Result<u8> {
+    use litrev::bench::{SnowballBench, describe_snowball_setting, ranking_recall};
+    let data = args.data.clone().unwrap_or_else(shared_data);
+    let datasets = litrev::bench::snowball_datasets(&data)?;
+    let grid = litrev::bench::snowball_setting_grid(args.tier);
+    let started = std::time::Instant::now();
+    let report = |dataset: &litrev::bench::SnowballDataset,
+                  setting: &litrev::bench::SnowballConfig,
+                  run: &SnowballBench| {
+        eprintln!(
+            "{:<20} {:<34} recall {:.3} ranking {:.3}",
+            dataset.name,
+            describe_snowball_setting(setting),
+            run.engine.recall,
+            ranking_recall(run)
+        );
+    };
+    let result =
+        litrev::bench::cross_validate_snowball(home, &datasets, &grid, args.tier, &report)?;
+    let shipped = litrev::bench::plan_config_for(args.tier);
+    let shipped_index = grid.iter().position(|setting| *setting == shipped);
+    println!(
+        "leave-one-dataset-out over {} reviews, {} settings ({:.0} s): recall of the other included studies in the corpus, and in the ranking's top 100/200/300 (mean)",
+        datasets.len(),
+        grid.len(),
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8}  chosen on the others",
+        "review", "recall", "ranking", "cv rec.", "cv rank.", "keywords"
+    );
+    let figures = |run: Option<&SnowballBench>| {
+        run.map_or_else(
+            || format!("{:>8} {:>8}", "-", "-"),
+            |run| format!("{:>8.3} {:>8.3}", run.engine.recall, ranking_recall(run)),
+        )
+    };
+    let mut sums = [0.0; 5];
+    for (index, dataset) in datasets.iter().enumerate() {
+        let held_out = result.held_out(index);
+        let shipped_run = shipped_index.map(|setting| &result.runs[setting][index]);
+        let keywords =
+            held_out.baseline.top.iter().sum::<f64>() / held_out.baseline.top.len() as f64;
+        for (sum, value) in sums.iter_mut().zip([
+            shipped_run.map_or(0.0, |run| run.engine.recall),
+            shipped_run.map_or(0.0, ranking_recall),
+            held_out.engine.recall,
+            ranking_recall(held_out),
+            keywords,
+        ]) {
+            *sum += value;
+        }
+        println!(
+            "{:<20} {} {} {:>8.3}  {}",
+            dataset.name,
+            figures(shipped_run),
+            figures(Some(held_out)),
+            keywords,
+            describe_snowball_setting(&result.settings[result.chosen[index]])
+        );
+    }
+    let count = datasets.len().max(1) as f64;
+    let [recall, ranking, cv_recall, cv_ranking, keywords] = sums.map(|sum| sum / count);
+    println!(
+        "{:<20} {recall:>8.3} {ranking:>8.3} {cv_recall:>8.3} {cv_ranking:>8.3} {keywords:>8.3}",
+        "mean"
+    );
+    println!(
+        "{:>8} {:>8}  setting (mean over all reviews)",
+        "recall", "ranking"
+    );
+    for (index, setting) in result.settings.iter().enumerate() {
+        let runs = &result.runs[index];
+        let mean = |value: fn(&SnowballBench) -> f64| {
+            runs.iter().map(value).sum::<f64>() / runs.len().max(1) as f64
+        };
+        println!(
+            "{:>8.3} {:>8.3}  {}{}",
+            mean(|run| run.engine.recall),
+            mean(ranking_recall),
+            describe_snowball_setting(setting),
+            if Some(index) == shipped_index {
+                " (shipped)"
+            } else {
+                ""
+            }
+        );
+    }
+    println!(
+        "chosen on all reviews (what should ship): {}",
+        describe_snowball_setting(&result.settings[result.chosen_on_all])
+    );
+    Ok(0)
+}
+
 fn snowball_config(args: &SnowballBenchArgs) -> Option<litrev::bench::SnowballConfig> {
     let any = args.relevance_threshold.is_some()
         || args.structural_links.is_some()

@@ -18,6 +18,7 @@ mod estimate;
 mod pipeline;
 mod roles;
 mod snowball;
+mod snowball_cv;
 mod sweep;
 
 pub use crate::embeddings::EmbedderOptions;
@@ -42,6 +43,10 @@ pub use roles::{
 pub use snowball::{
     BaselineNumbers, EngineNumbers, SnowballBench, SnowballBenchOptions, StageNumbers,
     plan_config_for, read_review_title, recall_at, size_for_recall, snowball_bench,
+};
+pub use snowball_cv::{
+    SnowballCrossValidation, SnowballDataset, cross_validate_snowball, describe_snowball_setting,
+    ranking_recall, snowball_datasets, snowball_score, snowball_setting_grid,
 };
 pub use sweep::{SweepOptions, SweepRun, Variant, review_title, sweep};
 

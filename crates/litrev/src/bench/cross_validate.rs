@@ -322,67 +322,40 @@ pub fn cross_validate(
         .flat_map(|dataset| features.iter().map(move |config| (dataset, *config)))
         .collect();
     let wss = Mutex::new(vec![vec![0.0; datasets.len()]; settings.len()]);
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let next = Mutex::new(0usize);
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let job = {
-                        let Ok(mut next) = next.lock() else { return };
-                        let job = *next;
-                        *next += 1;
-                        job
-                    };
-                    let Some(&(dataset, config)) = jobs.get(job) else {
-                        return;
-                    };
-                    let records = &datasets[dataset].records;
-                    let space =
-                        FeatureSpace::fit_with_config(&records.texts, &records.links, &config)
-                            .with_embeddings(&records.embeddings, config.embedding_weight);
-                    for (index, setting) in settings.iter().enumerate() {
-                        if setting.features != config {
-                            continue;
-                        }
-                        let mut total = 0.0;
-                        for &prior_seed in prior_seeds {
-                            let simulation = litrev_screen::simulate_in(
-                                &space,
-                                &records.labels,
-                                &SimulationConfig {
-                                    prior_seed,
-                                    svm: setting.svm,
-                                    features: setting.features,
-                                    retrain_every_label_until: setting.retrain_every_label_until,
-                                    ..SimulationConfig::default()
-                                },
-                            );
-                            match simulation {
-                                Ok(simulation) => total += simulation.metrics.wss_95,
-                                Err(error) => {
-                                    if let Ok(mut failure) = failure.lock() {
-                                        *failure = Some(Error::BadInput {
-                                            path: datasets[dataset].name.clone().into(),
-                                            message: error.to_string(),
-                                        });
-                                    }
-                                    return;
-                                }
-                            }
-                        }
-                        if let Ok(mut wss) = wss.lock() {
-                            wss[index][dataset] = total / prior_seeds.len().max(1) as f64;
-                        }
-                    }
-                }
-            });
+    in_parallel(jobs.len(), |job| {
+        let (dataset, config) = jobs[job];
+        let records = &datasets[dataset].records;
+        let space = FeatureSpace::fit_with_config(&records.texts, &records.links, &config)
+            .with_embeddings(&records.embeddings, config.embedding_weight);
+        for (index, setting) in settings.iter().enumerate() {
+            if setting.features != config {
+                continue;
+            }
+            let mut total = 0.0;
+            for &prior_seed in prior_seeds {
+                let simulation = litrev_screen::simulate_in(
+                    &space,
+                    &records.labels,
+                    &SimulationConfig {
+                        prior_seed,
+                        svm: setting.svm,
+                        features: setting.features,
+                        retrain_every_label_until: setting.retrain_every_label_until,
+                        ..SimulationConfig::default()
+                    },
+                )
+                .map_err(|error| Error::BadInput {
+                    path: datasets[dataset].name.clone().into(),
+                    message: error.to_string(),
+                })?;
+                total += simulation.metrics.wss_95;
+            }
+            if let Ok(mut wss) = wss.lock() {
+                wss[index][dataset] = total / prior_seeds.len().max(1) as f64;
+            }
         }
-    });
-    if let Some(error) = failure.into_inner().ok().flatten() {
-        return Err(error);
-    }
+        Ok(())
+    })?;
     let wss = wss.into_inner().unwrap_or_default();
     let all: Vec<usize> = (0..datasets.len()).collect();
     let chosen = (0..datasets.len())
@@ -399,9 +372,45 @@ pub fn cross_validate(
     })
 }
 
+/// Runs jobs `0..jobs` on as many threads as the machine has cores, each thread taking the
+/// next job left; the first failure stops the threads taking more and is returned.
+pub(super) fn in_parallel(jobs: usize, run: impl Fn(usize) -> Result<()> + Sync) -> Result<()> {
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let next = Mutex::new(0usize);
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let job = {
+                        let Ok(mut next) = next.lock() else { return };
+                        let job = *next;
+                        *next += 1;
+                        job
+                    };
+                    let failed = failure.lock().map_or(true, |failure| failure.is_some());
+                    if job >= jobs || failed {
+                        return;
+                    }
+                    if let Err(error) = run(job) {
+                        if let Ok(mut failure) = failure.lock() {
+                            failure.get_or_insert(error);
+                        }
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    match failure.into_inner() {
+        Ok(Some(error)) => Err(error),
+        _ => Ok(()),
+    }
+}
+
 /// The setting whose largest shortfall from the best setting on any of `datasets` is
 /// smallest; ties (within 0.001) go to the higher mean, then the earlier setting.
-fn choose(wss: &[Vec<f64>], datasets: &[usize]) -> usize {
+pub(super) fn choose(wss: &[Vec<f64>], datasets: &[usize]) -> usize {
     let best: Vec<f64> = datasets
         .iter()
         .map(|&d| wss.iter().map(|row| row[d]).fold(f64::MIN, f64::max))
