@@ -428,10 +428,14 @@ mod tests {
         ];
         let records: BTreeMap<WorkId, &Work> = works.iter().map(|work| (work.id(), work)).collect();
         let seed: WorkId = "W1".parse().expect("id");
+        // Text alone scores: links and reach would lift W5, whose text shares nothing with
+        // the question, over the threshold by its citations, which is what is tested here.
         let config = SnowballConfig {
             feedback_works: 3,
             link_strength: 1,
             relevance_threshold: 0.3,
+            link_weight: 0.0,
+            reach_weight: 0.0,
             ..SnowballConfig::default()
         };
         let seeds = std::slice::from_ref(&seed);
