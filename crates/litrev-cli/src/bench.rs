@@ -562,9 +562,43 @@ fn snowball_cross_validated(home: &Home, args: &SnowballCvArgs) -> anyhow::Resul
             }
         );
     }
+    let weights = &result.settings[result.chosen_on_all];
     println!(
         "chosen on all reviews (what should ship): {}",
-        describe_snowball_setting(&result.settings[result.chosen_on_all])
+        describe_snowball_setting(weights)
+    );
+    let thresholds =
+        litrev::bench::cross_validate_threshold(home, &datasets, weights, args.tier, &report)?;
+    println!(
+        "\nthe relevance threshold with those weights: the highest keeping {:.0} % of what the lowest keeps on every other review",
+        litrev::bench::RECALL_TARGET * 100.0
+    );
+    println!(
+        "{:<20} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8}",
+        "review", "threshold", "recall", "corpus", "cv thr.", "recall", "corpus"
+    );
+    let shipped_threshold = shipped.relevance_threshold;
+    let shipped_row = thresholds
+        .settings
+        .iter()
+        .position(|setting| setting.relevance_threshold == shipped_threshold);
+    for (index, dataset) in datasets.iter().enumerate() {
+        let held_out = thresholds.held_out(index);
+        let shipped_run = shipped_row.map(|row| &thresholds.runs[row][index]);
+        println!(
+            "{:<20} {:>9} {:>8} {:>8} {:>9} {:>8.3} {:>8}",
+            dataset.name,
+            shipped_threshold,
+            shipped_run.map_or_else(|| "-".to_owned(), |run| format!("{:.3}", run.engine.recall)),
+            shipped_run.map_or_else(|| "-".to_owned(), |run| run.engine.corpus.to_string()),
+            thresholds.settings[thresholds.chosen[index]].relevance_threshold,
+            held_out.engine.recall,
+            held_out.engine.corpus
+        );
+    }
+    println!(
+        "chosen on all reviews (what should ship): threshold {}",
+        thresholds.settings[thresholds.chosen_on_all].relevance_threshold
     );
     Ok(0)
 }

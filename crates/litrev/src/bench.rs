@@ -45,8 +45,9 @@ pub use snowball::{
     plan_config_for, read_review_title, recall_at, size_for_recall, snowball_bench,
 };
 pub use snowball_cv::{
-    SnowballCrossValidation, SnowballDataset, cross_validate_snowball, describe_snowball_setting,
-    ranking_recall, snowball_datasets, snowball_score, snowball_setting_grid,
+    RECALL_TARGET, SnowballCrossValidation, SnowballDataset, THRESHOLD_GRID,
+    cross_validate_snowball, cross_validate_threshold, describe_snowball_setting, ranking_recall,
+    snowball_datasets, snowball_score, snowball_setting_grid,
 };
 pub use sweep::{SweepOptions, SweepRun, Variant, review_title, sweep};
 

@@ -1,13 +1,15 @@
-//! Snowballing's ranking weights chosen the honest way: every setting of a grid runs the
-//! snowballing benchmark on every SYNERGY review with a works file, a labels file and a review
-//! paper, and the figure printed for a review comes from the setting chosen on the others
-//! (leave-one-dataset-out), as for the screening ranker ([`super::cross_validate`]).
+//! Snowballing's ranking weights and relevance threshold chosen the honest way: every setting
+//! of a grid runs the snowballing benchmark on every SYNERGY review with a works file, a labels
+//! file and a review paper, and the figure printed for a review comes from the setting chosen
+//! on the others (leave-one-dataset-out), as for the screening ranker
+//! ([`super::cross_validate`]).
 //!
 //! A run is scored by its recall of the other included studies in its gathered corpus first,
 //! and then by their recall in the top 100, 200 and 300 works of its ranking: a study missing
 //! from the corpus is one screening never sees, so no ranking gain buys it back. The relevance
-//! threshold is not in the grid: it trades the corpus's size against its recall, which no
-//! single score weighs without a constant of its own.
+//! threshold, which trades the corpus's size against its recall, is chosen after the weights:
+//! the highest (the smallest corpus) that keeps 95 % of what the lowest keeps on every other
+//! review.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -111,7 +113,8 @@ pub struct SnowballCrossValidation {
     pub settings: Vec<SnowballConfig>,
     /// `runs[setting][dataset]`.
     pub runs: Vec<Vec<SnowballBench>>,
-    /// `scores[setting][dataset]`: [`snowball_score`] of the run.
+    /// `scores[setting][dataset]`: what the choice read, [`snowball_score`] for the weights
+    /// and the corpus recall for the threshold.
     pub scores: Vec<Vec<f64>>,
     /// For each dataset, the setting chosen on all the others.
     pub chosen: Vec<usize>,
@@ -139,6 +142,103 @@ pub fn cross_validate_snowball(
     tier: Tier,
     report: &(dyn Fn(&SnowballDataset, &SnowballConfig, &SnowballBench) + Sync),
 ) -> Result<SnowballCrossValidation> {
+    let runs = run_grid(home, datasets, settings, tier, report)?;
+    let scores: Vec<Vec<f64>> = runs
+        .iter()
+        .map(|row| row.iter().map(snowball_score).collect())
+        .collect();
+    let (chosen, chosen_on_all) = leave_each_out(datasets.len(), |others| choose(&scores, others));
+    Ok(SnowballCrossValidation {
+        settings: settings.to_vec(),
+        chosen_on_all,
+        runs,
+        scores,
+        chosen,
+    })
+}
+
+/// The relevance thresholds cross-validation chooses among, as shares of the core's median
+/// score.
+pub const THRESHOLD_GRID: [f32; 6] = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3];
+
+/// The share of the included studies a threshold must keep, of all that the lowest threshold
+/// keeps: the recall systematic reviewers aim at (WSS@95's), not a figure fitted here.
+pub const RECALL_TARGET: f64 = 0.95;
+
+/// `weights` run with each threshold of [`THRESHOLD_GRID`] on every dataset, and the threshold
+/// chosen for each held-out dataset on the others: the highest (the smallest corpus) that
+/// keeps [`RECALL_TARGET`] of what the lowest keeps on every one of them.
+///
+/// # Errors
+/// When a dataset cannot be read or a run fails.
+pub fn cross_validate_threshold(
+    home: &Home,
+    datasets: &[SnowballDataset],
+    weights: &SnowballConfig,
+    tier: Tier,
+    report: &(dyn Fn(&SnowballDataset, &SnowballConfig, &SnowballBench) + Sync),
+) -> Result<SnowballCrossValidation> {
+    let settings: Vec<SnowballConfig> = THRESHOLD_GRID
+        .iter()
+        .map(|&relevance_threshold| SnowballConfig {
+            relevance_threshold,
+            ..weights.clone()
+        })
+        .collect();
+    let runs = run_grid(home, datasets, &settings, tier, report)?;
+    let recalls: Vec<Vec<f64>> = runs
+        .iter()
+        .map(|row| row.iter().map(|run| run.engine.recall).collect())
+        .collect();
+    let (chosen, chosen_on_all) =
+        leave_each_out(datasets.len(), |others| highest_keeping(&recalls, others));
+    Ok(SnowballCrossValidation {
+        settings,
+        chosen_on_all,
+        runs,
+        scores: recalls,
+        chosen,
+    })
+}
+
+/// Of settings ordered by a threshold rising, the last whose recall on each of `datasets` is
+/// at least [`RECALL_TARGET`] of the best any setting reaches there; the first when none is.
+fn highest_keeping(recalls: &[Vec<f64>], datasets: &[usize]) -> usize {
+    let best: Vec<f64> = datasets
+        .iter()
+        .map(|&d| recalls.iter().map(|row| row[d]).fold(0.0, f64::max))
+        .collect();
+    (0..recalls.len())
+        .rev()
+        .find(|&setting| {
+            datasets
+                .iter()
+                .zip(&best)
+                .all(|(&d, best)| recalls[setting][d] >= RECALL_TARGET * best - 1e-9)
+        })
+        .unwrap_or(0)
+}
+
+/// For each dataset, what `choose` picks on all the others; and what it picks on all.
+fn leave_each_out(datasets: usize, choose: impl Fn(&[usize]) -> usize) -> (Vec<usize>, usize) {
+    let all: Vec<usize> = (0..datasets).collect();
+    let chosen = (0..datasets)
+        .map(|held_out| {
+            let others: Vec<usize> = all.iter().copied().filter(|d| *d != held_out).collect();
+            choose(&others)
+        })
+        .collect();
+    (chosen, choose(&all))
+}
+
+/// Every setting's run on every dataset, `runs[setting][dataset]`.
+fn run_grid(
+    home: &Home,
+    datasets: &[SnowballDataset],
+    settings: &[SnowballConfig],
+    tier: Tier,
+    report: &(dyn Fn(&SnowballDataset, &SnowballConfig, &SnowballBench) + Sync),
+) -> Result<Vec<Vec<SnowballBench>>> {
     let jobs: Vec<(usize, usize)> = (0..settings.len())
         .flat_map(|setting| (0..datasets.len()).map(move |dataset| (setting, dataset)))
         .collect();
@@ -175,24 +275,7 @@ pub fn cross_validate_snowball(
         }
         runs.push(row);
     }
-    let scores: Vec<Vec<f64>> = runs
-        .iter()
-        .map(|row| row.iter().map(snowball_score).collect())
-        .collect();
-    let all: Vec<usize> = (0..datasets.len()).collect();
-    let chosen = (0..datasets.len())
-        .map(|held_out| {
-            let others: Vec<usize> = all.iter().copied().filter(|d| *d != held_out).collect();
-            choose(&scores, &others)
-        })
-        .collect();
-    Ok(SnowballCrossValidation {
-        settings: settings.to_vec(),
-        chosen_on_all: choose(&scores, &all),
-        runs,
-        scores,
-        chosen,
-    })
+    Ok(runs)
 }
 
 #[cfg(test)]
@@ -209,6 +292,23 @@ mod tests {
             describe_snowball_setting(&shipped),
             "links 0.15, reach 0.8, feedback 60"
         );
+    }
+
+    #[test]
+    fn the_threshold_is_the_highest_that_keeps_the_recall_target_everywhere() {
+        // Thresholds rising down the rows; two datasets.
+        let recalls = vec![
+            vec![1.0, 0.9],
+            vec![1.0, 0.9],
+            vec![0.96, 0.86],
+            vec![0.9, 0.9],
+        ];
+        // 0.96 ≥ 0.95 and 0.86 ≥ 0.855: the third; the fourth loses the first dataset.
+        assert_eq!(highest_keeping(&recalls, &[0, 1]), 2);
+        assert_eq!(highest_keeping(&recalls, &[1]), 3);
+        let (chosen, on_all) = leave_each_out(2, |others| highest_keeping(&recalls, others));
+        assert_eq!(chosen, [3, 2]);
+        assert_eq!(on_all, 2);
     }
 
     #[test]
