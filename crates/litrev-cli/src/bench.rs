@@ -515,8 +515,7 @@ fn snowball_cross_validated(home: &Home, args: &SnowballCvArgs) -> anyhow::Resul
     for (index, dataset) in datasets.iter().enumerate() {
         let held_out = result.held_out(index);
         let shipped_run = shipped_index.map(|setting| &result.runs[setting][index]);
-        let keywords =
-            held_out.baseline.top.iter().sum::<f64>() / held_out.baseline.top.len() as f64;
+        let keywords = litrev::bench::mean_top_recall(&held_out.baseline.top);
         for (sum, value) in sums.iter_mut().zip([
             shipped_run.map_or(0.0, |run| run.engine.recall),
             shipped_run.map_or(0.0, ranking_recall),

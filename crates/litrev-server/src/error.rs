@@ -84,15 +84,12 @@ impl From<litrev::Error> for ApiError {
             litrev::Error::UnknownWork { .. } | litrev::Error::NoSuchOutput { .. } => {
                 StatusCode::NOT_FOUND
             }
-            litrev::Error::EmptyQuestion
-            | litrev::Error::InvalidRequest(_)
-            | litrev::Error::BadOptions(_)
-            | litrev::Error::BadAnswers { .. }
-            | litrev::Error::StyleFile { .. } => StatusCode::BAD_REQUEST,
+            // Options a run cannot use, though the CLI counts them as the run's failure.
+            litrev::Error::BadOptions(_) => StatusCode::BAD_REQUEST,
             // The server's own store failing is no fault of the request.
             litrev::Error::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            // Whatever else the CLI calls bad input (a snapshot that is not there, a library
-            // text that is no export…) is the request's to mend.
+            // Whatever the CLI calls bad input (an empty question, answers or a style that
+            // cannot be used, a snapshot that is not there…) is the request's to mend.
             other if other.code() == litrev::ErrorCode::Usage => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };

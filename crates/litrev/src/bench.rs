@@ -46,8 +46,8 @@ pub use snowball::{
 };
 pub use snowball_cv::{
     RECALL_TARGET, SnowballCrossValidation, SnowballDataset, THRESHOLD_GRID,
-    cross_validate_snowball, cross_validate_threshold, describe_snowball_setting, ranking_recall,
-    snowball_datasets, snowball_score, snowball_setting_grid,
+    cross_validate_snowball, cross_validate_threshold, describe_snowball_setting, mean_top_recall,
+    ranking_recall, snowball_datasets, snowball_score, snowball_setting_grid,
 };
 pub use sweep::{SweepOptions, SweepRun, Variant, review_title, sweep};
 
@@ -301,6 +301,11 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
             message: format!("cannot read it as text: {error}"),
         })?;
     Ok(text)
+}
+
+/// SYNERGY's labels file of the dataset `name` under the shared data folder `data`.
+pub(crate) fn synergy_labels(data: &Path, name: &str) -> PathBuf {
+    data.join(format!("synergy/labels/{name}.csv.gz"))
 }
 
 /// A dataset's name: the file's name without its extensions (`Donners_2021.jsonl.gz` →

@@ -142,7 +142,7 @@ pub fn labelled_datasets(data: &Path) -> Result<Vec<Dataset>> {
     let mut datasets = Vec::new();
     for works in data_files(&data.join("synergy/works")) {
         let name = super::file_stem(&works);
-        let labels = data.join(format!("synergy/labels/{name}.csv.gz"));
+        let labels = super::synergy_labels(data, &name);
         if labels.is_file() {
             datasets.push(Dataset {
                 records: read_works_with_labels(&works, &labels)?,

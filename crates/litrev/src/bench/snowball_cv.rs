@@ -45,7 +45,7 @@ pub fn snowball_datasets(data: &Path) -> Result<Vec<SnowballDataset>> {
         .into_iter()
         .filter_map(|works| {
             let name = super::file_stem(&works);
-            let labels = data.join(format!("synergy/labels/{name}.csv.gz"));
+            let labels = super::synergy_labels(data, &name);
             let review = data.join(format!("synergy/review_papers/{name}.json"));
             (labels.is_file() && review.is_file()).then_some(SnowballDataset {
                 name,
@@ -103,7 +103,13 @@ pub fn snowball_score(run: &SnowballBench) -> f64 {
 
 /// A run's ranking's mean recall in its top 100, 200 and 300.
 pub fn ranking_recall(run: &SnowballBench) -> f64 {
-    run.engine.top.iter().sum::<f64>() / run.engine.top.len() as f64
+    mean_top_recall(&run.engine.top)
+}
+
+/// The mean of a ranking's recall in its top 100, 200 and 300 (the engine's or the keyword
+/// baseline's).
+pub fn mean_top_recall(top: &[f64; 3]) -> f64 {
+    top.iter().sum::<f64>() / top.len() as f64
 }
 
 /// Every setting's run on every dataset, and the choices made leaving each dataset out.
