@@ -389,10 +389,7 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
         return Some(Role::Other);
     }
     let opening = lower.trim_start();
-    if has(SCOPE_CUES)
-        || AIM_OPENINGS.iter().any(|cue| opening.starts_with(cue))
-        || states_its_scope(opening)
-    {
+    if has(SCOPE_CUES) || states_its_aim(opening) || states_its_scope(opening) {
         return Some(Role::Objective);
     }
     // "Further studies were devised to …" tells what was done, not what is still to do.
@@ -628,30 +625,84 @@ fn states_its_scope(opening: &str) -> bool {
         .any(|rest| says(rest, SUBJECTS, VERBS) || says(rest, PAPER_WE, PLAIN_VERBS))
 }
 
-/// Openings of a statement of the work's aim ("The purpose of this review is to provoke
-/// further discussion …", "We sought to …"): its objective wherever in the abstract it
-/// stands, never a finding.
-const AIM_OPENINGS: &[&str] = &[
-    "the purpose of this ",
-    "the purpose of the present ",
-    "the aim of this ",
-    "the aims of this ",
-    "the aim of the present ",
-    "the objective of this ",
-    "the objectives of this ",
-    "the goal of this ",
-    "this study aims ",
-    "this study aimed ",
-    "this review aims ",
-    "this paper aims ",
-    "this article aims ",
-    "the present study aimed ",
-    "the present study aims ",
-    "we aimed to ",
-    "we sought to ",
-    "our aim was ",
-    "our objective was ",
-];
+/// Whether a sentence (lower-cased, trimmed) opens by stating the work's aim: "The purpose of
+/// this review is to provoke further discussion …", "The objective of our study is to
+/// describe …", "The aim herein is …", "Our aim was …", "The present study aimed …", "We
+/// sought to …". It is the work's objective wherever in the abstract it stands, never a
+/// finding.
+fn states_its_aim(opening: &str) -> bool {
+    const AIMS: &[&str] = &[
+        "aim ",
+        "aims ",
+        "purpose ",
+        "purposes ",
+        "objective ",
+        "objectives ",
+        "goal ",
+        "goals ",
+    ];
+    // Whose aim: "the aim of this …", "the aim herein is …".
+    const OWNED: &[&str] = &[
+        "of this ",
+        "of the present ",
+        "of the current ",
+        "of our ",
+        "herein ",
+        "here is ",
+        "here was ",
+    ];
+    const STATED: &[&str] = &["was ", "were ", "is ", "are ", "herein "];
+    const WORKS: &[&str] = &[
+        "study ",
+        "review ",
+        "paper ",
+        "article ",
+        "work ",
+        "analysis ",
+        "trial ",
+        "report ",
+        "survey ",
+        "project ",
+        "research ",
+        "thesis ",
+    ];
+    const AIMING: &[&str] = &[
+        "aims ",
+        "aimed ",
+        "seeks ",
+        "sought ",
+        "intends ",
+        "intended ",
+        "set out ",
+    ];
+    const WE_AIM: &[&str] = &[
+        "we aimed to ",
+        "we aim to ",
+        "we sought to ",
+        "we seek to ",
+        "we set out to ",
+        "we intended to ",
+    ];
+    let followed = |rest: &str, heads: &[&str], tails: &[&str]| {
+        heads.iter().any(|head| {
+            rest.strip_prefix(head)
+                .is_some_and(|after| tails.iter().any(|tail| after.starts_with(tail)))
+        })
+    };
+    let the_aim_of_the_work = opening
+        .strip_prefix("the ")
+        .is_some_and(|rest| followed(rest, AIMS, OWNED));
+    let our_aim = opening
+        .strip_prefix("our ")
+        .is_some_and(|rest| followed(rest, AIMS, STATED) || followed(rest, WORKS, AIMING));
+    the_aim_of_the_work
+        || our_aim
+        || ["this ", "the present ", "the current "]
+            .iter()
+            .filter_map(|owner| opening.strip_prefix(owner))
+            .any(|rest| followed(rest, WORKS, AIMING))
+        || WE_AIM.iter().any(|cue| opening.starts_with(cue))
+}
 
 /// Phrases that call for further work.
 const FUTURE_WORK_CUES: &[&str] = &[
@@ -899,6 +950,24 @@ mod tests {
             "This report also includes a summary of global cancer mortality rates using data from the World Health Organization.",
         ] {
             assert_eq!(cue_role(aim), Some(Role::Objective), "{aim}");
+        }
+        // From Donners_2021 (Gwladys 2019; Pekrul 2019): aims stated in the words the fixed
+        // openings missed, which the model read as background.
+        for aim in [
+            "The objective of our study is to describe the availability of HRQL in evidence submission dossiers and analyse to what extent the data are usable for drug appraisals.",
+            "The aim herein is to provide a closer view of available data concerning the questions: how does Emi interfere with coagulation assays?",
+            "Our study aimed to compare two dosing regimens.",
+            "We set out to measure emicizumab in plasma.",
+        ] {
+            assert_eq!(cue_role(aim), Some(Role::Objective), "{aim}");
+        }
+        // Aims named without being the work's own stay the model's to read.
+        for other in [
+            "The aim of treatment is to prevent joint bleeds.",
+            "Our results were confirmed in a second cohort.",
+            "The current study population had a median age of 12.",
+        ] {
+            assert_eq!(cue_role(other), None, "{other}");
         }
         // A bare "we" with the verb's plain form says what was done.
         assert_eq!(cue_role("We examine 40 plots in two seasons."), None);
