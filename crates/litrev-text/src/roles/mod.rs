@@ -389,7 +389,11 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
         return Some(Role::Other);
     }
     let opening = lower.trim_start();
-    if has(SCOPE_CUES) || states_its_aim(opening) || states_its_scope(opening) {
+    if has(SCOPE_CUES)
+        || states_its_aim(opening)
+        || states_a_purpose(opening)
+        || states_its_scope(opening)
+    {
         return Some(Role::Objective);
     }
     // "Further studies were devised to …" tells what was done, not what is still to do.
@@ -704,6 +708,97 @@ fn states_its_aim(opening: &str) -> bool {
         || WE_AIM.iter().any(|cue| opening.starts_with(cue))
 }
 
+/// Whether a sentence (lower-cased, trimmed) is a bare statement of purpose: an infinitive of
+/// [`PURPOSE_VERBS`] with no clause of its own after it ("To investigate the temporal
+/// association between PTSD and the development of stroke."), as structured abstracts open
+/// their objective. "To assess adherence, we compared …" or "To determine the effect, journals
+/// were searched …" say what was done, a method: a "we" anywhere, or a finite verb after a
+/// comma, makes the infinitive a clause of purpose instead.
+fn states_a_purpose(opening: &str) -> bool {
+    const FINITE: &[&str] = &[
+        "was",
+        "were",
+        "is",
+        "are",
+        "will",
+        "has",
+        "have",
+        "had",
+        "did",
+        "used",
+        "performed",
+        "conducted",
+        "underwent",
+        "received",
+    ];
+    let Some(rest) = opening.strip_prefix("to ") else {
+        return false;
+    };
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let opens_on_a_purpose = words(rest)
+        .first()
+        .is_some_and(|verb| PURPOSE_VERBS.contains(&verb.as_str()));
+    let all = words(opening);
+    let names_its_doers = all.iter().any(|word| word == "we")
+        || all
+            .windows(2)
+            .any(|pair| pair[0] == "the" && pair[1] == "authors");
+    let finite_after_comma = opening.match_indices(", ").any(|(at, _)| {
+        words(&opening[at..])
+            .iter()
+            .any(|word| FINITE.contains(&word.as_str()))
+    });
+    opens_on_a_purpose && !names_its_doers && !finite_after_comma
+}
+
+/// Verbs a statement of purpose opens on ("To assess …", "To explore …").
+const PURPOSE_VERBS: &[&str] = &[
+    "assess",
+    "evaluate",
+    "determine",
+    "investigate",
+    "examine",
+    "describe",
+    "demonstrate",
+    "compare",
+    "explore",
+    "identify",
+    "characterize",
+    "characterise",
+    "estimate",
+    "analyse",
+    "analyze",
+    "review",
+    "summarize",
+    "summarise",
+    "quantify",
+    "test",
+    "establish",
+    "measure",
+    "report",
+    "develop",
+    "validate",
+    "understand",
+    "provide",
+    "present",
+    "define",
+    "clarify",
+    "elucidate",
+    "appraise",
+    "synthesize",
+    "synthesise",
+    "document",
+    "discuss",
+    "outline",
+    "highlight",
+    "update",
+];
+
 /// Phrases that call for further work.
 const FUTURE_WORK_CUES: &[&str] = &[
     "future research",
@@ -960,6 +1055,21 @@ mod tests {
             "We set out to measure emicizumab in plasma.",
         ] {
             assert_eq!(cue_role(aim), Some(Role::Objective), "{aim}");
+        }
+        // A bare infinitive of purpose is the objective (Donners_2021, whose model read it as
+        // background); one with a clause of its own says what was done.
+        assert_eq!(
+            cue_role(
+                "To demonstrate the impact of a novel prophylactic treatment on the uncertainty of drug treatment costs in patients with Haemophilia A with inhibitors."
+            ),
+            Some(Role::Objective)
+        );
+        for method in [
+            "To assess the difference in drug adherence, we compared the adherence % of emicizumab versus that of factor or bypass product.",
+            "To determine the effect of OBRA-87 on research, peer-reviewed journals were searched.",
+            "To date, no trial has compared them.",
+        ] {
+            assert_eq!(cue_role(method), None, "{method}");
         }
         // Aims named without being the work's own stay the model's to read.
         for other in [
