@@ -734,22 +734,17 @@ fn states_a_purpose(opening: &str) -> bool {
     let Some(rest) = opening.strip_prefix("to ") else {
         return false;
     };
-    let words = |text: &str| -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|word| !word.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
-    let opens_on_a_purpose = words(rest)
+    let opens_on_a_purpose = crate::terms::word_tokens(rest)
         .first()
         .is_some_and(|verb| PURPOSE_VERBS.contains(&verb.as_str()));
-    let all = words(opening);
-    let names_its_doers = all.iter().any(|word| word == "we")
-        || all
+    let words = crate::terms::word_tokens(opening);
+    let names_its_doers = words.iter().any(|word| word == "we")
+        || words
             .windows(2)
             .any(|pair| pair[0] == "the" && pair[1] == "authors");
-    let finite_after_comma = opening.match_indices(", ").any(|(at, _)| {
-        words(&opening[at..])
+    // What follows the first comma holds what follows any later one.
+    let finite_after_comma = opening.find(", ").is_some_and(|at| {
+        crate::terms::word_tokens(&opening[at..])
             .iter()
             .any(|word| FINITE.contains(&word.as_str()))
     });
