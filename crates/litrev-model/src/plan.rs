@@ -189,9 +189,32 @@ pub struct ProbeReading {
     pub matches: Option<u64>,
     /// Times the works it read are cited, summed, as the sources report.
     pub citations: u64,
+    /// Times the most cited quarter of the works it read (at least one) are cited, summed:
+    /// a snowball stage expands the most promising works first, which are cited more than
+    /// the probe's mean. 0 when not read (a plan written before it was).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub top_citations: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 impl ProbeReading {
+    /// The reading of works cited as often as `cited` says, one count per work read (0 when
+    /// the source does not say), of which one search matched at most `matches`.
+    pub fn of(cited: impl IntoIterator<Item = u64>, matches: Option<u64>) -> ProbeReading {
+        let mut cited: Vec<u64> = cited.into_iter().collect();
+        cited.sort_unstable_by(|a, b| b.cmp(a));
+        let top = cited.len().div_ceil(TOP_SHARE);
+        ProbeReading {
+            works: cited.len(),
+            matches,
+            citations: cited.iter().sum(),
+            top_citations: cited[..top].iter().sum(),
+        }
+    }
+
     /// Mean times a work the probe read is cited (0 without works).
     pub fn citations_per_work(&self) -> f64 {
         if self.works == 0 {
@@ -200,7 +223,20 @@ impl ProbeReading {
             self.citations as f64 / self.works as f64
         }
     }
+
+    /// Mean times a work of the most cited quarter the probe read is cited; the mean of all
+    /// when that quarter was not read.
+    pub fn citations_per_top_work(&self) -> f64 {
+        if self.works == 0 {
+            return 0.0;
+        }
+        let top = self.works.div_ceil(TOP_SHARE);
+        (self.top_citations as f64 / top as f64).max(self.citations_per_work())
+    }
 }
+
+/// One work in this many is in the probe's most cited share.
+const TOP_SHARE: usize = 4;
 
 /// A part of a question spanning several disciplines, or several unrelated topics: its name,
 /// and the question's terms that belong to it, which its own searches are made of.
@@ -425,5 +461,27 @@ pub enum HitOrder {
 impl HitOrder {
     fn is_relevance(&self) -> bool {
         *self == HitOrder::Relevance
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_probe_reading_keeps_its_most_cited_quarter_and_older_plans_read_the_mean() {
+        let reading = ProbeReading::of([0, 40, 2, 2, 0, 6, 1, 1], Some(300));
+        assert_eq!((reading.works, reading.citations), (8, 52));
+        // The two most cited of eight: 40 and 6.
+        assert_eq!(reading.top_citations, 46);
+        assert_eq!(reading.citations_per_work(), 6.5);
+        assert_eq!(reading.citations_per_top_work(), 23.0);
+        // A plan written before the quarter was read has none: its mean stands in.
+        let older: ProbeReading =
+            serde_json::from_str(r#"{"works": 8, "matches": 300, "citations": 52}"#)
+                .expect("an older probe reading");
+        assert_eq!(older.top_citations, 0);
+        assert_eq!(older.citations_per_top_work(), 6.5);
+        assert_eq!(ProbeReading::of([], None).citations_per_top_work(), 0.0);
     }
 }

@@ -493,6 +493,7 @@ mod tests {
                 works: hits.len(),
                 matches,
                 citations: 0,
+                top_citations: 0,
             });
             read_probe(&mut asked, &[], &hits);
             asked.clarifications

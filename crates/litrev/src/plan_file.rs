@@ -370,6 +370,7 @@ mod tests {
             works: 68,
             matches: Some(210),
             citations: 1633,
+            top_citations: 900,
         });
         let fields: Vec<String> = plan_edits(&generated, &edited)
             .into_iter()

@@ -85,16 +85,13 @@ impl Runner {
             .flat_map(|query| federation.count_each(query))
             .filter_map(|(_, count)| count.ok().flatten())
             .max();
-        plan.brief.probe = Some(ProbeReading {
-            works: report.works.len(),
-            matches,
-            citations: report
+        plan.brief.probe = Some(ProbeReading::of(
+            report
                 .works
                 .iter()
-                .filter_map(|work| work.cited_by_count)
-                .map(u64::from)
-                .sum(),
-        });
+                .map(|work| work.cited_by_count.map_or(0, u64::from)),
+            matches,
+        ));
         litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
         Ok(report.works.len())
     }
