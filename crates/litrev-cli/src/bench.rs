@@ -140,13 +140,15 @@ fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
     };
     let options = litrev::bench::EstimateBenchOptions { works, tiers };
     println!(
-        "{:<20} {:<13} {:>7} {:>7} {:>8} {:>8} {:>8} {:>5} {:>8} {:>8}",
+        "{:<20} {:<13} {:>7} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>5} {:>8} {:>8}",
         "dataset",
         "tier",
         "queries",
         "stages",
         "matches",
         "cited",
+        "top",
+        "distinct",
         "discover",
         "snow",
         "other",
@@ -155,7 +157,7 @@ fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
     let runs = litrev::bench::measure_runs(&options, &mut |run| {
         let shown = |value: Option<String>| value.unwrap_or_else(|| "-".to_owned());
         println!(
-            "{:<20} {:<13} {:>7} {:>7} {:>8} {:>8} {:>8} {:>5} {:>8} {:>8.1}",
+            "{:<20} {:<13} {:>7} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>5} {:>8} {:>8.1}",
             run.dataset,
             run.tier.name(),
             run.shape.queries,
@@ -166,6 +168,12 @@ fn estimate(args: &EstimateBenchArgs) -> anyhow::Result<u8> {
                     .citations_per_work
                     .map(|mean| format!("{mean:.1}"))
             ),
+            shown(
+                run.shape
+                    .citations_per_top_work
+                    .map(|mean| format!("{mean:.1}"))
+            ),
+            shown(run.shape.distinct_share.map(|share| format!("{share:.2}"))),
             run.discover,
             run.snowball,
             run.other,

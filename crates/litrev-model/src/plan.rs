@@ -194,6 +194,10 @@ pub struct ProbeReading {
     /// the probe's mean. 0 when not read (a plan written before it was).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub top_citations: u64,
+    /// Hits its searches read before they were merged: beside `works`, how much searches of
+    /// the question overlap. 0 when not read (a plan written before it was).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hits: u64,
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -202,8 +206,13 @@ fn is_zero(value: &u64) -> bool {
 
 impl ProbeReading {
     /// The reading of works cited as often as `cited` says, one count per work read (0 when
-    /// the source does not say), of which one search matched at most `matches`.
-    pub fn of(cited: impl IntoIterator<Item = u64>, matches: Option<u64>) -> ProbeReading {
+    /// the source does not say), merged from `hits` hits, of which one search matched at most
+    /// `matches`.
+    pub fn of(
+        cited: impl IntoIterator<Item = u64>,
+        hits: usize,
+        matches: Option<u64>,
+    ) -> ProbeReading {
         let mut cited: Vec<u64> = cited.into_iter().collect();
         cited.sort_unstable_by(|a, b| b.cmp(a));
         let top = cited.len().div_ceil(TOP_SHARE);
@@ -212,6 +221,18 @@ impl ProbeReading {
             matches,
             citations: cited.iter().sum(),
             top_citations: cited[..top].iter().sum(),
+            hits: hits as u64,
+        }
+    }
+
+    /// The share of the hits read that were distinct works: searches of the question that
+    /// overlap find the same works, and hold less of the literature than the hits they read.
+    /// 1 when the hits were not counted.
+    pub fn distinct_share(&self) -> f64 {
+        if self.hits == 0 {
+            1.0
+        } else {
+            (self.works as f64 / self.hits as f64).min(1.0)
         }
     }
 
@@ -469,8 +490,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_probe_reading_keeps_its_most_cited_quarter_and_older_plans_read_the_mean() {
-        let reading = ProbeReading::of([0, 40, 2, 2, 0, 6, 1, 1], Some(300));
+    fn a_probe_reading_keeps_its_most_cited_quarter_and_overlap_and_older_plans_read_the_mean() {
+        let reading = ProbeReading::of([0, 40, 2, 2, 0, 6, 1, 1], 10, Some(300));
         assert_eq!((reading.works, reading.citations), (8, 52));
         // The two most cited of eight: 40 and 6.
         assert_eq!(reading.top_citations, 46);
@@ -482,6 +503,10 @@ mod tests {
                 .expect("an older probe reading");
         assert_eq!(older.top_citations, 0);
         assert_eq!(older.citations_per_top_work(), 6.5);
-        assert_eq!(ProbeReading::of([], None).citations_per_top_work(), 0.0);
+        // Eight distinct works of ten hits: the searches overlapped; an older plan's are
+        // taken as distinct.
+        assert_eq!(reading.distinct_share(), 0.8);
+        assert_eq!(older.distinct_share(), 1.0);
+        assert_eq!(ProbeReading::of([], 0, None).citations_per_top_work(), 0.0);
     }
 }

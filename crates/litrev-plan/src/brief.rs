@@ -494,6 +494,7 @@ mod tests {
                 matches,
                 citations: 0,
                 top_citations: 0,
+                hits: hits.len() as u64,
             });
             read_probe(&mut asked, &[], &hits);
             asked.clarifications

@@ -371,6 +371,7 @@ mod tests {
             matches: Some(210),
             citations: 1633,
             top_citations: 900,
+            hits: 80,
         });
         let fields: Vec<String> = plan_edits(&generated, &edited)
             .into_iter()

@@ -90,6 +90,7 @@ impl Runner {
                 .works
                 .iter()
                 .map(|work| work.cited_by_count.map_or(0, u64::from)),
+            report.records,
             matches,
         ));
         litrev_plan::read_probe(&mut plan.brief, &plan.key_terms, &report.works);
