@@ -471,12 +471,15 @@ fn run_in_label(sentence: &str) -> Option<(usize, usize)> {
             _ => false,
         }
     };
+    // A capitalised word going on in small letters, or the article "A" and a small word
+    // (`MethodsA population model was …`, `ResultsA total of 28 studies …`).
     let opens_a_word = |rest: &str| {
         let mut characters = rest.chars();
-        matches!(
-            (characters.next(), characters.next()),
-            (Some(first), Some(second)) if first.is_uppercase() && second.is_lowercase()
-        )
+        match (characters.next(), characters.next(), characters.next()) {
+            (Some('A'), Some(' '), Some(third)) => third.is_lowercase() || third.is_ascii_digit(),
+            (Some(first), Some(second), _) => first.is_uppercase() && second.is_lowercase(),
+            _ => false,
+        }
     };
     // Labels are ASCII, so they are compared byte for byte, without lower-casing (which can
     // change byte lengths: `\u{212a}`, the Kelvin sign, lower-cases to `k`).
@@ -590,7 +593,7 @@ fn ends_sentence(text: &str, at: usize) -> bool {
                 && opens_new(&after[marker..]));
     };
     let starts_new = opens_new(rest);
-    if !starts_new || text.as_bytes()[at] != b'.' {
+    if !starts_new || text.as_bytes()[at] != b'.' || opens_on_a_known_label(rest.trim_start()) {
         return starts_new;
     }
     let before = &text[..at];
@@ -720,6 +723,11 @@ fn runs_into_next(text: &str, at: usize) -> bool {
     let ends_a_clause = is_word
         || token.ends_with([')', ']', '%'])
         || token.ends_with(|c: char| c.is_ascii_digit());
+    // A stop glued to a section's label and its colon ends the sentence after any word
+    // (`… after mTBI.Results: Latent class …`).
+    if opens_on_a_known_label(&text[at + 1..]) {
+        return true;
+    }
     let after: Vec<char> = text[at + 1..].chars().take(2).collect();
     let [first, second] = after[..] else {
         return false;
@@ -736,6 +744,18 @@ fn runs_into_next(text: &str, at: usize) -> bool {
         (is_name || is_acronym || is_member)
             && (second.is_lowercase() || first == 'A' && second == ' ')
     }
+}
+
+/// Whether `rest` opens on a section label litrev knows, capitalised, and its colon
+/// (`Methods: …`, `CONCLUSION: …`): what follows a stop then opens a section, whatever word
+/// the stop ends (`Compound A. Methods:`, `… by CF. METHODS:`).
+fn opens_on_a_known_label(rest: &str) -> bool {
+    rest.starts_with(char::is_uppercase)
+        && SECTION_LABELS.iter().chain(RUN_IN_LABELS).any(|label| {
+            rest.get(..label.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(label))
+                && rest[label.len()..].trim_start_matches(' ').starts_with(':')
+        })
 }
 
 /// Whether `text[start..colon]` is a capitalised label of one to three words, like
@@ -986,7 +1006,8 @@ mod tests {
     fn drops_labels_glued_to_their_sentence() {
         // As OpenAlex joins some abstracts' sections (van der Valk, Jeyaraman, Chou).
         let text = "PurposeTo assess hair cortisol. ResultsOf 18 patients, 9 improved.ConclusionsChronic \
-                    stress rose. MethodsX was used. Resultsare shown.";
+                    stress rose. MethodsX was used. Resultsare shown. MethodsA population model \
+                    was built. ResultsA 12-week course helped. MethodsA B was used.";
         assert_eq!(
             labelled(text),
             [
@@ -995,6 +1016,10 @@ mod tests {
                 ("Chronic stress rose.", Some("Conclusions")),
                 ("MethodsX was used.", None),
                 ("Resultsare shown.", None),
+                // The article "A" glued to a label opens its sentence (Donners_2021).
+                ("A population model was built.", Some("Methods")),
+                ("A 12-week course helped.", Some("Results")),
+                ("MethodsA B was used.", None),
             ]
         );
     }
@@ -1241,6 +1266,24 @@ mod tests {
                 "A total of 109 male participants were enrolled.",
                 "J.A. Smith et al. agreed.",
             ],
+        );
+        // A section label and its colon after a stop open a section whatever word the stop
+        // ends: an initial, an acronym, a word glued to it (van_de_Schoot_2018,
+        // Bannach-Brown_2019).
+        check(
+            "We tested Compound A. Methods: Mice were dosed. It acted via CF. CONCLUSION: It works after mTBI.Results: Classes held.",
+            &[
+                "We tested Compound A.",
+                "Mice were dosed.",
+                "It acted via CF.",
+                "It works after mTBI.",
+                "Classes held.",
+            ],
+        );
+        // Without a colon an abbreviation still holds its stop.
+        check(
+            "As Smith et al. Methods were new.",
+            &["As Smith et al. Methods were new."],
         );
     }
 

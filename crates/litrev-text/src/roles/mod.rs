@@ -245,8 +245,9 @@ pub fn labelled_abstract(text: &str) -> Option<LabelledAbstract> {
 }
 
 /// Whether a sentence opens on one to five capitalised words and a colon, then a capital or a
-/// digit (`Keywords: PTSD`, `Evidence acquisition: A systematic…`): a label, or a heading of
-/// the sentence's own, either way no sentence of the section before it.
+/// digit (`Keywords: PTSD`, `Evidence acquisition: A systematic…`), or on a numbered heading
+/// (`Case 1: A 22-year-old…`, `Part 2: Hair samples…`): a label, or a heading of the
+/// sentence's own, either way no sentence of the section before it.
 fn opens_on_a_label(sentence: &str) -> bool {
     let Some(colon) = sentence
         .get(..sentence.len().min(50))
@@ -255,7 +256,14 @@ fn opens_on_a_label(sentence: &str) -> bool {
         return false;
     };
     let after = &sentence[colon + 1..];
-    crate::sentences::is_label_shaped(&sentence[..colon])
+    let head = &sentence[..colon];
+    let unnumbered = head
+        .rsplit_once(' ')
+        .filter(|(_, number)| {
+            (1..=2).contains(&number.len()) && number.bytes().all(|byte| byte.is_ascii_digit())
+        })
+        .map_or(head, |(words, _)| words);
+    crate::sentences::is_label_shaped(unnumbered)
         && sentence.starts_with(char::is_uppercase)
         && after
             .strip_prefix(' ')
@@ -997,6 +1005,14 @@ mod tests {
         // A label the splitter does not know leaves its section's role in doubt.
         assert_eq!(
             labelled_abstract("METHODS: We ran a trial. Language: English. RESULTS: Rates fell."),
+            None
+        );
+        // So does a numbered heading: the cases of a case report are no part of its purpose
+        // (a Donners_2021 record).
+        assert_eq!(
+            labelled_abstract(
+                "Purpose: To investigate emicizumab.Case 1: A 22-year-old male had bleeds. Conclusion: It works."
+            ),
             None
         );
         assert_eq!(
