@@ -122,7 +122,8 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "aim of the study"
         | "aims of the study"
         | "objective and rationale"
-        | "hypothesis" => Role::Objective,
+        | "hypothesis"
+        | "research question" => Role::Objective,
         "methods"
         | "method"
         | "design"
@@ -165,7 +166,20 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "evidence acquisition"
         | "surgical technique"
         | "exposures"
-        | "exposure" => Role::Method,
+        | "exposure"
+        | "review method"
+        | "review methods"
+        | "research design and methods"
+        | "study design and methods"
+        | "participants and setting"
+        | "participants and methods"
+        | "eligibility criteria"
+        | "eligibility criteria for study selection"
+        | "study eligibility criteria"
+        | "selection criteria"
+        | "data extraction and synthesis"
+        | "data extraction and data synthesis"
+        | "study appraisal and synthesis methods" => Role::Method,
         "results" | "result" | "findings" | "main results" | "main findings" | "outcomes"
         | "key results" | "evidence synthesis" => Role::Result,
         "conclusions"
@@ -179,7 +193,9 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "conclusions and implications"
         | "wider implications"
         | "wider implications of the findings"
-        | "comparison with existing methods" => Role::Conclusion,
+        | "comparison with existing methods"
+        | "conclusions and implications of findings"
+        | "practical implications" => Role::Conclusion,
         "limitations" | "limitation" | "study limitations" => Role::Limitation,
         "trial registration"
         | "clinical trial registration"
@@ -955,6 +971,16 @@ mod tests {
         assert_eq!(label_role("Background and aims"), None);
         assert_eq!(label_role("Discussion/Conclusion"), Some(Role::Conclusion));
         assert_eq!(label_role("Methods/Results"), None);
+        // Reviews' labels (BMJ, JAMA, Cochrane styles; from Menon_2022): a "Data synthesis"
+        // section holds methods in some journals and results in others, so it says nothing.
+        assert_eq!(
+            label_role("Data Extraction and Synthesis"),
+            Some(Role::Method)
+        );
+        assert_eq!(label_role("Study eligibility criteria"), Some(Role::Method));
+        assert_eq!(label_role("Research Question"), Some(Role::Objective));
+        assert_eq!(label_role("Practical implications"), Some(Role::Conclusion));
+        assert_eq!(label_role("Data Synthesis"), None);
         for role in Role::ALL {
             assert_eq!(Role::from_name(role.name()), Some(role));
         }
@@ -1021,6 +1047,18 @@ mod tests {
             )
             .map(|labelled| labelled.roles),
             Some(vec![Role::Method, Role::Result])
+        );
+        // Reviews' labels run into their sentences head their sections (Menon_2022).
+        assert_eq!(
+            labelled_abstract(
+                "Objective To assess sleep. Setting and Participants Studies of older people were included. Conclusions and Implications Many older people sleep badly."
+            )
+            .map(|labelled| labelled.sentences),
+            Some(vec![
+                "To assess sleep.".to_owned(),
+                "Studies of older people were included.".to_owned(),
+                "Many older people sleep badly.".to_owned()
+            ])
         );
         // Journals' labels in capitals without a colon head the sections they open (from
         // van_der_Valk_2021 and Menon_2022).
