@@ -2855,13 +2855,15 @@ mod tests {
         fixture.work_mut("W4").abstract_text = Some(BARANO_2010.to_owned());
         let input = fixture.input();
         let theme = &fixture.organisation.themes[0];
+        // A sentence the model reads as a method by its place alone ("PES require a secure
+        // long-term source of financing …", between the background and the findings; which
+        // sentence moves with a retraining).
         let unsure = Writer::new(&input, Drafting::Extractive).spans
             [&"W3".parse::<WorkId>().expect("id")]
             .iter()
-            .find(|span| span.text.starts_with("Obtaining payments directly"))
-            .expect("the sentence")
+            .find(|span| span.role == Role::Method && !span.sure)
+            .expect("an unsure method in an unstructured abstract")
             .clone();
-        assert!(unsure.role == Role::Method && !unsure.sure, "{unsure:?}");
         let plain = |paragraphs: &[Paragraph]| -> Vec<String> {
             paragraphs
                 .iter()
@@ -2889,7 +2891,7 @@ mod tests {
             assert!(
                 !quoted
                     .iter()
-                    .any(|sentence| sentence.contains("Obtaining payments")),
+                    .any(|sentence| sentence.contains(&unsure.text)),
                 "{quoted:#?}"
             );
         }

@@ -103,7 +103,9 @@ fn one_label_role(label: &str) -> Option<Role> {
         .replace('&', " and ")
         .to_lowercase();
     let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
-    let role = match label.as_str() {
+    // Some records keep the word "Abstract" before their first label (`Abstract Introduction:`).
+    let label = label.strip_prefix("abstract ").unwrap_or(&label);
+    let role = match label {
         "background" | "introduction" | "context" | "rationale" | "importance" => Role::Background,
         "objective"
         | "objectives"
@@ -123,7 +125,9 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "aims of the study"
         | "objective and rationale"
         | "hypothesis"
-        | "research question" => Role::Objective,
+        | "research question"
+        | "objective and hypotheses"
+        | "objectives and hypotheses" => Role::Objective,
         "methods"
         | "method"
         | "design"
@@ -181,7 +185,7 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "data extraction and data synthesis"
         | "study appraisal and synthesis methods" => Role::Method,
         "results" | "result" | "findings" | "main results" | "main findings" | "outcomes"
-        | "key results" | "evidence synthesis" => Role::Result,
+        | "key results" | "key findings" | "recent findings" | "evidence synthesis" => Role::Result,
         "conclusions"
         | "conclusion"
         | "interpretation"
@@ -195,7 +199,10 @@ fn one_label_role(label: &str) -> Option<Role> {
         | "wider implications of the findings"
         | "comparison with existing methods"
         | "conclusions and implications of findings"
-        | "practical implications" => Role::Conclusion,
+        | "practical implications"
+        | "clinical relevance"
+        | "expert opinion"
+        | "expert commentary" => Role::Conclusion,
         "limitations" | "limitation" | "study limitations" => Role::Limitation,
         "trial registration"
         | "clinical trial registration"
@@ -906,9 +913,14 @@ mod tests {
                 .expect("the sentence")
         };
 
-        // An unstructured abstract's sentence between its background and its findings.
+        // An unstructured abstract's sentence between its background and its findings: its
+        // place makes it a method or a finding (which one moves with a retraining), its words
+        // alone do not, so the reading is unsure.
         let difficult = reading(PAGIOLA_2010, "Obtaining payments directly");
-        assert_eq!(difficult.role, Role::Method);
+        assert!(
+            matches!(difficult.role, Role::Method | Role::Result),
+            "{difficult:?}"
+        );
         assert!(!difficult.sure, "{difficult:?}");
         // A method its own words name.
         let invest = reading(BARANO_2010, "InVEST was used");
@@ -981,6 +993,13 @@ mod tests {
         assert_eq!(label_role("Research Question"), Some(Role::Objective));
         assert_eq!(label_role("Practical implications"), Some(Role::Conclusion));
         assert_eq!(label_role("Data Synthesis"), None);
+        // A review's expert opinion is its conclusion, and the word "Abstract" some records
+        // keep before the first label no part of it. A grading of the evidence ("Level of
+        // evidence: IV.") is run into other sections as often as not: no role.
+        assert_eq!(label_role("Expert opinion"), Some(Role::Conclusion));
+        assert_eq!(label_role("Level of Evidence"), None);
+        assert_eq!(label_role("Abstract Introduction"), Some(Role::Background));
+        assert_eq!(label_role("Recent findings"), Some(Role::Result));
         for role in Role::ALL {
             assert_eq!(Role::from_name(role.name()), Some(role));
         }
