@@ -416,6 +416,7 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
     if is_boilerplate_lower(sentence, &lower)
         || reads_as_references_lower(sentence, &lower)
         || has(NOTICE_CUES)
+        || grades_its_evidence(&lower)
     {
         return Some(Role::Other);
     }
@@ -443,6 +444,34 @@ pub fn cue_role(sentence: &str) -> Option<Role> {
         return Some(Role::Limitation);
     }
     counts_included_studies(sentence).then_some(Role::Result)
+}
+
+/// Whether a lower-cased sentence is a grading of the evidence, as orthopaedic and sports
+/// medicine journals end their abstracts ("Level IV.", "Level of evidence: III.", "IV,
+/// therapeutic case series."): a level in Roman numerals, or in digits after "level",
+/// alone or with a few words naming the study's kind. No content, so never a finding.
+fn grades_its_evidence(lower: &str) -> bool {
+    let text = lower.trim().trim_end_matches('.');
+    let after_label = text
+        .strip_prefix("level of evidence")
+        .map(|rest| rest.trim_start_matches([':', ' ']));
+    let (rest, labelled) = match after_label {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    };
+    let (rest, labelled) = match rest.strip_prefix("level ") {
+        Some(rest) => (rest, true),
+        None => (rest, labelled),
+    };
+    let level_end = rest.find([',', ';', ':', ' ']).unwrap_or(rest.len());
+    let (level, kind) = rest.split_at(level_end);
+    let level = level.trim_end_matches(['a', 'b', 'c']);
+    let roman = matches!(level, "i" | "ii" | "iii" | "iv" | "v");
+    let digit = labelled && matches!(level, "1" | "2" | "3" | "4" | "5");
+    let kind = kind.trim_start_matches([',', ';', ':', ' ']);
+    (roman || digit)
+        && (kind.is_empty() || rest[level_end..].starts_with([',', ';', ':']))
+        && kind.split_whitespace().count() <= 5
 }
 
 /// Whether a sentence counts the studies a review found or kept ("13 171 references were
@@ -1164,6 +1193,23 @@ mod tests {
             cue_role("Updated results will be presented at the meeting."),
             Some(Role::Other)
         );
+        // A grading of the evidence (Jeyaraman_2020's orthopaedic journals) is no finding.
+        for grading in [
+            "Level IV.",
+            "III.",
+            "IV, therapeutic case series.",
+            "Level of evidenceIV.",
+            "Level of Evidence: Level 2b.",
+        ] {
+            assert_eq!(cue_role(grading), Some(Role::Other), "{grading}");
+        }
+        for sentence in [
+            "IV administration of the drug was safe.",
+            "Level 4 trauma centres admitted fewer patients.",
+            "V, the fifth patient, was lost to follow-up after the second visit to the clinic.",
+        ] {
+            assert_ne!(cue_role(sentence), Some(Role::Other), "{sentence}");
+        }
         assert_eq!(
             cue_role("Data from phase 3 trials will be reviewed in detail."),
             Some(Role::Objective)
