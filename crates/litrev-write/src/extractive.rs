@@ -2855,15 +2855,22 @@ mod tests {
         fixture.work_mut("W4").abstract_text = Some(BARANO_2010.to_owned());
         let input = fixture.input();
         let theme = &fixture.organisation.themes[0];
-        // A sentence the model reads as a method by its place alone ("PES require a secure
-        // long-term source of financing …", between the background and the findings; which
-        // sentence moves with a retraining).
-        let unsure = Writer::new(&input, Drafting::Extractive).spans
-            [&"W3".parse::<WorkId>().expect("id")]
-            .iter()
-            .find(|span| span.role == Role::Method && !span.sure)
-            .expect("an unsure method in an unstructured abstract")
-            .clone();
+        // A sentence read as a method by its place alone, between the background and the
+        // findings of an unstructured abstract ("PES require a secure long-term source of
+        // financing …", as a retraining of the model read it): the writer is under test, not
+        // the model, so the reading is set.
+        let unsure_text = "PES require a secure long-term source of financing";
+        let unsure_method = |writer: &mut Writer<'_>| {
+            let span = writer
+                .spans
+                .get_mut(&"W3".parse::<WorkId>().expect("id"))
+                .expect("the work's spans")
+                .iter_mut()
+                .find(|span| span.text.starts_with(unsure_text))
+                .expect("the sentence");
+            span.role = Role::Method;
+            span.sure = false;
+        };
         let plain = |paragraphs: &[Paragraph]| -> Vec<String> {
             paragraphs
                 .iter()
@@ -2872,9 +2879,11 @@ mod tests {
         };
         // A theme's *Methods used* and the review's methods part, each from a fresh writer.
         let mut writer = Writer::new(&input, Drafting::Extractive);
+        unsure_method(&mut writer);
         let centre = writer.theme_centre(theme);
         let methods_used = plain(&writer.methods_used(theme, &centre));
         let mut writer = Writer::new(&input, Drafting::Extractive);
+        unsure_method(&mut writer);
         let approaches = plain(
             &writer
                 .approaches("the", &theme.works)
@@ -2889,9 +2898,7 @@ mod tests {
                 "{quoted:#?}"
             );
             assert!(
-                !quoted
-                    .iter()
-                    .any(|sentence| sentence.contains(&unsure.text)),
+                !quoted.iter().any(|sentence| sentence.contains(unsure_text)),
                 "{quoted:#?}"
             );
         }
@@ -2911,14 +2918,27 @@ mod tests {
                 .clone()
         };
         // The ranking is under test, not the role model: two sure results without numbers
-        // or leaning openers, whatever the model read in the later one.
+        // or leaning openers, whatever the model read in the later one, and no other result.
         let spans = writer.spans.get_mut(&id).expect("the work's spans");
+        for span in spans.iter_mut().filter(|span| {
+            !span.text.starts_with("In most cases") && !span.text.starts_with("The results show")
+        }) {
+            if span.role == Role::Result {
+                span.role = Role::Background;
+            }
+        }
         let later = spans
             .iter_mut()
             .find(|span| span.text.starts_with("The results show"))
             .expect("the sentence");
         later.role = Role::Result;
         later.sure = true;
+        let earlier = spans
+            .iter_mut()
+            .find(|span| span.text.starts_with("In most cases"))
+            .expect("the sentence");
+        earlier.role = Role::Result;
+        earlier.sure = true;
         // The earlier one goes first.
         assert!(first_result(&writer).starts_with("In most cases"));
         // Held only by its place, it goes after the later one.
@@ -2927,7 +2947,6 @@ mod tests {
             .iter_mut()
             .find(|span| span.text.starts_with("In most cases"))
             .expect("the sentence");
-        assert!(earlier.role == Role::Result && earlier.sure, "{earlier:?}");
         earlier.sure = false;
         assert!(first_result(&writer).starts_with("The results show"));
     }

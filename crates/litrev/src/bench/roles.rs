@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use litrev_sources::SnapshotSource;
+use litrev_sources::library::LibraryFormat;
 use litrev_text::{LabelledAbstract, Role, RoleModel, TrainConfig, labelled_abstract, train};
 
 use crate::error::{Error, Result};
@@ -21,9 +22,10 @@ pub struct RoleDataset {
 }
 
 /// The files `litrev bench roles` reads by default under the shared data folder: SYNERGY's
-/// works files and title/abstract CSV, the screening CSVs, and the MEDLINE XML files.
+/// works files and title/abstract CSV, the screening CSVs, the MEDLINE XML files, and the
+/// library exports (RIS, Web of Science, MEDLINE text) of `import-exports`.
 pub fn default_role_files(data: &Path) -> Vec<PathBuf> {
-    [
+    let tables = [
         "synergy/works",
         "synergy/built_csv_from_asreview_makita",
         "screening-csv",
@@ -34,8 +36,44 @@ pub fn default_role_files(data: &Path) -> Vec<PathBuf> {
     .filter(|path| {
         let name = path.to_string_lossy();
         name.contains(".jsonl") || name.contains(".csv") || name.contains(".xml")
-    })
-    .collect()
+    });
+    let exports = files_under(&data.join("import-exports"))
+        .into_iter()
+        .filter(|path| {
+            let name = path.to_string_lossy();
+            [".ris", ".isi", ".medline", ".nbib"]
+                .iter()
+                .any(|extension| name.contains(extension))
+        })
+        // The importers' fixtures hold damaged files on purpose: only exports a reader
+        // recognises are read.
+        .filter(|path| {
+            litrev_sources::read_bytes(path).is_ok_and(|bytes| {
+                LibraryFormat::detect(&litrev_sources::library::decode(&bytes).0).is_some()
+            })
+        });
+    tables.chain(exports).collect()
+}
+
+/// Every file under `folder`, its subfolders' too, in path order.
+fn files_under(folder: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![folder.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for path in std::fs::read_dir(&folder)
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        {
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.is_file() {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 /// Reads the abstracts of works files (`.jsonl[.gz]`), title/abstract CSVs (`.csv[.gz]`) and
@@ -43,7 +81,11 @@ pub fn default_role_files(data: &Path) -> Vec<PathBuf> {
 ///
 /// # Errors
 /// When a file cannot be read or parsed, or its kind is none of these.
+///
+/// An abstract already read from an earlier file (the same export written by two tools) is
+/// kept in the first file only, so no abstract is both trained on and scored.
 pub fn read_role_datasets(files: &[PathBuf]) -> Result<Vec<RoleDataset>> {
+    let mut seen: BTreeSet<Vec<String>> = BTreeSet::new();
     files
         .iter()
         .map(|path| {
@@ -54,6 +96,7 @@ pub fn read_role_datasets(files: &[PathBuf]) -> Result<Vec<RoleDataset>> {
                 structured: abstracts
                     .iter()
                     .filter_map(|text| labelled_abstract(text))
+                    .filter(|labelled| seen.insert(labelled.sentences.clone()))
                     .collect(),
             })
         })
@@ -78,10 +121,21 @@ fn abstracts_of(path: &Path) -> Result<Vec<String>> {
             })?
             .works
     } else {
-        return Err(Error::BadInput {
+        // A library export (RIS, MEDLINE, Web of Science, Scopus CSV, BibTeX…), told by its
+        // content as `litrev review --library` tells it.
+        let (text, _) = litrev_sources::library::decode(&litrev_sources::read_bytes(path)?);
+        let format = LibraryFormat::detect(&text).ok_or_else(|| Error::BadInput {
             path: path.to_owned(),
-            message: "expected a works file (.jsonl), a CSV (.csv) or PubMed XML (.xml)".to_owned(),
-        });
+            message: "expected a works file (.jsonl), a CSV (.csv), PubMed XML (.xml) or a \
+                          library export (RIS, MEDLINE, Web of Science, BibTeX, CSL-JSON)"
+                .to_owned(),
+        })?;
+        format
+            .read(&text, path)
+            .0
+            .into_iter()
+            .map(|record| record.work)
+            .collect()
     };
     Ok(works
         .into_iter()
@@ -119,11 +173,19 @@ pub struct RoleEvaluation {
     pub weighted_f1: f64,
     /// The share of sentences given their label's role.
     pub accuracy: f64,
+    /// The weighted F1 with a conclusion read as future work or a limitation counted as a
+    /// miss.
+    pub strict_weighted_f1: f64,
     /// The roles given each abstract's sentences, in the order of the abstracts scored.
     pub predicted: Vec<Vec<Role>>,
 }
 
 /// Scores a model's roles (as litrev uses them: model and cue words) against the labels.
+///
+/// The labels are coarser than the roles: no structured abstract heads a section "Future
+/// work", and few "Limitations"; authors state both in their Conclusions. So a sentence
+/// labelled conclusion that litrev reads as future work or a limitation is scored as the
+/// conclusion it is part of ([`fold_to_label`]); `strict_weighted_f1` scores it as a miss.
 pub fn evaluate_roles(
     model: &RoleModel,
     name: &str,
@@ -137,7 +199,50 @@ pub fn evaluate_roles(
         pairs.extend(labelled.roles.iter().copied().zip(given.iter().copied()));
         predicted.push(given);
     }
+    let strict = score_pairs(&pairs);
+    let folded: Vec<(Role, Role)> = pairs
+        .iter()
+        .map(|&(truth, given)| (truth, fold_to_label(truth, given)))
+        .collect();
+    let scored = score_pairs(&folded);
+    RoleEvaluation {
+        name: name.to_owned(),
+        abstracts: abstracts.len(),
+        sentences: pairs.len(),
+        roles: scored.roles,
+        weighted_f1: scored.weighted_f1,
+        accuracy: scored.accuracy,
+        strict_weighted_f1: strict.weighted_f1,
+        predicted,
+    }
+}
+
+/// The role a label of `truth` would have given a sentence litrev reads as `given`: a
+/// limitation or a call for further work stated in a Conclusions section is that section's.
+pub fn fold_to_label(truth: Role, given: Role) -> Role {
+    match (truth, given) {
+        (Role::Conclusion, Role::FutureWork | Role::Limitation) => Role::Conclusion,
+        _ => given,
+    }
+}
+
+/// Per-role precision, recall and F1, their support-weighted mean and the accuracy of
+/// (label, given) pairs.
+struct PairScores {
+    roles: Vec<RoleScore>,
+    weighted_f1: f64,
+    accuracy: f64,
+}
+
+fn score_pairs(pairs: &[(Role, Role)]) -> PairScores {
     let total = pairs.len();
+    let ratio = |part: usize, whole: usize| {
+        if whole == 0 {
+            0.0
+        } else {
+            part as f64 / whole as f64
+        }
+    };
     let mut roles = Vec::new();
     for role in Role::ALL {
         let support = pairs.iter().filter(|(truth, _)| *truth == role).count();
@@ -149,13 +254,6 @@ pub fn evaluate_roles(
             .iter()
             .filter(|(truth, given)| *truth == role && *given == role)
             .count();
-        let ratio = |part: usize, whole: usize| {
-            if whole == 0 {
-                0.0
-            } else {
-                part as f64 / whole as f64
-            }
-        };
         let (precision, recall) = (ratio(correct, predicted), ratio(correct, support));
         let f1 = if precision + recall > 0.0 {
             2.0 * precision * recall / (precision + recall)
@@ -170,28 +268,19 @@ pub fn evaluate_roles(
             f1,
         });
     }
-    let weighted_f1 = if total == 0 {
-        0.0
-    } else {
-        roles
-            .iter()
-            .map(|score| score.f1 * score.support as f64)
-            .sum::<f64>()
-            / total as f64
-    };
+    let weighted = roles
+        .iter()
+        .map(|score| score.f1 * score.support as f64)
+        .sum::<f64>();
     let correct = pairs.iter().filter(|(truth, given)| truth == given).count();
-    RoleEvaluation {
-        name: name.to_owned(),
-        abstracts: abstracts.len(),
-        sentences: total,
+    PairScores {
         roles,
-        weighted_f1,
-        accuracy: if total == 0 {
+        weighted_f1: if total == 0 {
             0.0
         } else {
-            correct as f64 / total as f64
+            weighted / total as f64
         },
-        predicted,
+        accuracy: ratio(correct, total),
     }
 }
 
@@ -275,5 +364,34 @@ mod tests {
             (evaluation.weighted_f1 - 0.5).abs() < 1e-9,
             "{evaluation:?}"
         );
+    }
+
+    #[test]
+    fn a_call_for_further_work_in_a_conclusions_section_scores_as_its_conclusion() {
+        let model = RoleModel::shipped().expect("shipped model");
+        let abstracts = vec![LabelledAbstract {
+            sentences: vec![
+                "Further research is needed.".to_owned(),
+                "Further research is needed.".to_owned(),
+            ],
+            roles: vec![Role::Conclusion, Role::Result],
+        }];
+        let evaluation = evaluate_roles(model, "toy", &abstracts);
+        assert_eq!(
+            evaluation.predicted,
+            vec![vec![Role::FutureWork, Role::FutureWork]],
+            "the model keeps its finer role"
+        );
+        assert!((evaluation.accuracy - 0.5).abs() < 1e-9, "{evaluation:?}");
+        assert!(evaluation.strict_weighted_f1 < 1e-9, "{evaluation:?}");
+        assert_eq!(
+            fold_to_label(Role::Conclusion, Role::Limitation),
+            Role::Conclusion
+        );
+        assert_eq!(
+            fold_to_label(Role::Result, Role::FutureWork),
+            Role::FutureWork
+        );
+        assert_eq!(fold_to_label(Role::Conclusion, Role::Other), Role::Other);
     }
 }
