@@ -2918,27 +2918,19 @@ mod tests {
                 .clone()
         };
         // The ranking is under test, not the role model: two sure results without numbers
-        // or leaning openers, whatever the model read in the later one, and no other result.
-        let spans = writer.spans.get_mut(&id).expect("the work's spans");
-        for span in spans.iter_mut().filter(|span| {
-            !span.text.starts_with("In most cases") && !span.text.starts_with("The results show")
-        }) {
-            if span.role == Role::Result {
+        // or leaning openers, whatever the model read in them, and no other result.
+        let compared = ["In most cases", "The results show"];
+        for span in writer.spans.get_mut(&id).expect("the work's spans") {
+            if compared
+                .iter()
+                .any(|opening| span.text.starts_with(opening))
+            {
+                span.role = Role::Result;
+                span.sure = true;
+            } else if span.role == Role::Result {
                 span.role = Role::Background;
             }
         }
-        let later = spans
-            .iter_mut()
-            .find(|span| span.text.starts_with("The results show"))
-            .expect("the sentence");
-        later.role = Role::Result;
-        later.sure = true;
-        let earlier = spans
-            .iter_mut()
-            .find(|span| span.text.starts_with("In most cases"))
-            .expect("the sentence");
-        earlier.role = Role::Result;
-        earlier.sure = true;
         // The earlier one goes first.
         assert!(first_result(&writer).starts_with("In most cases"));
         // Held only by its place, it goes after the later one.
