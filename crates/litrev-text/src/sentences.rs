@@ -499,16 +499,8 @@ fn run_in_label(sentence: &str) -> Option<(usize, usize)> {
             _ => false,
         }
     };
-    // Labels are ASCII, so they are compared byte for byte, without lower-casing (which can
-    // change byte lengths: `\u{212a}`, the Kelvin sign, lower-cases to `k`).
-    RUN_IN_LABELS
-        .iter()
-        .chain(SECTION_LABELS)
+    known_labels_opening(sentence)
         .filter_map(|label| {
-            let head = sentence.get(..label.len())?;
-            if !head.eq_ignore_ascii_case(label) {
-                return None;
-            }
             let rest = &sentence[label.len()..];
             if rest.starts_with(' ') && rest.get(1..).is_some_and(opens_a_sentence) {
                 Some((label.len(), label.len() + 1))
@@ -769,10 +761,22 @@ fn runs_into_next(text: &str, at: usize) -> bool {
 /// the stop ends (`Compound A. Methods:`, `… by CF. METHODS:`).
 fn opens_on_a_known_label(rest: &str) -> bool {
     rest.starts_with(char::is_uppercase)
-        && SECTION_LABELS.iter().chain(RUN_IN_LABELS).any(|label| {
-            rest.get(..label.len())
+        && known_labels_opening(rest)
+            .any(|label| rest[label.len()..].trim_start_matches(' ').starts_with(':'))
+}
+
+/// The section labels litrev knows (run-in or not) that `text` opens on, in any case. Labels
+/// are ASCII, so they are compared byte for byte, without lower-casing (which can change byte
+/// lengths: `\u{212a}`, the Kelvin sign, lower-cases to `k`); each one returned ends on a char
+/// boundary of `text`.
+fn known_labels_opening(text: &str) -> impl Iterator<Item = &'static str> + '_ {
+    RUN_IN_LABELS
+        .iter()
+        .chain(SECTION_LABELS)
+        .copied()
+        .filter(move |label| {
+            text.get(..label.len())
                 .is_some_and(|head| head.eq_ignore_ascii_case(label))
-                && rest[label.len()..].trim_start_matches(' ').starts_with(':')
         })
 }
 

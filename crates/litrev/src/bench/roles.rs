@@ -332,17 +332,25 @@ pub fn train_roles(datasets: &[RoleDataset], config: &TrainConfig) -> RoleModel 
 mod tests {
     use super::*;
 
-    #[test]
-    fn evaluation_counts_precision_recall_and_weighted_f1() {
+    /// The shipped model scored on one abstract of these labelled sentences.
+    fn scored(labelled: &[(&str, Role)]) -> RoleEvaluation {
         let model = RoleModel::shipped().expect("shipped model");
         let abstracts = vec![LabelledAbstract {
-            sentences: vec![
-                "Further research is needed.".to_owned(),
-                "Copyright 2020 Elsevier.".to_owned(),
-            ],
-            roles: vec![Role::FutureWork, Role::Result],
+            sentences: labelled
+                .iter()
+                .map(|(sentence, _)| (*sentence).to_owned())
+                .collect(),
+            roles: labelled.iter().map(|(_, role)| *role).collect(),
         }];
-        let evaluation = evaluate_roles(model, "toy", &abstracts);
+        evaluate_roles(model, "toy", &abstracts)
+    }
+
+    #[test]
+    fn evaluation_counts_precision_recall_and_weighted_f1() {
+        let evaluation = scored(&[
+            ("Further research is needed.", Role::FutureWork),
+            ("Copyright 2020 Elsevier.", Role::Result),
+        ]);
         assert_eq!(evaluation.sentences, 2);
         assert!((evaluation.accuracy - 0.5).abs() < 1e-9);
         let future = evaluation
@@ -368,15 +376,10 @@ mod tests {
 
     #[test]
     fn a_call_for_further_work_in_a_conclusions_section_scores_as_its_conclusion() {
-        let model = RoleModel::shipped().expect("shipped model");
-        let abstracts = vec![LabelledAbstract {
-            sentences: vec![
-                "Further research is needed.".to_owned(),
-                "Further research is needed.".to_owned(),
-            ],
-            roles: vec![Role::Conclusion, Role::Result],
-        }];
-        let evaluation = evaluate_roles(model, "toy", &abstracts);
+        let evaluation = scored(&[
+            ("Further research is needed.", Role::Conclusion),
+            ("Further research is needed.", Role::Result),
+        ]);
         assert_eq!(
             evaluation.predicted,
             vec![vec![Role::FutureWork, Role::FutureWork]],
