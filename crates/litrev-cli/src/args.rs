@@ -584,7 +584,7 @@ pub struct PlanArgs {
     #[arg(long)]
     pub source: Vec<String>,
     /// Sites searched through the web search provider, as `review --site` (needs --source
-    /// brave): one web search each in the plan.
+    /// brave or tavily): one web search each in the plan.
     #[arg(long, value_name = "SITE")]
     pub site: Vec<String>,
     /// The language model a review of the plan would use: the estimate then gives the most
@@ -613,8 +613,10 @@ pub struct ReviewArgs {
     /// Where works come from: `snapshot:PATH` (an OpenAlex .jsonl/.jsonl.gz file or a folder of
     /// them; repeat for several), or live APIs separated by commas: openalex, semantic-scholar,
     /// arxiv, pubmed, crossref, huggingface (Hugging Face's paper search: machine-learning
-    /// preprints by arXiv id; HF_TOKEN optional), and brave (Brave Search: the plan then adds
-    /// web searches for grey literature, screened like any record; needs BRAVE_API_KEY).
+    /// preprints by arXiv id; HF_TOKEN optional), openlibrary (Open Library: books for the
+    /// plan's book searches, beside OpenAlex's), and the web search providers brave (Brave
+    /// Search; needs BRAVE_API_KEY) and tavily (Tavily; needs TAVILY_API_KEY): the plan then
+    /// adds web searches for grey literature, screened like any record.
     #[arg(long, default_value = "openalex")]
     pub source: Vec<String>,
     /// The scope: tier, seeds and eligibility rules (taken from the plan with --plan).
@@ -645,7 +647,7 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "FILE")]
     pub urls: Option<PathBuf>,
     /// A site whose pages are searched for the question's terms through the web search
-    /// provider (needs --source brave): a host (who.int, nice.org.uk), or `sep` for the
+    /// provider (needs --source brave or tavily): a host (who.int, nice.org.uk), or `sep` for the
     /// Stanford Encyclopedia of Philosophy (its entries cited as encyclopedia entries) or
     /// `philpapers`; repeatable.
     #[arg(long, value_name = "SITE")]

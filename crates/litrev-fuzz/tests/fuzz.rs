@@ -56,6 +56,8 @@ targets!(
     zotero,
     web_page,
     brave,
+    tavily,
+    openlibrary,
     hf_papers,
     work_id,
 );

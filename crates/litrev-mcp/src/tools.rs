@@ -60,7 +60,7 @@ pub struct SearchArgs {
     /// What to search for: a question or keywords.
     pub query: String,
     /// Sources as `litrev --source` takes them (`openalex`, `semantic-scholar`, `arxiv`,
-    /// `pubmed`, `crossref`, `huggingface`, `brave`, `snapshot:FILE`); default: the server's.
+    /// `pubmed`, `crossref`, `huggingface`, `openlibrary`, `brave`, `tavily`, `snapshot:FILE`); default: the server's.
     #[serde(default)]
     pub sources: Option<Vec<String>>,
     /// Most works returned (default 20).

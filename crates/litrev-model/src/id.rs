@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 pub enum IdError {
     /// The text is not any known kind of work identifier.
     #[error(
-        "`{0}` is not a work id: use an OpenAlex id (W123), a DOI (10.x/y), pmid:N, PMCN or arXiv:NNNN.NNNNN"
+        "`{0}` is not a work id: use an OpenAlex id (W123), a DOI (10.x/y), pmid:N, PMCN, arXiv:NNNN.NNNNN or isbn:N"
     )]
     Unrecognised(String),
     /// The text looks like the named kind of id but is malformed.
@@ -87,6 +87,12 @@ string_id!(
     /// without a `#fragment`.
     WebUrl
 );
+string_id!(
+    /// An International Standard Book Number, canonically `isbn:` and its 13 digits (an
+    /// ISBN-10 is written as the ISBN-13 it is part of), so two editions' records compare
+    /// equal however each source spells it.
+    Isbn
+);
 
 fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     let head = text.get(..prefix.len())?;
@@ -139,6 +145,7 @@ const ARXIV_PREFIXES: &[&str] = &[
 ];
 const S2_PREFIXES: &[&str] = &["https://www.semanticscholar.org/paper/", "s2:"];
 const URL_PREFIXES: &[&str] = &["url:"];
+const ISBN_PREFIXES: &[&str] = &["urn:isbn:", "isbn:"];
 
 impl FromStr for OpenAlexId {
     type Err = IdError;
@@ -292,6 +299,73 @@ impl FromStr for WebUrl {
     }
 }
 
+impl FromStr for Isbn {
+    type Err = IdError;
+    /// Reads `isbn:978-0-14-032872-1`, `urn:isbn:…` or the bare digits, with or without
+    /// hyphens and spaces; an ISBN-10 (its last digit may be `X`) becomes its ISBN-13. The
+    /// check digit must hold: a mistyped ISBN names another book.
+    fn from_str(text: &str) -> Result<Self, IdError> {
+        let malformed = || IdError::Malformed {
+            kind: "ISBN (isbn: and 10 or 13 digits)",
+            text: text.to_owned(),
+        };
+        let bare = strip_any_prefix(text.trim(), ISBN_PREFIXES);
+        let digits: String = bare
+            .chars()
+            .filter(|c| !matches!(c, '-' | ' ' | '\u{2010}' | '\u{2011}'))
+            .collect();
+        // Only ASCII from here on, so that the byte slices below fall on characters.
+        if !digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == 'X' || c == 'x')
+        {
+            return Err(malformed());
+        }
+        let value = |c: char| c.to_digit(10);
+        match digits.len() {
+            10 => {
+                let mut sum = 0;
+                for (place, c) in digits.chars().enumerate() {
+                    let digit = match (place, c) {
+                        (9, 'X' | 'x') => 10,
+                        _ => value(c).ok_or_else(malformed)?,
+                    };
+                    sum += digit * (10 - place as u32);
+                }
+                if sum % 11 != 0 {
+                    return Err(malformed());
+                }
+                let stem = format!("978{}", &digits[..9]);
+                let check = isbn13_check(&stem).ok_or_else(malformed)?;
+                Ok(Self(format!("{stem}{check}")))
+            }
+            13 if digits.starts_with("978") || digits.starts_with("979") => {
+                let check = isbn13_check(&digits[..12]).ok_or_else(malformed)?;
+                if digits[12..].chars().next().and_then(value) != Some(check) {
+                    return Err(malformed());
+                }
+                Ok(Self(digits))
+            }
+            _ => Err(malformed()),
+        }
+    }
+}
+
+/// The check digit of twelve ISBN-13 digits; `None` when one is no digit.
+fn isbn13_check(stem: &str) -> Option<u32> {
+    let mut sum = 0;
+    for (place, c) in stem.chars().enumerate() {
+        sum += c.to_digit(10)? * if place % 2 == 0 { 1 } else { 3 };
+    }
+    Some((10 - sum % 10) % 10)
+}
+
+impl fmt::Display for Isbn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "isbn:{}", self.0)
+    }
+}
+
 impl WebUrl {
     /// The address itself, without the `url:` prefix.
     pub fn address(&self) -> &str {
@@ -376,6 +450,8 @@ pub enum WorkId {
     S2(S2Id),
     /// A web page's address.
     Url(WebUrl),
+    /// A book's ISBN.
+    Isbn(Isbn),
 }
 
 impl FromStr for WorkId {
@@ -394,13 +470,14 @@ impl FromStr for WorkId {
             return trimmed.parse().map(WorkId::Doi);
         }
         type Parse = fn(&str) -> Result<WorkId, IdError>;
-        let kinds: [(&[&str], Parse); 6] = [
+        let kinds: [(&[&str], Parse); 7] = [
             (OPENALEX_PREFIXES, |text| text.parse().map(WorkId::OpenAlex)),
             (PMID_PREFIXES, |text| text.parse().map(WorkId::Pmid)),
             (PMCID_PREFIXES, |text| text.parse().map(WorkId::Pmcid)),
             (ARXIV_PREFIXES, |text| text.parse().map(WorkId::Arxiv)),
             (S2_PREFIXES, |text| text.parse().map(WorkId::S2)),
             (URL_PREFIXES, |text| text.parse().map(WorkId::Url)),
+            (ISBN_PREFIXES, |text| text.parse().map(WorkId::Isbn)),
         ];
         for (prefixes, parse) in kinds {
             if starts(prefixes) {
@@ -445,6 +522,7 @@ impl fmt::Display for WorkId {
             WorkId::Arxiv(id) => id.fmt(f),
             WorkId::S2(id) => id.fmt(f),
             WorkId::Url(id) => id.fmt(f),
+            WorkId::Isbn(id) => id.fmt(f),
         }
     }
 }
@@ -486,6 +564,9 @@ pub struct WorkIds {
     /// A web page's address (grey literature known by nothing else).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<WebUrl>,
+    /// A book's ISBN (one of its editions').
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isbn: Option<Isbn>,
 }
 
 impl WorkIds {
@@ -498,6 +579,7 @@ impl WorkIds {
         ids.extend(self.pmcid.clone().map(WorkId::Pmcid));
         ids.extend(self.arxiv.clone().map(WorkId::Arxiv));
         ids.extend(self.s2.clone().map(WorkId::S2));
+        ids.extend(self.isbn.clone().map(WorkId::Isbn));
         ids.extend(self.url.clone().map(WorkId::Url));
         ids
     }
@@ -536,6 +618,9 @@ impl WorkIds {
             }
             WorkId::Url(id) => {
                 self.url.get_or_insert(id);
+            }
+            WorkId::Isbn(id) => {
+                self.isbn.get_or_insert(id);
             }
         }
     }
@@ -604,6 +689,38 @@ mod tests {
         }
         let plain: Result<WorkId, _> = "https://example.org/page".parse();
         assert!(plain.is_err(), "a bare address is not taken for a work id");
+    }
+
+    #[test]
+    fn an_isbn_is_its_thirteen_digits_and_its_check_digit_must_hold() {
+        // Fantastic Mr. Fox (Puffin, 1988): ISBN-10 0140328726, ISBN-13 9780140328721.
+        check("isbn:0-14-032872-6", "isbn:9780140328721");
+        check("ISBN:978-0-14-032872-1", "isbn:9780140328721");
+        check("urn:isbn:9780140328721", "isbn:9780140328721");
+        // An ISBN-10 whose check digit is X.
+        check("isbn:080442957X", "isbn:9780804429573");
+        for bad in [
+            "isbn:0140328727",
+            "isbn:9780140328722",
+            "isbn:1234",
+            "isbn:9770140328721",
+            "isbn:97801403287２1",
+            "isbn:",
+        ] {
+            assert!(bad.parse::<WorkId>().is_err(), "{bad}");
+        }
+        let mut ids = WorkIds::default();
+        ids.add("isbn:0140328726".parse().expect("an ISBN"));
+        ids.add(
+            "url:https://openlibrary.org/works/OL45883W"
+                .parse()
+                .expect("a url"),
+        );
+        assert_eq!(
+            ids.primary().map(|id| id.to_string()).as_deref(),
+            Some("isbn:9780140328721"),
+            "a book is known by its ISBN before its page"
+        );
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub use digest::sha256_hex;
 pub use estimate::{ESTIMATE_TOLERANCE, Estimate, LlmEstimate, LlmPhaseEstimate, SourceEstimate};
 pub use expert::{Expert, add_experts, rank_experts};
 pub use fulltext::{CitedReference, FullText, Locator, SectionRole, TextFormat, TextSection};
-pub use id::{ArxivId, Doi, IdError, OpenAlexId, Pmcid, Pmid, S2Id, WebUrl, WorkId, WorkIds};
+pub use id::{ArxivId, Doi, IdError, Isbn, OpenAlexId, Pmcid, Pmid, S2Id, WebUrl, WorkId, WorkIds};
 pub use language::{language_code, language_name};
 pub use organisation::{KeyRole, KeyWork, Organisation, SubTheme, Theme, Views};
 pub use plan::{

@@ -69,6 +69,9 @@ fn build_entry(work: &Work, key: &str) -> Entry {
     if let Some(doi) = &work.ids.doi {
         set_text(&mut entry, "doi", Some(&verbatim_safe(doi.as_str())));
     }
+    if let Some(isbn) = &work.ids.isbn {
+        set_text(&mut entry, "isbn", Some(isbn.as_str()));
+    }
     // arXiv's own fields, which biblatex, natbib's styles and pandoc read as the e-print.
     if let Some(arxiv) = &work.ids.arxiv {
         set_text(&mut entry, "eprint", Some(&verbatim_safe(arxiv.as_str())));

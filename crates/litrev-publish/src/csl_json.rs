@@ -69,6 +69,8 @@ struct Item<'a> {
     language: Option<&'a str>,
     #[serde(rename = "DOI", skip_serializing_if = "Option::is_none")]
     doi: Option<&'a str>,
+    #[serde(rename = "ISBN", skip_serializing_if = "Option::is_none")]
+    isbn: Option<&'a str>,
     #[serde(rename = "URL", skip_serializing_if = "Option::is_none")]
     url: Option<&'a str>,
 }
@@ -126,6 +128,7 @@ fn item<'a>(work: &'a Work, key: &'a str) -> Item<'a> {
         page: page(work),
         language: non_blank(work.language.as_deref()),
         doi: work.ids.doi.as_ref().map(|doi| doi.as_str()),
+        isbn: work.ids.isbn.as_ref().map(|isbn| isbn.as_str()),
         url: non_blank(work.oa_url.as_deref()),
     }
 }

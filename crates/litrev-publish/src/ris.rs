@@ -68,6 +68,9 @@ fn write_record(out: &mut String, work: &Work, extra: &[(&str, String)]) {
     if let Some(doi) = &work.ids.doi {
         field("DO", doi.as_str());
     }
+    if let Some(isbn) = &work.ids.isbn {
+        field("SN", isbn.as_str());
+    }
     if let Some(openalex) = &work.ids.openalex {
         field("UR", &openalex.url());
     }
@@ -121,6 +124,21 @@ mod tests {
             references_ris(&[&work], &keys),
             "TY  - CPAPER\nTI  - A trial\nAU  - Jane Smith\nPY  - 2011\nDO  - 10.1/abc\n\
              UR  - https://openalex.org/W1\nID  - smith2011trial\nER  - \n\n"
+        );
+    }
+
+    #[test]
+    fn a_book_is_written_with_its_isbn_and_publisher() {
+        let mut book = Work::stub("isbn:0140328726".parse().expect("an ISBN"));
+        book.title = Some("Fantastic Mr. Fox".into());
+        book.kind = WorkKind::Book;
+        book.publisher = Some("Puffin".into());
+        let keys = BTreeMap::from([(book.id(), "dahl1988".to_owned())]);
+        let ris = references_ris(&[&book], &keys);
+        assert!(ris.starts_with("TY  - BOOK\n"), "{ris}");
+        assert!(
+            ris.contains("PB  - Puffin\n") && ris.contains("SN  - 9780140328721\n"),
+            "{ris}"
         );
     }
 

@@ -303,7 +303,7 @@ fn schemas() -> Value {
         "Session": {"type": "object", "required": ["token"], "properties": {"token": string}},
         "NewRun": {"type": "object", "required": ["question"], "additionalProperties": false, "properties": {
             "question": string,
-            "sources": {"type": "array", "items": {"type": "string"}, "description": "as --source: openalex, semantic-scholar, arxiv, pubmed, crossref, huggingface (Hugging Face's paper search), brave (web search, needs BRAVE_API_KEY), snapshot:PATH"},
+            "sources": {"type": "array", "items": {"type": "string"}, "description": "as --source: openalex, semantic-scholar, arxiv, pubmed, crossref, huggingface (Hugging Face's paper search), openlibrary (books), brave (web search, needs BRAVE_API_KEY), tavily (web search, needs TAVILY_API_KEY), snapshot:PATH"},
             "seeds": strings,
             "seeds_library": {"type": "string", "description": "the text of a library export (BibTeX, RIS, CSL-JSON, MEDLINE, PubMed XML, Web of Science, CSV) whose works are seeds too"},
             "tier": {"enum": ["quick", "standard", "comprehensive", "exhaustive"]},

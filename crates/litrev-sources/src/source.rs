@@ -29,6 +29,10 @@ pub enum SourceKind {
     Brave,
     /// Hugging Face's paper search (machine-learning preprints).
     HuggingFace,
+    /// Tavily's search API (grey literature).
+    Tavily,
+    /// Open Library's search and Books APIs (books).
+    OpenLibrary,
     /// Several sources asked together.
     Federation,
 }
@@ -46,6 +50,8 @@ impl SourceKind {
             SourceKind::Unpaywall => "unpaywall",
             SourceKind::Brave => "brave",
             SourceKind::HuggingFace => "huggingface",
+            SourceKind::Tavily => "tavily",
+            SourceKind::OpenLibrary => "openlibrary",
             SourceKind::Federation => "federation",
         }
     }
@@ -82,6 +88,10 @@ pub struct Capabilities {
     pub fulltext_links: bool,
     /// The only kinds of work the source holds (arXiv: preprints); empty: any kind.
     pub held_kinds: &'static [WorkKind],
+    /// It answers only the searches that ask for kinds it holds (Open Library: the book
+    /// channel's), not the plan's keyword searches: its index would answer those with
+    /// whatever books share a word.
+    pub kinds_asked_only: bool,
     /// Its works carry citation counts, so its hits can be read most cited first.
     pub citation_counts: bool,
     /// A web search provider: it answers the web channel's searches and no other, and those
@@ -103,6 +113,7 @@ impl Capabilities {
         recommendations: false,
         fulltext_links: false,
         held_kinds: &[],
+        kinds_asked_only: false,
         citation_counts: false,
         web: false,
     };
@@ -118,13 +129,17 @@ impl Capabilities {
         if (query.channel == litrev_model::Channel::Web) != self.web {
             return false;
         }
-        self.search
-            && (query.kinds.is_empty()
-                || self.held_kinds.is_empty()
+        let kinds = if query.kinds.is_empty() {
+            !self.kinds_asked_only
+        } else {
+            self.held_kinds.is_empty()
                 || query
                     .kinds
                     .iter()
-                    .any(|kind| self.held_kinds.contains(kind)))
+                    .any(|kind| self.held_kinds.contains(kind))
+        };
+        self.search
+            && kinds
             && (query.order != litrev_model::HitOrder::Citations || self.citation_counts)
     }
 }
@@ -346,5 +361,19 @@ mod tests {
             ..Query::new("q2", "", "x")
         };
         assert!(arxiv.answers(&recent));
+
+        // Open Library answers the book searches alone, not the keyword searches.
+        let books_only = Capabilities {
+            search: true,
+            held_kinds: &[WorkKind::Book],
+            kinds_asked_only: true,
+            ..Capabilities::default()
+        };
+        assert!(!books_only.answers(&plain));
+        let any_year_books = Query {
+            kinds: vec![WorkKind::Book, WorkKind::BookChapter],
+            ..plain.clone()
+        };
+        assert!(books_only.answers(&any_year_books));
     }
 }

@@ -685,3 +685,151 @@ fn hugging_face_paper_search_reads_a_recorded_answer_as_preprints() {
     };
     assert!(!source.capabilities().answers(&books));
 }
+
+#[test]
+fn tavily_search_reads_its_answer_as_webpages_and_asks_only_for_the_web_channel() {
+    use litrev_sources::tavily::{self, TavilyConfig, TavilySource};
+    use litrev_testkit::tavily::{TAVILY_TEST_KEY, tavily_server};
+    let Some(answers) = litrev_testkit::tavily_answers() else {
+        return;
+    };
+    let server = tavily_server(&answers, FaultPlan::mixed(0.3, 13));
+    let source = |key: Option<&str>| {
+        TavilySource::new(
+            client().endpoint(unthrottled(tavily::policy())),
+            TavilyConfig {
+                base_url: server.url(),
+                api_key: key.map(str::to_owned),
+            },
+        )
+    };
+    let tavily = source(Some(TAVILY_TEST_KEY)).expect("a key");
+    let query = Query {
+        channel: litrev_model::Channel::Web,
+        ..Query::new("w1", "web", "site:tavily.com \"what tavily\"~3")
+    };
+    let hits = tavily.search(&query, 300).expect("searched");
+    assert_eq!(hits.len(), 1);
+    let page = &hits[0].work;
+    assert_eq!(page.kind, litrev_model::WorkKind::Webpage);
+    assert_eq!(page.id().to_string(), "url:https://tavily.com");
+    assert_eq!(page.venue.as_deref(), Some("tavily.com"));
+    assert!(
+        page.abstract_text
+            .as_deref()
+            .is_some_and(|text| text.starts_with("Connect Your LLM to the Web")),
+        "{page:?}"
+    );
+    // The key is a bearer header, never in the URL or the log.
+    assert!(
+        server
+            .request_log()
+            .iter()
+            .all(|line| !line.contains(TAVILY_TEST_KEY)),
+        "{:#?}",
+        server.request_log()
+    );
+    assert!(
+        !tavily
+            .capabilities()
+            .answers(&Query::new("q1", "keyword", "tavily"))
+    );
+    assert!(tavily.capabilities().answers(&query));
+
+    let error = source(Some("tvly-wrong"))
+        .expect("a key")
+        .search(&query, 5)
+        .expect_err("refused");
+    assert!(error.to_string().contains("HTTP 401"), "{error}");
+    let error = source(None).expect_err("no key");
+    assert!(error.to_string().contains("TAVILY_API_KEY"), "{error}");
+}
+
+#[test]
+fn open_library_finds_books_for_the_book_channel_and_looks_them_up_by_isbn() {
+    use litrev_model::{Channel, WorkKind};
+    use litrev_sources::openlibrary::{self, OpenLibraryConfig, OpenLibrarySource};
+    use litrev_testkit::openlibrary::openlibrary_server;
+    let Some(answers) = litrev_testkit::openlibrary_answers() else {
+        return;
+    };
+    let server = openlibrary_server(&answers, FaultPlan::mixed(0.3, 17));
+    let source = OpenLibrarySource::new(
+        client().endpoint(unthrottled(openlibrary::policy())),
+        OpenLibraryConfig {
+            base_url: server.url(),
+            email: "tests@example.org".to_owned(),
+        },
+    );
+    let books = Query {
+        channel: Channel::Book,
+        kinds: vec![WorkKind::Book, WorkKind::BookChapter],
+        ..Query::new("q3", "books", "\"harry potter\"~3 OR \"potter chamber\"~3")
+    };
+    // Keyword searches are not Open Library's; book searches are.
+    assert!(
+        !source
+            .capabilities()
+            .answers(&Query::new("q1", "keyword", "harry potter"))
+    );
+    assert!(source.capabilities().answers(&books));
+    let hits = source.search(&books, 20).expect("searched");
+    let titles: Vec<&str> = hits
+        .iter()
+        .filter_map(|hit| hit.work.title.as_deref())
+        .collect();
+    assert!(!hits.is_empty() && hits.len() <= 20, "{titles:?}");
+    assert!(hits.iter().all(|hit| hit.work.kind == WorkKind::Book));
+    let chamber = hits
+        .iter()
+        .map(|hit| &hit.work)
+        .find(|work| work.title.as_deref() == Some("Harry Potter and the Chamber of Secrets"))
+        .expect("the recorded work of that title");
+    assert_eq!(chamber.id().to_string(), "isbn:9780439064873");
+    assert_eq!(chamber.publisher.as_deref(), Some("Scholastic Inc."));
+    assert_eq!(chamber.authors[0].name, "J. K. Rowling");
+    assert!(
+        chamber.ids.url.as_ref().is_some_and(|url| url
+            .address()
+            .starts_with("https://openlibrary.org/works/OL")),
+        "{chamber:?}"
+    );
+    // The search's words alone, and Open Library is told who asks.
+    let log = server.request_log();
+    assert!(
+        log.iter()
+            .any(|line| line.contains("/search.json?q=harry+potter+chamber&fields=")),
+        "{log:#?}"
+    );
+
+    // ISBNs are looked up in one Books API request; other ids are not Open Library's.
+    let before = server.requests();
+    let ids: Vec<WorkId> = [
+        "isbn:0439064872",
+        "isbn:9780735211308",
+        "isbn:9780140328721",
+        "W1",
+    ]
+    .iter()
+    .map(|id| id.parse().expect("an id"))
+    .collect();
+    let found = source.lookup(&ids).expect("looked up");
+    let found: Vec<(String, Option<i32>, Option<&str>)> = found
+        .iter()
+        .map(|work| (work.id().to_string(), work.year, work.publisher.as_deref()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "isbn:9780439064873".to_owned(),
+                Some(2000),
+                Some("Scholastic Inc.")
+            ),
+            ("isbn:9780735211308".to_owned(), Some(2018), Some("Avery")),
+        ],
+        "the recorded editions of the ISBNs asked; the third is not recorded"
+    );
+    assert!(server.requests() > before);
+    assert!(source.lookup(&ids[3..]).expect("nothing to ask").is_empty());
+}

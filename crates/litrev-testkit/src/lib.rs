@@ -15,7 +15,9 @@ pub mod http;
 pub mod huggingface;
 pub mod llm;
 pub mod openalex;
+pub mod openlibrary;
 pub mod postgres;
+pub mod tavily;
 
 /// The seeded generator the bench server draws faults and hostile text from.
 pub use litrev_bench_server::{fulltext, random, zotero};
@@ -144,6 +146,37 @@ pub fn brave_answers() -> Option<PathBuf> {
         "brave-answers",
         "BRAVE ANSWERS MISSING: {} has no web.json; run scripts/fetch-brave-answers.sh (the test script does)",
         &["web.json"],
+    )
+}
+
+/// The folder of the recorded Open Library answers (`books.json`, `author_works.json`,
+/// `author.json`, a registry package's test data), or `None` (after saying so) when it is
+/// missing outside CI. `LITREV_TEST_OPENLIBRARY` names the folder; else
+/// `target/openlibrary-answers`.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no answer: the test script fetches it.
+pub fn openlibrary_answers() -> Option<PathBuf> {
+    data_folder(
+        "LITREV_TEST_OPENLIBRARY",
+        "openlibrary-answers",
+        "OPEN LIBRARY ANSWERS MISSING: {} has no books.json; run scripts/fetch-openlibrary-answers.sh (the test script does)",
+        &["books.json", "author_works.json", "author.json"],
+    )
+}
+
+/// The folder of the Tavily search answer Tavily's own client tests serve (`search.json`, a
+/// registry package's test data), or `None` (after saying so) when it is missing outside CI.
+/// `LITREV_TEST_TAVILY` names the folder; else `target/tavily-answers`.
+///
+/// # Panics
+/// Under `CI=true` when the folder holds no answer: the test script fetches it.
+pub fn tavily_answers() -> Option<PathBuf> {
+    data_folder(
+        "LITREV_TEST_TAVILY",
+        "tavily-answers",
+        "TAVILY ANSWERS MISSING: {} has no search.json; run scripts/fetch-tavily-answers.sh (the test script does)",
+        &["search.json"],
     )
 }
 

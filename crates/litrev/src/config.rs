@@ -154,6 +154,12 @@ pub struct SourcesConfig {
     /// Hugging Face's paper search.
     #[serde(default)]
     pub huggingface: ApiConfig,
+    /// Tavily (web search).
+    #[serde(default)]
+    pub tavily: ApiConfig,
+    /// Open Library (books).
+    #[serde(default)]
+    pub openlibrary: ApiConfig,
     /// The Zotero library reviews are exported to.
     #[serde(default)]
     pub zotero: ZoteroSettings,
@@ -228,6 +234,9 @@ impl SourcesConfig {
         set(&mut self.brave.base_url, "LITREV_BRAVE_URL");
         set(&mut self.huggingface.api_key, "HF_TOKEN");
         set(&mut self.huggingface.base_url, "LITREV_HUGGINGFACE_URL");
+        set(&mut self.tavily.api_key, "TAVILY_API_KEY");
+        set(&mut self.tavily.base_url, "LITREV_TAVILY_URL");
+        set(&mut self.openlibrary.base_url, "LITREV_OPENLIBRARY_URL");
         set(&mut self.zotero.base_url, "LITREV_ZOTERO_URL");
         set(&mut self.zotero.library, "LITREV_ZOTERO_LIBRARY");
         set(&mut self.zotero.api_key, "LITREV_ZOTERO_KEY");

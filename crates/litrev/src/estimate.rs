@@ -184,6 +184,8 @@ fn live_name(spec: &SourceSpec) -> Option<&'static str> {
         SourceSpec::Crossref => Some("crossref"),
         SourceSpec::Brave => Some("brave"),
         SourceSpec::HuggingFace => Some("huggingface"),
+        SourceSpec::Tavily => Some("tavily"),
+        SourceSpec::OpenLibrary => Some("openlibrary"),
     }
 }
 
@@ -307,10 +309,13 @@ impl Paging {
 /// For the live sources whose searches are estimated by their paging alone: Semantic Scholar
 /// pages of 100; arXiv up to 2,000 in one request; Crossref rows of 1,000; PubMed's ESearch,
 /// then EFetch in batches of 200; Brave one page of 20 per web search whatever the plan's
-/// depth, each request paid for and one a second; Hugging Face one search of up to 100 papers
-/// whatever the depth, two a second.
+/// depth, each request paid for and one a second; Tavily likewise one search of 20; Hugging
+/// Face one search of up to 100 papers whatever the depth, two a second; Open Library one
+/// page of up to 100 books per book search, one a second.
 fn search_paging(source: &str) -> Paging {
-    use litrev_sources::{arxiv, brave, crossref, huggingface, pubmed, semantic_scholar};
+    use litrev_sources::{
+        arxiv, brave, crossref, huggingface, openlibrary, pubmed, semantic_scholar, tavily,
+    };
     match source {
         "semantic-scholar" => Paging::free(semantic_scholar::CAPABILITIES, 100, 0),
         "arxiv" => Paging::free(arxiv::CAPABILITIES, 2_000, 0),
@@ -320,6 +325,15 @@ fn search_paging(source: &str) -> Paging {
             usd_per_request: brave::COST_USD_PER_REQUEST,
             seconds_per_request: 1.0 / f64::from(brave::policy().requests_per_second.max(1)),
             ..Paging::free(brave::CAPABILITIES, usize::MAX, 0)
+        },
+        "tavily" => Paging {
+            usd_per_request: tavily::COST_USD_PER_REQUEST,
+            seconds_per_request: 1.0 / f64::from(tavily::policy().requests_per_second.max(1)),
+            ..Paging::free(tavily::CAPABILITIES, usize::MAX, 0)
+        },
+        "openlibrary" => Paging {
+            seconds_per_request: 1.0 / f64::from(openlibrary::policy().requests_per_second.max(1)),
+            ..Paging::free(openlibrary::CAPABILITIES, usize::MAX, 0)
         },
         "huggingface" => Paging {
             seconds_per_request: ANSWER_SECONDS

@@ -119,6 +119,10 @@ pub enum SourceSpec {
     Brave,
     /// Hugging Face's paper search: machine-learning preprints, for the plan's searches.
     HuggingFace,
+    /// Tavily's search API: grey literature, for the plan's web searches only.
+    Tavily,
+    /// Open Library: books, for the plan's book searches and lookups by ISBN.
+    OpenLibrary,
 }
 
 impl FromStr for SourceSpec {
@@ -142,6 +146,8 @@ impl FromStr for SourceSpec {
             "unpaywall" => Ok(SourceSpec::Unpaywall),
             "brave" => Ok(SourceSpec::Brave),
             "huggingface" | "hf" | "hf-papers" => Ok(SourceSpec::HuggingFace),
+            "tavily" => Ok(SourceSpec::Tavily),
+            "openlibrary" | "open-library" => Ok(SourceSpec::OpenLibrary),
             _ => Err(Error::BadSource(text.to_owned())),
         }
     }
@@ -165,6 +171,8 @@ impl fmt::Display for SourceSpec {
             SourceSpec::Unpaywall => f.write_str("unpaywall"),
             SourceSpec::Brave => f.write_str("brave"),
             SourceSpec::HuggingFace => f.write_str("huggingface"),
+            SourceSpec::Tavily => f.write_str("tavily"),
+            SourceSpec::OpenLibrary => f.write_str("openlibrary"),
         }
     }
 }
@@ -184,7 +192,7 @@ impl SourceSpec {
 
     /// Whether it searches the web (the plan then adds web searches for it).
     pub fn is_web(&self) -> bool {
-        matches!(self, SourceSpec::Brave)
+        matches!(self, SourceSpec::Brave | SourceSpec::Tavily)
     }
 
     /// Parses a comma-separated list (`openalex,semantic-scholar`,

@@ -385,7 +385,7 @@ pub fn parse_sites(sites: &[String], sources: &[SourceSpec]) -> Result<Vec<Strin
         .collect::<Result<Vec<_>>>()?;
     if !hosts.is_empty() && !sources.iter().any(SourceSpec::is_web) {
         return Err(Error::InvalidRequest(
-            "--site searches sites through a web search provider: add --source brave (with BRAVE_API_KEY set)"
+            "--site searches sites through a web search provider: add --source brave (with BRAVE_API_KEY set) or --source tavily (with TAVILY_API_KEY set)"
                 .to_owned(),
         ));
     }

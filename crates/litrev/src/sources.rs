@@ -265,6 +265,32 @@ impl SourceOpener {
                         },
                     )?)
                 }
+                SourceSpec::Tavily => {
+                    use litrev_sources::tavily::{self, TavilyConfig, TavilySource};
+                    let defaults = TavilyConfig::default();
+                    Box::new(TavilySource::new(
+                        self.http(&config)?.endpoint(tavily::policy()),
+                        TavilyConfig {
+                            base_url: config.tavily.base_url.clone().unwrap_or(defaults.base_url),
+                            api_key: config.tavily.api_key.clone(),
+                        },
+                    )?)
+                }
+                SourceSpec::OpenLibrary => {
+                    use litrev_sources::openlibrary::{self, OpenLibraryConfig, OpenLibrarySource};
+                    let defaults = OpenLibraryConfig::default();
+                    Box::new(OpenLibrarySource::new(
+                        self.http(&config)?.endpoint(openlibrary::policy()),
+                        OpenLibraryConfig {
+                            base_url: config
+                                .openlibrary
+                                .base_url
+                                .clone()
+                                .unwrap_or(defaults.base_url),
+                            email: config.email.clone().unwrap_or_default(),
+                        },
+                    ))
+                }
                 SourceSpec::HuggingFace => {
                     use litrev_sources::huggingface::{self, HuggingFaceConfig, HuggingFaceSource};
                     let defaults = HuggingFaceConfig::default();

@@ -147,6 +147,76 @@ pub(super) fn brave(input: &[u8]) -> Checked {
     Ok(())
 }
 
+/// The Tavily answer Tavily's own client tests serve (`scripts/fetch-tavily-answers.sh`).
+pub(super) fn tavily_seeds(_data: &Path) -> Seeds {
+    let folder = litrev_testkit::tavily_answers()
+        .ok_or("no Tavily answer: run scripts/fetch-tavily-answers.sh")?;
+    let file = folder.join("search.json");
+    let out = vec![Seed::new(file.display().to_string(), seeds::read(&file)?)];
+    Ok(seeds::sized(out, seeds::shrink_json))
+}
+
+/// Tavily's results: every work read is a page (or an encyclopedia entry) known by its
+/// address, with a title.
+pub(super) fn tavily(input: &[u8]) -> Checked {
+    let body = text(input);
+    if let Ok(page) = litrev_sources::tavily::parse_search_results(&body) {
+        check::api_works(&page.works)?;
+        if let Some(work) = page.works.iter().find(|work| work.ids.url.is_none()) {
+            return Err(format!("a web result without its address: {work:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The recorded Open Library answers a registry package ships
+/// (`scripts/fetch-openlibrary-answers.sh`): the Books API's editions and an author's works,
+/// and the works as the search API's documents.
+pub(super) fn openlibrary_seeds(_data: &Path) -> Seeds {
+    let folder = litrev_testkit::openlibrary_answers()
+        .ok_or("no recorded Open Library answers: run scripts/fetch-openlibrary-answers.sh")?;
+    let mut out = Vec::new();
+    for name in ["books.json", "author_works.json"] {
+        let file = folder.join(name);
+        let body = seeds::read(&file)?;
+        if name == "author_works.json" {
+            // The works as a search answer: `docs` in place of `entries`.
+            let mut value: serde_json::Value = serde_json::from_slice(&body)
+                .map_err(|error| format!("{}: {error}", file.display()))?;
+            if let Some(entries) = value.get_mut("entries").map(serde_json::Value::take) {
+                let docs = serde_json::json!({"numFound": 50, "docs": entries});
+                out.push(Seed::new(
+                    format!("{} as a search answer", file.display()),
+                    docs.to_string(),
+                ));
+            }
+        }
+        out.push(Seed::new(file.display().to_string(), body));
+    }
+    Ok(seeds::sized(out, seeds::shrink_json))
+}
+
+/// Open Library's search documents and editions: every work read is a book known by an ISBN
+/// or its Open Library page, with a title.
+pub(super) fn openlibrary(input: &[u8]) -> Checked {
+    let body = text(input);
+    let mut works = Vec::new();
+    if let Ok(page) = litrev_sources::openlibrary::parse_search(&body) {
+        works.extend(page.works);
+    }
+    if let Ok(editions) = litrev_sources::openlibrary::parse_books(&body) {
+        works.extend(editions);
+    }
+    check::api_works(&works)?;
+    if let Some(work) = works
+        .iter()
+        .find(|work| work.kind != litrev_model::WorkKind::Book)
+    {
+        return Err(format!("an Open Library record that is no book: {work:?}"));
+    }
+    Ok(())
+}
+
 /// The recorded answer of Hugging Face's paper search a registry package ships
 /// (`scripts/fetch-hf-papers.sh`).
 pub(super) fn hf_papers_seeds(_data: &Path) -> Seeds {

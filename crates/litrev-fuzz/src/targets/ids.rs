@@ -6,7 +6,7 @@ use std::fmt::Debug;
 use std::path::Path;
 use std::str::FromStr;
 
-use litrev_model::{ArxivId, Doi, OpenAlexId, Pmcid, Pmid, S2Id, WorkId};
+use litrev_model::{ArxivId, Doi, Isbn, OpenAlexId, Pmcid, Pmid, S2Id, WorkId};
 
 use super::text;
 use crate::check::{self, Checked};
@@ -32,6 +32,10 @@ const SPELLINGS: &[&str] = &[
     "https://arxiv.org/pdf/1706.03762v7.pdf",
     "s2:649DEF34F8BE52C8B66281AF98AE884C09AEF38B",
     "https://www.semanticscholar.org/paper/Title-Words/649def34f8be52c8b66281af98ae884c09aef38b",
+    "isbn:0-14-032872-6",
+    "ISBN 978-0-14-032872-1",
+    "urn:isbn:080442957X",
+    "9780439064873",
 ];
 
 /// The ids of the first rows of SYNERGY's label files (OpenAlex ids, DOIs, PubMed ids), the
@@ -108,6 +112,7 @@ pub(super) fn run(input: &[u8]) -> Checked {
         typed::<Pmcid>(line, WorkId::Pmcid)?;
         typed::<ArxivId>(line, WorkId::Arxiv)?;
         typed::<S2Id>(line, WorkId::S2)?;
+        typed::<Isbn>(line, WorkId::Isbn)?;
     }
     Ok(())
 }

@@ -1,9 +1,9 @@
 //! Brave's web search answer read into works: each result a `webpage` known by its address.
 
-use litrev_model::{WebUrl, Work, WorkIds, WorkKind};
+use litrev_model::Work;
 use serde::Deserialize;
 
-use crate::markup::inline_to_text;
+use crate::web::WebResult;
 
 /// The works of one page of web results, and whether Brave has more.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -115,81 +115,35 @@ pub fn parse_web_results(body: &str) -> std::result::Result<WebResults, String> 
     Ok(read)
 }
 
-/// The Stanford Encyclopedia of Philosophy, as its entries are cited.
-pub const SEP_NAME: &str = "The Stanford Encyclopedia of Philosophy";
-
-/// What the encyclopedia's pages add to an entry's title.
-const SEP_TITLE_SUFFIX: &str = "(Stanford Encyclopedia of Philosophy)";
-
-/// Whether an address is an entry of the Stanford Encyclopedia of Philosophy
-/// (`https://plato.stanford.edu/entries/consciousness/`, or an archived edition's).
-fn is_sep_entry(url: &WebUrl) -> bool {
-    let address = url.address();
-    let rest = address.split_once("://").map_or(address, |(_, rest)| rest);
-    rest.strip_prefix("plato.stanford.edu/")
-        .is_some_and(|path| path.starts_with("entries/") || path.starts_with("archives/"))
-}
-
 /// A result as a work; none without a web address or a title.
 fn work_of(result: Result) -> Option<Work> {
-    let url: WebUrl = result.url.as_deref()?.parse().ok()?;
-    let title = result
-        .title
-        .as_deref()
-        .map(inline_to_text)
-        .filter(|title| !title.is_empty())?;
-    let snippets: Vec<String> = result
+    let snippets = result
         .description
         .iter()
         .chain(&result.extra_snippets)
-        .map(|snippet| inline_to_text(snippet))
-        .filter(|snippet| !snippet.is_empty())
+        .map(String::as_str)
         .collect();
-    // `2024-12-27T15:49:55`: the date the page was published or last changed.
-    let date = result.page_age.as_deref().and_then(crate::web::iso_date);
-    let year = date.as_deref().and_then(crate::web::year_of);
-    let venue = result
-        .profile
-        .and_then(|profile| profile.name)
-        .or_else(|| result.meta_url.and_then(|meta| meta.hostname))
-        .map(|name| inline_to_text(&name))
-        .filter(|name| !name.is_empty());
-    // An entry of the Stanford Encyclopedia of Philosophy is cited as such, by its own title.
-    let (kind, title, venue) = if is_sep_entry(&url) {
-        let title = title
-            .strip_suffix(SEP_TITLE_SUFFIX)
-            .map_or(title.clone(), |entry| entry.trim().to_owned());
-        (
-            WorkKind::EncyclopediaEntry,
-            title,
-            Some(SEP_NAME.to_owned()),
-        )
-    } else {
-        (WorkKind::Webpage, title, venue)
-    };
-    Some(Work {
-        ids: WorkIds {
-            url: Some(url.clone()),
-            ..WorkIds::default()
-        },
-        title: Some(title),
-        year,
-        date,
-        venue,
-        kind,
-        abstract_text: Some(snippets.join(" ")).filter(|text| !text.is_empty()),
-        language: result
-            .language
-            .filter(|lang| lang.len() == 2 && lang.chars().all(|c| c.is_ascii_alphabetic()))
-            .map(|lang| lang.to_ascii_lowercase()),
-        oa_url: Some(url.address().to_owned()),
-        ..Work::default()
-    })
+    let hostname = result.meta_url.and_then(|meta| meta.hostname);
+    WebResult {
+        url: result.url.as_deref(),
+        title: result.title.as_deref(),
+        snippets,
+        date: result.page_age.as_deref(),
+        site: result
+            .profile
+            .and_then(|profile| profile.name)
+            .as_deref()
+            .or(hostname.as_deref()),
+        language: result.language.as_deref(),
+    }
+    .work()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::web::SEP_NAME;
+    use litrev_model::WorkKind;
 
     #[test]
     fn a_result_becomes_a_dated_webpage_with_its_snippet() {

@@ -10,7 +10,7 @@ mod convert;
 mod request;
 
 pub use client::{BraveConfig, BraveSource, CAPABILITIES, COST_USD_PER_REQUEST, policy};
-pub use convert::{SEP_NAME, WebResults, parse_web_results};
+pub use convert::{WebResults, parse_web_results};
 pub use request::{
     COUNT_MAX, DEFAULT_BASE_URL, QUERY_MAX_CHARS, QUERY_MAX_WORDS, query_text, web_search_url,
 };

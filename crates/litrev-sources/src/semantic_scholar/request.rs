@@ -40,7 +40,7 @@ pub fn paper_id(id: &WorkId) -> Option<String> {
         )),
         WorkId::Arxiv(arxiv) => Some(format!("ARXIV:{}", arxiv.as_str())),
         WorkId::S2(s2) => Some(s2.as_str().to_owned()),
-        WorkId::OpenAlex(_) | WorkId::Url(_) => None,
+        WorkId::OpenAlex(_) | WorkId::Url(_) | WorkId::Isbn(_) => None,
     }
 }
 

@@ -5,10 +5,13 @@
 //! [`Work`]: litrev_model::Work
 
 mod page;
+mod result;
 mod robots;
 
 pub use page::{
     MAX_PAGE_BYTES, PAGE_TIME_LIMIT, PAGE_TYPES, ReadPage, host_of, read_page, read_page_within,
 };
 pub(crate) use page::{collapse, iso_date, year_of};
+pub use result::SEP_NAME;
+pub(crate) use result::WebResult;
 pub use robots::{ROBOTS_AGENT, robots_allow, robots_url};
