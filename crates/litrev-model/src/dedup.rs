@@ -396,6 +396,55 @@ mod tests {
         record
     }
 
+    /// A book OpenAlex knows by its id and DOI and Open Library by an ISBN and its page is one
+    /// work by its title and first author, and two editions' records by their ISBN.
+    #[test]
+    fn a_book_from_openalex_and_from_open_library_is_one_work() {
+        let book = |ids: &[&str], title: &str, author: &str| {
+            let mut work = Work {
+                title: Some(title.to_owned()),
+                authors: vec![crate::Author::named(author)],
+                kind: crate::WorkKind::Book,
+                ..Work::default()
+            };
+            for id in ids {
+                work.ids.add(id.parse().expect("an id"));
+            }
+            work
+        };
+        let result = merge_duplicates([
+            book(
+                &["W2130166417", "10.1596/978-0-8213-7576-9"],
+                "Payments for Environmental Services: Getting Started",
+                "Stefano Pagiola",
+            ),
+            book(
+                &[
+                    "isbn:9780821375761",
+                    "url:https://openlibrary.org/works/OL1W",
+                ],
+                "Payments for environmental services: getting started",
+                "Pagiola, Stefano",
+            ),
+            book(
+                &["isbn:0-8213-7576-8"],
+                "Payments for environmental services (2nd printing)",
+                "S. Pagiola",
+            ),
+        ]);
+        assert_eq!(result.works.len(), 1, "{:?}", result.works);
+        let ids = &result.works[0].ids;
+        assert!(
+            ids.openalex.is_some() && ids.isbn.is_some() && ids.url.is_some(),
+            "{ids:?}"
+        );
+        assert_eq!(result.merges.by_id, 1);
+        assert_eq!(
+            result.merges.by_fingerprint + result.merges.by_fuzzy_title,
+            1
+        );
+    }
+
     #[test]
     fn records_without_shared_ids_merge_on_title_and_first_author() {
         let result = merge_duplicates([

@@ -45,6 +45,7 @@ pub fn corpus_csv(
         "domain",
         "url",
         "arxiv",
+        "isbn",
     ])?;
     for entry in entries {
         let work = works.get(&entry.work);
@@ -88,6 +89,9 @@ pub fn corpus_csv(
                 .map(|url| url.address().to_owned())
                 .unwrap_or_default(),
             ids.arxiv
+                .map(|id| id.as_str().to_owned())
+                .unwrap_or_default(),
+            ids.isbn
                 .map(|id| id.as_str().to_owned())
                 .unwrap_or_default(),
         ])?;

@@ -112,7 +112,7 @@ impl ResearchMode {
         match self {
             ResearchMode::Academic => None,
             ResearchMode::General => Some(
-                "research_mode general: the web searches go to Brave Search, which needs a key (BRAVE_API_KEY, or api_key under [brave] in config.toml)",
+                "research_mode general: the web searches go to Brave Search, which needs a key (BRAVE_API_KEY, or api_key under [brave] in config.toml), unless tavily (TAVILY_API_KEY) is among the sources",
             ),
         }
     }

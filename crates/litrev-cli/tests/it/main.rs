@@ -1,6 +1,7 @@
 //! End-to-end tests: the built `litrev` binary on the real SYNERGY snapshots.
 
 mod bench;
+mod books;
 mod browser;
 mod domains;
 mod errors;

@@ -152,3 +152,60 @@ fn brave_without_a_key_says_how_to_give_one_before_anything_runs() {
     assert!(stderr.contains("BRAVE_API_KEY"), "{}", describe(&output));
     assert!(!out.join("review.md").exists());
 }
+
+/// `--source tavily`: the same web searches go to Tavily (a stand-in serving the answer
+/// Tavily's own client tests serve), one search each, and its page joins the corpus.
+#[test]
+fn web_searches_reach_tavily_and_its_pages_join_the_corpus() {
+    use litrev_testkit::tavily::{TAVILY_TEST_KEY, tavily_server};
+    let Some(data) = testdata() else { return };
+    let Some(answers) = litrev_testkit::tavily_answers() else {
+        return;
+    };
+    let server = tavily_server(&answers, FaultPlan::none());
+    let home = tempfile::tempdir().expect("home");
+    let out = home.path().join("review");
+    let sources = format!("tavily,{}", snapshot_source(&data, "Donners_2021"));
+    let url = server.url();
+    let env = [
+        ("LITREV_TAVILY_URL", url.as_str()),
+        ("TAVILY_API_KEY", TAVILY_TEST_KEY),
+    ];
+    let output = litrev(
+        home.path(),
+        &[
+            "review",
+            &question(&data, "Donners_2021"),
+            "--source",
+            &sources,
+            "--site",
+            "sep",
+            "--out",
+            &out.display().to_string(),
+            "--yes",
+        ],
+        &env,
+    );
+    assert!(output.status.success(), "{}", describe(&output));
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("run.json parses");
+    let web: Vec<&Value> = record["counts"]["discover"]["queries"]
+        .as_array()
+        .expect("queries")
+        .iter()
+        .filter(|query| query["channel"] == "web")
+        .collect();
+    assert!(web.len() >= 2, "{record:#}");
+    assert_eq!(
+        server.requests(),
+        web.len() as u64,
+        "one search per web query"
+    );
+    assert!(web.iter().all(|query| query["hits"] == 1), "{web:?}");
+    let corpus = table(&out.join("corpus.csv"));
+    let pages: Vec<_> = corpus.iter().filter(|row| !row["url"].is_empty()).collect();
+    assert_eq!(pages.len(), 1, "{corpus:?}");
+    assert_eq!(pages[0]["url"], "https://tavily.com");
+    assert!(pages[0]["channels"].contains("web") && !pages[0]["decision"].is_empty());
+}
