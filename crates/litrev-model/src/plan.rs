@@ -450,6 +450,9 @@ pub enum Channel {
     /// Web search (grey literature: reports, agency pages, guidance), asked only of web search
     /// providers and only when one is among the run's sources.
     Web,
+    /// Hugging Face's trending papers (seed S3): the papers the Hub's community upvotes now,
+    /// those on the topic's terms; asked only of the Hub and only when it is among the sources.
+    Trending,
 }
 
 impl Channel {
@@ -460,6 +463,7 @@ impl Channel {
             Channel::Book => "book",
             Channel::Expert => "expert",
             Channel::Web => "web",
+            Channel::Trending => "trending",
         }
     }
 

@@ -71,6 +71,9 @@ pub struct PlanConfig {
     /// Sites whose pages are searched for the topic terms (`plato.stanford.edu`): one web
     /// search each, restricted to the site.
     pub web_sites: Vec<String>,
+    /// Whether a source that lists trending papers (Hugging Face) is among the sources: the
+    /// plan then adds one trending search on the topic terms, which only it answers.
+    pub trending: bool,
 }
 
 impl PlanConfig {
@@ -84,6 +87,7 @@ impl PlanConfig {
             this_year: this_year(),
             web_search: false,
             web_sites: Vec::new(),
+            trending: false,
         }
     }
 }
@@ -114,6 +118,19 @@ pub fn plan(question: &str, config: &PlanConfig) -> Plan {
         for search in web_searches(question, &key_terms, &config.web_sites) {
             push_directed(&mut queries, search);
         }
+    }
+    if config.trending && !key_terms.is_empty() {
+        push_directed(
+            &mut queries,
+            Query {
+                channel: Channel::Trending,
+                ..Query::new(
+                    "",
+                    "the papers trending on Hugging Face now that are on the topic terms",
+                    key_terms.join(" "),
+                )
+            },
+        );
     }
     let mut plan = Plan {
         question: question.trim().to_owned(),
@@ -384,9 +401,26 @@ mod tests {
         let sites = plan(question, &config);
         let last = sites.queries.last().expect("a query");
         assert_eq!(last.channel, Channel::Web);
+        assert!(
+            sites
+                .queries
+                .iter()
+                .all(|query| query.channel != Channel::Trending)
+        );
         assert_eq!(
             last.text,
             "site:plato.stanford.edu emicizumab prophylaxis bleeding rates haemophilia"
+        );
+        // A source of trending papers adds one trending search on the topic terms.
+        config.trending = true;
+        let trending = plan(question, &config);
+        let last = trending.queries.last().expect("a query");
+        assert_eq!(
+            (last.channel, last.text.as_str()),
+            (
+                Channel::Trending,
+                "emicizumab prophylaxis bleeding rates haemophilia"
+            )
         );
     }
 

@@ -97,6 +97,9 @@ pub struct Capabilities {
     /// A web search provider: it answers the web channel's searches and no other, and those
     /// searches are asked of nothing else.
     pub web: bool,
+    /// Lists what its community reads now (Hugging Face's trending papers): it answers the
+    /// trending channel's searches, which are asked of nothing else.
+    pub trending: bool,
 }
 
 impl Capabilities {
@@ -116,6 +119,7 @@ impl Capabilities {
         kinds_asked_only: false,
         citation_counts: false,
         web: false,
+        trending: false,
     };
 
     /// Whether the source can answer a search as its query directs: it holds one of the
@@ -125,6 +129,9 @@ impl Capabilities {
     pub fn answers(&self, query: &Query) -> bool {
         if query.channel == litrev_model::Channel::Expert {
             return self.experts;
+        }
+        if query.channel == litrev_model::Channel::Trending {
+            return self.trending;
         }
         if (query.channel == litrev_model::Channel::Web) != self.web {
             return false;

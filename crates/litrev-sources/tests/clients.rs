@@ -684,6 +684,36 @@ fn hugging_face_paper_search_reads_a_recorded_answer_as_preprints() {
         ..Query::new("q2", "books", "kazakh")
     };
     assert!(!source.capabilities().answers(&books));
+
+    // The trending channel reads the Hub's trending list and keeps the papers on its words:
+    // two of them, or all when it has fewer.
+    let trending = Query {
+        channel: litrev_model::Channel::Trending,
+        ..Query::new("t1", "trending", "kazakh speech recognition")
+    };
+    assert!(source.capabilities().answers(&trending));
+    assert!(!litrev_sources::crossref::CAPABILITIES.answers(&trending));
+    let hits = source.search(&trending, 20).expect("listed");
+    let ids: Vec<String> = hits.iter().map(|hit| hit.work.id().to_string()).collect();
+    assert_eq!(
+        ids,
+        [
+            "arXiv:2111.13419",
+            "arXiv:2404.01033",
+            "arXiv:2108.01280",
+            "arXiv:2107.10637"
+        ],
+        "the recorded papers with two of kazakh, speech, recognition (named entity recognition \
+         too), in the list's order"
+    );
+    assert!(
+        server
+            .request_log()
+            .iter()
+            .any(|line| line.contains("/api/daily_papers?p=0&limit=100&sort=trending")),
+        "{:#?}",
+        server.request_log()
+    );
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! A local Hugging Face Hub stand-in for the paper search tests: it serves the recorded answer
 //! of [`crate::hf_papers`] to every paper search with a query, cut to the `limit` asked for as
-//! the Hub cuts its list, and answers anything else (and a token that is not the Hub's) with
-//! the Hub's error object.
+//! the Hub cuts its list; the same recorded papers (Daily Papers objects, as the Hub's
+//! `/api/daily_papers` lists them) as the trending list, `p` pages of `limit`, when `sort` is
+//! `trending` or `publishedAt`; and anything else (and a token that is not the Hub's) with the
+//! Hub's error object.
 
 use std::path::Path;
 
@@ -25,7 +27,8 @@ fn refused(status: u16, message: &str) -> Reply {
 }
 
 fn answer_to(request: &ServedRequest, papers: &[serde_json::Value]) -> Reply {
-    if request.method != "GET" || request.path != "/api/papers/search" {
+    let search = request.path == "/api/papers/search";
+    if request.method != "GET" || !(search || request.path == "/api/daily_papers") {
         return refused(404, "Sorry, we can't find the page you are looking for.");
     }
     // The Hub refuses a token it does not know; its tokens open with `hf_`.
@@ -36,12 +39,22 @@ fn answer_to(request: &ServedRequest, papers: &[serde_json::Value]) -> Reply {
         return refused(401, "Invalid credentials in Authorization header");
     }
     let param = |key: &str| request.param(key);
-    if param("q").is_none_or(|q| q.trim().is_empty()) {
-        return refused(400, "Missing query");
-    }
     let Some(limit) = param("limit").map_or(Some(usize::MAX), |limit| limit.parse().ok()) else {
         return refused(400, "Invalid limit");
     };
-    let served: Vec<&serde_json::Value> = papers.iter().take(limit).collect();
+    let mut skip = 0;
+    if search {
+        if param("q").is_none_or(|q| q.trim().is_empty()) {
+            return refused(400, "Missing query");
+        }
+    } else {
+        let page = param("p").map_or(Some(0), |page| page.parse::<usize>().ok());
+        let sorted = param("sort").is_none_or(|sort| matches!(sort, "trending" | "publishedAt"));
+        let (Some(page), true) = (page, sorted) else {
+            return refused(400, "Invalid p or sort");
+        };
+        skip = page.saturating_mul(limit);
+    }
+    let served: Vec<&serde_json::Value> = papers.iter().skip(skip).take(limit).collect();
     Reply::json(200, &serde_json::json!(served))
 }

@@ -60,14 +60,6 @@ pub fn openlibrary_server(answers: &Path, faults: FaultPlan) -> Server {
     Server::start(move |request| answer_to(request, &recorded), faults)
 }
 
-fn param<'a>(request: &'a ServedRequest, key: &str) -> Option<&'a str> {
-    request
-        .query
-        .iter()
-        .find(|(name, _)| name == key)
-        .map(|(_, value)| value.as_str())
-}
-
 fn answer_to(request: &ServedRequest, recorded: &Recorded) -> Reply {
     if request.method != "GET" {
         return Reply::json(405, &json!({"error": "method not allowed"}));
@@ -91,7 +83,7 @@ fn same_isbn(isbn13: &str, listed: &str) -> bool {
 
 fn books(request: &ServedRequest, recorded: &Recorded) -> Reply {
     let mut answer = serde_json::Map::new();
-    for key in param(request, "bibkeys").unwrap_or_default().split(',') {
+    for key in request.param("bibkeys").unwrap_or_default().split(',') {
         let Some(isbn) = key.trim().strip_prefix("ISBN:") else {
             continue;
         };
@@ -112,12 +104,13 @@ fn books(request: &ServedRequest, recorded: &Recorded) -> Reply {
 }
 
 fn search(request: &ServedRequest, recorded: &Recorded) -> Reply {
-    let q = param(request, "q")
-        .unwrap_or_default()
-        .trim()
-        .to_lowercase();
-    let limit = param(request, "limit").map_or(Some(100), |v| v.parse::<usize>().ok());
-    let page = param(request, "page").map_or(Some(1), |v| v.parse::<usize>().ok());
+    let q = request.param("q").unwrap_or_default().trim().to_lowercase();
+    let limit = request
+        .param("limit")
+        .map_or(Some(100), |v| v.parse::<usize>().ok());
+    let page = request
+        .param("page")
+        .map_or(Some(1), |v| v.parse::<usize>().ok());
     let (Some(limit), Some(page)) = (limit, page.filter(|page| *page >= 1)) else {
         return Reply::json(
             422,

@@ -30,12 +30,7 @@ fn answer_to(request: &ServedRequest, answer: &[u8]) -> Reply {
     if request.method != "POST" || request.path != "/search" {
         return refused(404, "Not Found");
     }
-    let key = request
-        .headers
-        .iter()
-        .find(|(name, _)| name == "authorization")
-        .map(|(_, value)| value.as_str());
-    if key != Some(&format!("Bearer {TAVILY_TEST_KEY}")) {
+    if request.header("authorization") != Some(&format!("Bearer {TAVILY_TEST_KEY}")) {
         return refused(401, "Unauthorized: missing or invalid API key.");
     }
     let Ok(Value::Object(body)) = serde_json::from_slice::<Value>(&request.body) else {

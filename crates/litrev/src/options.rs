@@ -195,6 +195,11 @@ impl SourceSpec {
         matches!(self, SourceSpec::Brave | SourceSpec::Tavily)
     }
 
+    /// Whether it lists trending papers (the plan then adds a trending search for it).
+    pub fn lists_trending(&self) -> bool {
+        matches!(self, SourceSpec::HuggingFace)
+    }
+
     /// Parses a comma-separated list (`openalex,semantic-scholar`,
     /// `snapshot:a.ris,b.csv,openalex`): after a `snapshot:` item, each item that names no
     /// source is one more path of that snapshot (as [`SourceSpec`]'s `Display` writes them),

@@ -19,6 +19,7 @@ pub fn generated_plan(options: &RunOptions) -> Plan {
     config.seeds = options.seeds.clone();
     config.filters = options.filters.clone();
     config.web_search = options.sources.iter().any(SourceSpec::is_web);
+    config.trending = options.sources.iter().any(SourceSpec::lists_trending);
     config.web_sites = options.sites.clone();
     litrev_plan::plan(&options.question, &config)
 }

@@ -1,6 +1,7 @@
 //! `--source huggingface`: the plan's keyword searches go to Hugging Face's paper search (a
 //! stand-in serving a real recorded answer), its papers join the corpus as preprints known by
-//! their arXiv ids, are screened like any record, and the review cites them.
+//! their arXiv ids, are screened like any record, and the review cites them; its trending list
+//! answers the trending channel.
 
 use litrev_testkit::http::FaultPlan;
 use litrev_testkit::huggingface::hf_papers_server;
@@ -95,6 +96,38 @@ fn hugging_face_papers_are_found_screened_and_cited() {
     assert!(
         record.to_string().contains("huggingface"),
         "the run names its source: {record:#}"
+    );
+    // The trending channel: one listing of the Hub's trending papers, those on the topic kept,
+    // counted in PRISMA and named in corpus.csv.
+    assert!(
+        server
+            .request_log()
+            .iter()
+            .any(|line| line.contains("/api/daily_papers?p=0&limit=100&sort=trending")),
+        "{:#?}",
+        server.request_log()
+    );
+    let trending = record["counts"]["discover"]["queries"]
+        .as_array()
+        .expect("queries")
+        .iter()
+        .find(|query| query["channel"] == "trending")
+        .expect("a trending search");
+    let trending_hits = trending["hits"].as_u64().expect("hits");
+    assert!(trending_hits > 0, "{trending}");
+    let prisma = std::fs::read_to_string(out.join("prisma.svg")).expect("prisma.svg");
+    assert!(
+        prisma.contains(&format!("trending searches (n = {trending_hits})")),
+        "{prisma}"
+    );
+    assert_eq!(
+        corpus
+            .iter()
+            .filter(|row| row["channels"]
+                .split(' ')
+                .any(|channel| channel == "trending"))
+            .count() as u64,
+        trending_hits
     );
     // What is included is cited, and every citation resolves to a stored preprint.
     let included = corpus

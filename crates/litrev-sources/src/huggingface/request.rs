@@ -30,6 +30,17 @@ pub fn papers_search_url(base: &str, text: &str, limit: usize) -> String {
     )
 }
 
+/// `/api/daily_papers?p=0&limit=…&sort=trending`: the first page of the Daily Papers in the
+/// Hub's trending order, `limit` clamped to `1..=LIMIT_MAX`.
+pub fn trending_papers_url(base: &str, limit: usize) -> String {
+    let limit = limit.clamp(1, LIMIT_MAX).to_string();
+    format!(
+        "{}/api/daily_papers?{}",
+        crate::url::base(base),
+        crate::url::query([("p", "0"), ("limit", limit.as_str()), ("sort", "trending")])
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
