@@ -657,11 +657,13 @@ pub struct ReviewArgs {
     /// Zotero runs; its storage/ folder's PDFs are read as full texts) or an export of any
     /// reference manager or database: RIS, BibTeX/BibLaTeX, CSL-JSON, MEDLINE (.nbib), PubMed
     /// XML, Web of Science plain text or a CSV/TSV table with a title column (Scopus, IEEE
-    /// Xplore, SpringerLink, ASReview), told by its content; repeatable. Records without a DOI
-    /// or a web address are left out.
+    /// Xplore, SpringerLink, ASReview), told by its content; or `zotero:` for the Zotero library
+    /// on the Web API that LITREV_ZOTERO_LIBRARY and LITREV_ZOTERO_KEY name (`zotero:groups/ID`
+    /// or `zotero:users/ID` for another); repeatable. Records without a DOI or a web address
+    /// are left out.
     #[arg(long, value_name = "FILE")]
     pub library: Vec<PathBuf>,
-    /// With --library zotero.sqlite: only the items of this collection.
+    /// With --library zotero.sqlite or zotero:: only the items of this collection.
     #[arg(long, requires = "library", value_name = "NAME")]
     pub library_collection: Option<String>,
     /// A folder of your own full texts (PDF, JATS XML; a Zotero storage folder works), matched

@@ -29,7 +29,19 @@ pub struct LibraryFile {
     pub collection: Option<String>,
 }
 
+/// What a `--library` opens with when it names a Zotero library on the Web API rather than a
+/// file: `zotero:` alone for the configured library (`LITREV_ZOTERO_LIBRARY`), or
+/// `zotero:users/ID`, `zotero:groups/ID`.
+pub const ZOTERO_WEB_PREFIX: &str = "zotero:";
+
 impl LibraryFile {
+    /// The Web API library it names, if it names one: `Some(None)` for the configured library,
+    /// `Some(Some("groups/ID"))` for another.
+    pub(crate) fn web_library(&self) -> Option<Option<&str>> {
+        let rest = self.path.to_str()?.strip_prefix(ZOTERO_WEB_PREFIX)?.trim();
+        Some(Some(rest).filter(|library| !library.is_empty()))
+    }
+
     /// Whether the file is a Zotero database (SQLite) rather than an export.
     fn is_zotero(&self) -> bool {
         let mut head = [0u8; 16];
@@ -72,16 +84,28 @@ pub(crate) struct Libraries {
     pub(crate) records: Vec<LibraryRecord>,
 }
 
-/// Reads every named library.
+/// Reads every named library; `zotero` opens a Web API library (the configured one, or the
+/// one named).
 ///
 /// # Errors
 /// [`Error::BadInput`] for a file that cannot be read or is neither a Zotero database nor an
-/// export litrev reads; the Zotero reader's error for a database it cannot read or a collection it lacks.
-pub(crate) fn read_libraries(files: &[LibraryFile], events: &dyn Fn(&Event)) -> Result<Libraries> {
+/// export litrev reads; the Zotero reader's error for a database it cannot read or a collection
+/// it lacks; the Web API's for a library it cannot list.
+pub(crate) fn read_libraries(
+    files: &[LibraryFile],
+    zotero: &dyn Fn(Option<&str>) -> Result<litrev_sources::zotero::ZoteroLibrary>,
+    events: &dyn Fn(&Event),
+) -> Result<Libraries> {
     let mut read = Libraries::default();
     for file in files {
         let mut attached = Vec::new();
-        let records: Vec<Option<Work>> = if file.is_zotero() {
+        let records: Vec<Option<Work>> = if let Some(library) = file.web_library() {
+            zotero(library)?
+                .items(file.collection.as_deref())?
+                .iter()
+                .map(litrev_sources::zotero::ZoteroItem::work)
+                .collect()
+        } else if file.is_zotero() {
             let items =
                 litrev_sources::zotero::read_local_library(&file.path, file.collection.as_deref())?;
             items
@@ -306,6 +330,22 @@ fn export_works(
 mod tests {
     use super::*;
 
+    /// Reads library files: no Web API library is named in these tests.
+    fn read_files(files: &[LibraryFile], events: &dyn Fn(&Event)) -> Result<Libraries> {
+        read_libraries(
+            files,
+            &|_| {
+                Err(litrev_sources::Error::MissingSetting {
+                    source_name: "zotero",
+                    setting: "a library",
+                    how: "these tests read files only",
+                }
+                .into())
+            },
+            events,
+        )
+    }
+
     /// A real Zotero RIS export gives its records with DOIs as works; a file of records without
     /// any id gives none and says how many it left out; a file that is neither is refused.
     #[test]
@@ -315,7 +355,7 @@ mod tests {
         };
         let folder = data.join("import-exports/asreview-demo-data");
         let notices = std::sync::Mutex::new(Vec::new());
-        let read = read_libraries(
+        let read = read_files(
             &[
                 LibraryFile {
                     path: folder.join("baseline_zotero.ris"),
@@ -345,7 +385,7 @@ mod tests {
         assert!(said.contains("1 of the 1 records of"), "{said}");
         let not_a_library = tempfile::NamedTempFile::new().expect("file");
         std::fs::write(not_a_library.path(), "<html><body>A page</body></html>\n").expect("write");
-        let refused = read_libraries(
+        let refused = read_files(
             &[LibraryFile {
                 path: not_a_library.path().to_owned(),
                 collection: None,
@@ -362,7 +402,7 @@ mod tests {
         );
         // A real RIS file of records that carry only their type and notes: 61 records, each
         // skipped, and the error says so rather than that the file holds no record.
-        let untitled = read_libraries(
+        let untitled = read_files(
             &[LibraryFile {
                 path: folder.join("baseline_reference_types.ris"),
                 collection: None,
@@ -397,11 +437,11 @@ mod tests {
             path: path.to_owned(),
             collection: None,
         };
-        let read = read_libraries(&[file(&whole)], &|_| {}).expect("a gzipped RIS export");
+        let read = read_files(&[file(&whole)], &|_| {}).expect("a gzipped RIS export");
         assert_eq!((read.records[0].records, read.records[0].works), (100, 100));
         let cut = folder.path().join("cut.ris.gz");
         std::fs::write(&cut, &gzipped[..gzipped.len() / 2]).expect("write");
-        let Err(error) = read_libraries(&[file(&cut)], &|_| {}) else {
+        let Err(error) = read_files(&[file(&cut)], &|_| {}) else {
             panic!("a cut-off export was read");
         };
         assert!(
@@ -459,7 +499,7 @@ mod tests {
         )
         .expect("write");
         let notices = std::sync::Mutex::new(Vec::new());
-        let read = read_libraries(
+        let read = read_files(
             &[
                 LibraryFile {
                     path: bib,

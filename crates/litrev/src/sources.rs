@@ -125,9 +125,21 @@ impl SourceOpener {
     /// # Errors
     /// When no library is configured, the config file is broken, or HTTP cannot be set up.
     pub(crate) fn zotero(&self) -> Result<litrev_sources::zotero::ZoteroLibrary> {
+        self.zotero_library(None)
+    }
+
+    /// The Zotero library `library` names (`users/ID` or `groups/ID`), or the configured one
+    /// when none, with the configured key and base URL.
+    ///
+    /// # Errors
+    /// As [`Sources::zotero`].
+    pub(crate) fn zotero_library(
+        &self,
+        library: Option<&str>,
+    ) -> Result<litrev_sources::zotero::ZoteroLibrary> {
         use litrev_sources::zotero::{self, ZoteroConfig, ZoteroLibrary};
         let config = SourcesConfig::load(&self.home)?;
-        let Some(library) = config.zotero.library.clone() else {
+        let Some(library) = library.map(str::to_owned).or(config.zotero.library.clone()) else {
             return Err(litrev_sources::Error::MissingSetting {
                 source_name: "zotero",
                 setting: "a library",

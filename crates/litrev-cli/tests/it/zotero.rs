@@ -702,3 +702,135 @@ fn a_zotero_library_joins_the_corpus_and_its_stored_files_are_read() {
         "{markdown}"
     );
 }
+
+/// `--library zotero:` reads a library through the Web API (the stand-in): the three included
+/// studies a researcher keeps in a collection, missing from the snapshot searched, join the
+/// corpus as the library's records with their authors, year, journal and abstract, and are
+/// screened; another collection's items stay out, and a collection the library lacks is named.
+#[test]
+fn a_zotero_web_library_collection_joins_the_corpus() {
+    let Some(data) = testdata() else { return };
+    let home = tempfile::tempdir().expect("home");
+    let included = crate::support::included_studies(&data, "Donners_2021");
+    let records: Vec<Value> =
+        std::io::BufRead::lines(std::io::BufReader::new(flate2::read::GzDecoder::new(
+            std::fs::File::open(crate::support::works_file(&data, "Donners_2021")).expect("works"),
+        )))
+        .map(|line| serde_json::from_str::<Value>(&line.expect("line")).expect("record"))
+        .collect();
+    let kept: Vec<&Value> = records
+        .iter()
+        .filter(|record| included.iter().any(|id| record["id"] == id.as_str()))
+        .filter(|record| {
+            record["doi"].is_string() && !litrev_testkit::openalex::abstract_text(record).is_empty()
+        })
+        .take(3)
+        .collect();
+    assert_eq!(kept.len(), 3);
+    let snapshot = home.path().join("donners-without-three.jsonl");
+    let lines: Vec<String> = records
+        .iter()
+        .filter(|record| !kept.iter().any(|kept| kept["id"] == record["id"]))
+        .map(Value::to_string)
+        .collect();
+    std::fs::write(&snapshot, lines.join("\n")).expect("snapshot");
+
+    // The studies as Zotero's Web API holds them: creators, a date, the journal, the abstract.
+    let items: Vec<Value> = kept
+        .iter()
+        .map(|record| {
+            let creators: Vec<Value> = record["authorships"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|authorship| authorship["author"]["display_name"].as_str())
+                .map(|name| {
+                    let (first, last) = name.rsplit_once(' ').unwrap_or(("", name));
+                    serde_json::json!({"creatorType": "author", "firstName": first, "lastName": last})
+                })
+                .collect();
+            serde_json::json!({
+                "itemType": "journalArticle",
+                "title": record["title"],
+                "creators": creators,
+                "DOI": record["doi"].as_str().expect("doi").trim_start_matches("https://doi.org/"),
+                "date": record["publication_date"],
+                "publicationTitle": record["primary_location"]["source"]["display_name"],
+                "abstractNote": litrev_testkit::openalex::abstract_text(record),
+            })
+        })
+        .collect();
+    let library = Arc::new(ZoteroServer::new(LIBRARY, KEY, ZoteroFaults::default()));
+    library.seed("Emicizumab", items);
+    library.seed(
+        "Something else",
+        vec![serde_json::json!({"itemType": "book", "title": "Unrelated", "DOI": "10.1000/unrelated"})],
+    );
+    let answering = Arc::clone(&library);
+    let server = Server::start(move |request| answering.answer(request), FaultPlan::none());
+    let url = server.url();
+    let env = [
+        ("LITREV_ZOTERO_URL", url.as_str()),
+        ("LITREV_ZOTERO_KEY", KEY),
+    ];
+    let out = home.path().join("review");
+    let question = crate::support::question(&data, "Donners_2021");
+    let source = format!("snapshot:{}", snapshot.display());
+    let library_arg = format!("zotero:{LIBRARY}");
+    let run = |collection: &str| {
+        litrev(
+            home.path(),
+            &[
+                "review",
+                &question,
+                "--source",
+                &source,
+                "--library",
+                &library_arg,
+                "--library-collection",
+                collection,
+                "--out",
+                &out.display().to_string(),
+                "--yes",
+            ],
+            &env,
+        )
+    };
+    let missing = run("Nope");
+    assert!(!missing.status.success(), "{}", describe(&missing));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("no collection named `Nope`"),
+        "{}",
+        describe(&missing)
+    );
+
+    let output = run("Emicizumab");
+    assert!(output.status.success(), "{}", describe(&output));
+    let corpus = crate::support::table(&out.join("corpus.csv"));
+    let from_library: Vec<_> = corpus
+        .iter()
+        .filter(|row| row["origin"] == "library")
+        .collect();
+    assert_eq!(from_library.len(), 3, "{from_library:#?}");
+    for record in &kept {
+        let doi = record["doi"]
+            .as_str()
+            .expect("doi")
+            .trim_start_matches("https://doi.org/")
+            .to_lowercase();
+        let row = from_library
+            .iter()
+            .find(|row| row["doi"].to_lowercase() == doi)
+            .unwrap_or_else(|| panic!("{doi} in the corpus"));
+        assert!(!row["decision"].is_empty(), "{row:?}");
+        assert_eq!(
+            row["year"],
+            record["publication_year"].to_string(),
+            "{row:?}"
+        );
+        assert!(!row["first_author"].is_empty(), "{row:?}");
+    }
+    assert!(!corpus.iter().any(|row| row["title"] == "Unrelated"));
+    let prisma = std::fs::read_to_string(out.join("prisma.svg")).expect("prisma.svg");
+    assert!(prisma.contains("the user's library (n = 3)"), "{prisma}");
+}

@@ -315,7 +315,7 @@ fn add_ids<'a>(ids: &mut WorkIds, values: impl IntoIterator<Item = &'a str>) {
 
 /// The first plausible year of publication (1000–2999) a date names: `2017 Aug 31`,
 /// `2017-08-31`, `Summer 2017`, `2011///`.
-fn first_year(date: &str) -> Option<i32> {
+pub(crate) fn first_year(date: &str) -> Option<i32> {
     let bytes = date.as_bytes();
     (0..bytes.len().saturating_sub(3)).find_map(|at| {
         let run = bytes.get(at..at + 4)?;
@@ -401,6 +401,8 @@ mod tests {
         assert_eq!(first_year("2011///"), Some(2011));
         assert_eq!(first_year("12345"), None);
         assert_eq!(first_year("vol 0999, 2003"), Some(2003));
+        assert_eq!(first_year("[1994?]"), Some(1994));
+        assert_eq!(first_year("October 1, 1988"), Some(1988));
         assert_eq!(first_year("19"), None);
         assert_eq!(first_year("é2019é"), Some(2019));
     }

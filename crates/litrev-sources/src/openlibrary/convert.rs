@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use litrev_model::{Author, Isbn, WebUrl, Work, WorkIds, WorkKind};
 use serde::Deserialize;
 
+use crate::library::first_year;
 use crate::markup::inline_to_text;
 
 /// The books of one search page, and how many the search matched in all.
@@ -170,7 +171,8 @@ fn edition_of(bibkey: &str, edition: Edition) -> Option<Work> {
         .iter()
         .flat_map(|kind| edition.identifiers.get(*kind).into_iter().flatten())
         .map(String::as_str);
-    let date = edition.publish_date.as_deref().and_then(edition_year);
+    // Catalogues write `2000-09`, `October 1, 1988`, `c1994.`, `[1994?]`.
+    let date = edition.publish_date.as_deref().and_then(first_year);
     let ids = WorkIds {
         isbn: asked.or_else(|| first_isbn(listed)),
         url: edition
@@ -243,25 +245,6 @@ fn page_url(key: &str, folder: &str) -> Option<WebUrl> {
     format!("url:https://openlibrary.org/{folder}/{bare}")
         .parse()
         .ok()
-}
-
-/// The year of an edition's `publish_date`, as catalogues write it: `2000-09`,
-/// `October 1, 1988`, `1994`, `c1994`, `[1994?]`: its first run of four digits.
-fn edition_year(date: &str) -> Option<i32> {
-    let bytes = date.as_bytes();
-    let mut run = 0;
-    for (end, byte) in bytes.iter().enumerate() {
-        if byte.is_ascii_digit() {
-            run += 1;
-            let next_is_digit = bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
-            if run == 4 && !next_is_digit {
-                return date[end + 1 - 4..=end].parse().ok();
-            }
-        } else {
-            run = 0;
-        }
-    }
-    None
 }
 
 /// The ISO 639-1 code of a MARC language code, for the languages most books are catalogued
@@ -341,20 +324,5 @@ mod tests {
         assert!(none.works.is_empty());
         assert!(parse_books("[]").is_err());
         assert!(parse_books("{}").expect("no editions").is_empty());
-    }
-
-    #[test]
-    fn catalogue_dates_give_their_year() {
-        for (date, year) in [
-            ("2000-09", Some(2000)),
-            ("October 1, 1988", Some(1988)),
-            ("c1994.", Some(1994)),
-            ("[1994?]", Some(1994)),
-            ("12345", None),
-            ("n.d.", None),
-            ("١٩٩٤", None),
-        ] {
-            assert_eq!(edition_year(date), year, "{date}");
-        }
     }
 }

@@ -13,6 +13,7 @@ use litrev_http::{Endpoint, Request, SourcePolicy};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::ZoteroItem;
 use super::item::{item_from_csl, mark_of, marks_in_extra};
 use crate::error::{Error, Result};
 
@@ -194,6 +195,25 @@ impl ZoteroLibrary {
     /// # Errors
     /// When no collection has that name, or a request fails.
     pub fn references(&mut self, collection: Option<&str>) -> Result<Vec<ZoteroReference>> {
+        Ok(references_of(&self.listing(collection)?))
+    }
+
+    /// The items a library holds (its top-level items, attachments and notes aside), or those
+    /// of its collection named `collection`, as the local reader gives them (without files:
+    /// the Web API lists no stored files): what `--library zotero:` joins to a review.
+    ///
+    /// # Errors
+    /// When no collection has that name, or a request fails.
+    pub fn items(&mut self, collection: Option<&str>) -> Result<Vec<ZoteroItem>> {
+        Ok(self
+            .listing(collection)?
+            .iter()
+            .filter_map(item_of)
+            .collect())
+    }
+
+    /// The top-level objects of the library, or of its collection named `collection`.
+    fn listing(&mut self, collection: Option<&str>) -> Result<Vec<Value>> {
         let path = match collection {
             None => "items/top".to_owned(),
             Some(name) => {
@@ -211,7 +231,7 @@ impl ZoteroLibrary {
                 format!("collections/{key}/items/top")
             }
         };
-        Ok(references_of(&self.list(&path)?))
+        self.list(&path)
     }
 
     /// The marks of the items a collection holds, each with its item's key.
@@ -339,34 +359,88 @@ impl ZoteroLibrary {
 fn references_of(items: &[Value]) -> Vec<ZoteroReference> {
     items
         .iter()
-        .filter_map(|item| {
-            let data = item.get("data")?;
-            if matches!(
-                data["itemType"].as_str(),
-                Some("attachment" | "note" | "annotation")
-            ) {
-                return None;
-            }
-            let text = |field: &str| {
-                data[field]
-                    .as_str()
-                    .map(str::trim)
-                    .filter(|value| !value.is_empty())
-                    .map(str::to_owned)
-            };
-            let doi = text("DOI").or_else(|| {
-                data["extra"].as_str()?.lines().find_map(|line| {
-                    let value = line.trim().strip_prefix("DOI:")?.trim();
-                    (!value.is_empty()).then(|| value.to_owned())
-                })
-            });
-            Some(ZoteroReference {
-                key: item["key"].as_str()?.to_owned(),
-                doi,
-                title: text("title"),
-            })
-        })
+        .filter_map(item_of)
+        .map(|item| item.reference)
         .collect()
+}
+
+/// One object of a listing as an item (attachments, notes and annotations are none): its
+/// key, DOI (its field, or a `DOI:` line of `extra`), title, type, year (of `meta.parsedDate`,
+/// else of `date`), authors ("Last, First", or the one-field name), abstract, address and
+/// venue (the journal, book, proceedings or site).
+fn item_of(item: &Value) -> Option<ZoteroItem> {
+    let data = item.get("data")?;
+    let item_type = data["itemType"].as_str().unwrap_or_default();
+    if matches!(item_type, "attachment" | "note" | "annotation") {
+        return None;
+    }
+    let text = |field: &str| {
+        data[field]
+            .as_str()
+            .map(str::trim)
+            .filter(|value| !value.is_empty())
+            .map(str::to_owned)
+    };
+    let doi = text("DOI").or_else(|| {
+        data["extra"].as_str()?.lines().find_map(|line| {
+            let value = line.trim().strip_prefix("DOI:")?.trim();
+            (!value.is_empty()).then(|| value.to_owned())
+        })
+    });
+    let creators = data["creators"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let named = |creator: &&Value| {
+        let field = |name: &str| {
+            creator[name]
+                .as_str()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+        };
+        match (field("lastName"), field("firstName")) {
+            (Some(last), Some(first)) => Some(format!("{last}, {first}")),
+            (Some(last), None) => Some(last.to_owned()),
+            _ => field("name").map(str::to_owned),
+        }
+    };
+    // Its authors; an edited book's editors when it names no author.
+    let authors: Vec<String> = ["author", "editor"]
+        .iter()
+        .map(|role| {
+            creators
+                .iter()
+                .filter(|creator| creator["creatorType"].as_str() == Some(role))
+                .filter_map(|creator| named(&creator))
+                .collect::<Vec<String>>()
+        })
+        .find(|names| !names.is_empty())
+        .unwrap_or_default();
+    Some(ZoteroItem {
+        reference: ZoteroReference {
+            key: item["key"].as_str()?.to_owned(),
+            doi,
+            title: text("title"),
+        },
+        item_type: item_type.to_owned(),
+        year: item["meta"]["parsedDate"]
+            .as_str()
+            .or(data["date"].as_str())
+            .and_then(crate::library::first_year),
+        authors,
+        files: Vec::new(),
+        abstract_text: text("abstractNote"),
+        url: text("url"),
+        venue: [
+            "publicationTitle",
+            "bookTitle",
+            "proceedingsTitle",
+            "websiteTitle",
+            "blogTitle",
+        ]
+        .iter()
+        .find_map(|field| text(field)),
+    })
 }
 
 /// Reads a listing (`GET …/items`: a JSON array of items) as references.

@@ -2,7 +2,7 @@
 //! runs, so the database (and any journal beside it) is copied to a temporary folder and read
 //! there, never opened in place. Each regular item that is not in the trash gives a reference
 //! (key, DOI, title, year, authors, type, abstract, address, venue), read as a [`Work`] by
-//! [`LocalItem::work`], and the files of its stored attachments, found in the `storage/`
+//! [`ZoteroItem::work`], and the files of its stored attachments, found in the `storage/`
 //! folder beside the database.
 
 use std::collections::BTreeMap;
@@ -14,9 +14,9 @@ use rusqlite::{Connection, OpenFlags, params};
 use super::ZoteroReference;
 use crate::error::{Error, Result};
 
-/// One item of a local Zotero library.
+/// One item of a Zotero library, read from its local database or the Web API's listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LocalItem {
+pub struct ZoteroItem {
     /// Its key, DOI and title, as the Web API's listing gives them.
     pub reference: ZoteroReference,
     /// Zotero's item type (`journalArticle`, `book`…).
@@ -25,7 +25,7 @@ pub struct LocalItem {
     pub year: Option<i32>,
     /// Its creators, "Last, First", in order.
     pub authors: Vec<String>,
-    /// Its stored attachments that exist in `storage/`.
+    /// Its stored attachments that exist in `storage/` (none through the Web API).
     pub files: Vec<PathBuf>,
     /// Its abstract (`abstractNote`).
     pub abstract_text: Option<String>,
@@ -35,7 +35,7 @@ pub struct LocalItem {
     pub venue: Option<String>,
 }
 
-impl LocalItem {
+impl ZoteroItem {
     /// The item as a work: its DOI or web address as its id (none without either: a work is
     /// known by an id), title, authors, year, venue, abstract and kind.
     pub fn work(&self) -> Option<Work> {
@@ -102,7 +102,7 @@ fn kind_of(item_type: &str) -> WorkKind {
 ///
 /// # Errors
 /// When the file cannot be copied or is not a Zotero database, or names no such collection.
-pub fn read_local_library(database: &Path, collection: Option<&str>) -> Result<Vec<LocalItem>> {
+pub fn read_local_library(database: &Path, collection: Option<&str>) -> Result<Vec<ZoteroItem>> {
     let failed = |message: String| Error::ZoteroDatabase {
         path: database.to_path_buf(),
         message,
@@ -152,7 +152,7 @@ fn read_items(
     connection: &Connection,
     storage: &Path,
     collection: Option<&str>,
-) -> std::result::Result<Vec<LocalItem>, Read> {
+) -> std::result::Result<Vec<ZoteroItem>, Read> {
     if let Some(name) = collection {
         let known: i64 = connection.query_row(
             "SELECT count(*) FROM collections WHERE collectionName = ?1",
@@ -172,7 +172,7 @@ fn read_items(
               JOIN collections c ON c.collectionID = ci.collectionID WHERE c.collectionName = ?1)) \
          ORDER BY i.itemID",
     )?;
-    let mut items: BTreeMap<i64, LocalItem> = BTreeMap::new();
+    let mut items: BTreeMap<i64, ZoteroItem> = BTreeMap::new();
     for row in statement.query_map(params![collection], |row| {
         Ok((
             row.get::<_, i64>(0)?,
@@ -183,7 +183,7 @@ fn read_items(
         let (id, key, item_type) = row?;
         items.insert(
             id,
-            LocalItem {
+            ZoteroItem {
                 reference: ZoteroReference {
                     key,
                     doi: None,

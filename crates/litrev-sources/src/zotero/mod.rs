@@ -18,4 +18,4 @@ pub use client::{
 };
 pub(crate) use item::date as csl_date;
 pub use item::{MARK_PREFIX, TAG, item_from_csl, mark_of, marks_in_extra};
-pub use local::{LocalItem, read_local_library};
+pub use local::{ZoteroItem, read_local_library};

@@ -69,7 +69,11 @@ impl Runner {
         self.measure();
         // Named pages first: an address the guard refuses stops the run before any search.
         let mut pages = self.read_pages(&options.pages, events)?;
-        let libraries = crate::library::read_libraries(&options.libraries, events)?;
+        let libraries = crate::library::read_libraries(
+            &options.libraries,
+            &|library| self.sources().zotero_library(library),
+            events,
+        )?;
         let sources = self.sources().open(&options.sources, events)?;
         self.started(
             events,
