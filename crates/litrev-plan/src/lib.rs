@@ -224,8 +224,8 @@ fn directives(key_terms: &[String], phrases: &[String], this_year: i32) -> Vec<Q
             kinds: vec![WorkKind::Book, WorkKind::BookChapter],
             ..Query::new(
                 "",
-                "books and chapters on the topic (handbooks, introductions, companions)",
-                pairs,
+                "books and chapters on the topic's term pairs, and the field's handbooks, introductions and companions (\"handbook of X\") on its leading terms",
+                format!("{pairs} OR {}", book_forms(key_terms)),
             )
         },
         Query {
@@ -288,6 +288,29 @@ fn pairs_or_terms(phrases: &[String], all_terms: &str) -> String {
     } else {
         phrases.join(" OR ")
     }
+}
+
+/// The titles a field's reference books take, each beside a topic term.
+const BOOK_FORMS: [&str; 3] = ["handbook", "introduction", "companion"];
+
+/// The most topic terms the book forms are asked with: the question's leading terms name its
+/// field; the later ones, its particulars, which no handbook is named after.
+const BOOK_FORM_TERMS: usize = 3;
+
+/// `"handbook T"~3 OR "introduction T"~3 OR "companion T"~3` for each of the leading topic
+/// terms: the forms of seed S0 §3.1.4 ("handbook of X"), as proximity pairs, so that "of" and
+/// "to" and a subtitle between the words still match.
+fn book_forms(key_terms: &[String]) -> String {
+    key_terms
+        .iter()
+        .take(BOOK_FORM_TERMS)
+        .flat_map(|term| {
+            BOOK_FORMS
+                .iter()
+                .map(move |form| format!("\"{form} {term}\"~3"))
+        })
+        .collect::<Vec<_>>()
+        .join(" OR ")
 }
 
 /// Hits read per query: the tier's corpus cap, except that an exhaustive review reads the first
@@ -447,6 +470,14 @@ mod tests {
         assert_eq!(directed[1].from_year, Some(2022), "the last five years");
         assert_eq!(directed[2].channel, Channel::Book);
         assert_eq!(directed[2].kinds, [WorkKind::Book, WorkKind::BookChapter]);
+        // The field's reference books by their titles' forms, on the leading terms only.
+        assert!(
+            directed[2].text.ends_with(
+                " OR \"handbook pharmacokinetics\"~3 OR \"introduction pharmacokinetics\"~3 OR \"companion pharmacokinetics\"~3 OR \"handbook efficacy\"~3 OR \"introduction efficacy\"~3 OR \"companion efficacy\"~3 OR \"handbook emicizumab\"~3 OR \"introduction emicizumab\"~3 OR \"companion emicizumab\"~3"
+            ),
+            "{}",
+            directed[2].text
+        );
         assert_eq!(directed[3].channel, Channel::Expert);
         assert_eq!(directed[3].text, quick.queries[0].text);
     }

@@ -196,6 +196,16 @@ impl Hit {
             score: 1.0 / (rank + 1) as f32,
         }
     }
+
+    /// The first `limit` of a source's results, in its order, each scored by its rank.
+    pub fn ranked_list(works: Vec<Work>, limit: usize) -> Vec<Hit> {
+        works
+            .into_iter()
+            .take(limit)
+            .enumerate()
+            .map(|(rank, work)| Hit::ranked(work, rank))
+            .collect()
+    }
 }
 
 /// A search's hits as its query asks for them, whatever the source could do: of its kinds,

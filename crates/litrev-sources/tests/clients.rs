@@ -827,8 +827,8 @@ fn open_library_finds_books_for_the_book_channel_and_looks_them_up_by_isbn() {
     // The search's words alone, and Open Library is told who asks.
     let log = server.request_log();
     assert!(
-        log.iter()
-            .any(|line| line.contains("/search.json?q=harry+potter+chamber&fields=")),
+        log.iter().any(|line| line
+            .contains("/search.json?q=%28harry+AND+potter%29+OR+%28potter+AND+chamber%29&fields=")),
         "{log:#?}"
     );
 

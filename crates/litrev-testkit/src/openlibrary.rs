@@ -5,7 +5,9 @@
 //!   names (by its ISBN-13, or the ISBN-10 it extends), under the key as asked; ISBNs it does not
 //!   hold are absent, as on the site.
 //! - `/search.json?q=…&limit=…&page=…`: the recorded works (an author's `works.json`) whose
-//!   title, subtitle and subjects hold every word of `q`, as search documents are made on the
+//!   title, subtitle and subjects match `q` (alternatives joined by `OR`, each a word or a
+//!   parenthesised `AND` of words, matched when the text holds all its words; words alone
+//!   are all required, as Solr's default), as search documents are made on the
 //!   site: the work's key, title, subtitle and subjects, its author's name (from the recorded
 //!   author record), and the ISBNs and publishers of the recorded editions of the same title.
 //!
@@ -120,7 +122,16 @@ fn search(request: &ServedRequest, recorded: &Recorded) -> Reply {
     if q.is_empty() {
         return Reply::json(422, &json!({"error": "q is required"}));
     }
-    let words: Vec<&str> = q.split_whitespace().collect();
+    let alternatives: Vec<Vec<&str>> = q
+        .split(" or ")
+        .map(|alternative| {
+            alternative
+                .split_whitespace()
+                .map(|word| word.trim_matches(|c| c == '(' || c == ')'))
+                .filter(|word| !word.is_empty() && *word != "and")
+                .collect()
+        })
+        .collect();
     let docs: Vec<Value> = recorded
         .works
         .iter()
@@ -135,7 +146,9 @@ fn search(request: &ServedRequest, recorded: &Recorded) -> Reply {
                 text.push_str(subject.as_str().unwrap_or_default());
             }
             let text = text.to_lowercase();
-            words.iter().all(|word| text.contains(word))
+            alternatives
+                .iter()
+                .any(|words| words.iter().all(|word| text.contains(word)))
         })
         .map(|work| document(work, recorded))
         .collect();

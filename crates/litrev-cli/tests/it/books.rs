@@ -80,7 +80,7 @@ fn book_searches_reach_open_library_and_its_books_join_the_pool_by_isbn() {
         .filter(|line| line.contains("/search.json"))
         .collect();
     assert_eq!(searches.len(), 1, "{log:#?}");
-    assert!(searches[0].contains("q=harry+potter&"), "{log:#?}");
+    assert!(searches[0].contains("q=harry+OR+potter&"), "{log:#?}");
 
     let record: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))

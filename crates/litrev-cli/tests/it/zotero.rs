@@ -549,31 +549,7 @@ fn a_zotero_library_joins_the_corpus_and_its_stored_files_are_read() {
         return;
     };
     let home = tempfile::tempdir().expect("home");
-    let included = crate::support::included_studies(&data, "Donners_2021");
-    let records: Vec<Value> =
-        std::io::BufRead::lines(std::io::BufReader::new(flate2::read::GzDecoder::new(
-            std::fs::File::open(crate::support::works_file(&data, "Donners_2021")).expect("works"),
-        )))
-        .map(|line| serde_json::from_str::<Value>(&line.expect("line")).expect("record"))
-        .collect();
-    // The three included studies with a DOI and an abstract, first in the file's order.
-    let kept: Vec<&Value> = records
-        .iter()
-        .filter(|record| included.iter().any(|id| record["id"] == id.as_str()))
-        .filter(|record| {
-            record["doi"].is_string() && !litrev_testkit::openalex::abstract_text(record).is_empty()
-        })
-        .take(3)
-        .collect();
-    assert_eq!(kept.len(), 3);
-    // The snapshot searched lacks them.
-    let snapshot = home.path().join("donners-without-three.jsonl");
-    let lines: Vec<String> = records
-        .iter()
-        .filter(|record| !kept.iter().any(|kept| kept["id"] == record["id"]))
-        .map(Value::to_string)
-        .collect();
-    std::fs::write(&snapshot, lines.join("\n")).expect("snapshot");
+    let (kept, snapshot) = three_included_studies_apart(&data, home.path());
 
     // The library: papis-zotero's real database and storage, and the three studies.
     let folder = home.path().join("Zotero");
@@ -703,6 +679,36 @@ fn a_zotero_library_joins_the_corpus_and_its_stored_files_are_read() {
     );
 }
 
+/// Donners_2021's first three included studies with a DOI and an abstract (in the works
+/// file's order), and a snapshot in `folder` of the rest of its records, which lacks them.
+fn three_included_studies_apart(data: &Path, folder: &Path) -> (Vec<Value>, PathBuf) {
+    let included = crate::support::included_studies(data, "Donners_2021");
+    let records: Vec<Value> =
+        std::io::BufRead::lines(std::io::BufReader::new(flate2::read::GzDecoder::new(
+            std::fs::File::open(crate::support::works_file(data, "Donners_2021")).expect("works"),
+        )))
+        .map(|line| serde_json::from_str::<Value>(&line.expect("line")).expect("record"))
+        .collect();
+    let kept: Vec<Value> = records
+        .iter()
+        .filter(|record| included.iter().any(|id| record["id"] == id.as_str()))
+        .filter(|record| {
+            record["doi"].is_string() && !litrev_testkit::openalex::abstract_text(record).is_empty()
+        })
+        .take(3)
+        .cloned()
+        .collect();
+    assert_eq!(kept.len(), 3);
+    let snapshot = folder.join("donners-without-three.jsonl");
+    let lines: Vec<String> = records
+        .iter()
+        .filter(|record| !kept.iter().any(|kept| kept["id"] == record["id"]))
+        .map(Value::to_string)
+        .collect();
+    std::fs::write(&snapshot, lines.join("\n")).expect("snapshot");
+    (kept, snapshot)
+}
+
 /// `--library zotero:` reads a library through the Web API (the stand-in): the three included
 /// studies a researcher keeps in a collection, missing from the snapshot searched, join the
 /// corpus as the library's records with their authors, year, journal and abstract, and are
@@ -711,29 +717,7 @@ fn a_zotero_library_joins_the_corpus_and_its_stored_files_are_read() {
 fn a_zotero_web_library_collection_joins_the_corpus() {
     let Some(data) = testdata() else { return };
     let home = tempfile::tempdir().expect("home");
-    let included = crate::support::included_studies(&data, "Donners_2021");
-    let records: Vec<Value> =
-        std::io::BufRead::lines(std::io::BufReader::new(flate2::read::GzDecoder::new(
-            std::fs::File::open(crate::support::works_file(&data, "Donners_2021")).expect("works"),
-        )))
-        .map(|line| serde_json::from_str::<Value>(&line.expect("line")).expect("record"))
-        .collect();
-    let kept: Vec<&Value> = records
-        .iter()
-        .filter(|record| included.iter().any(|id| record["id"] == id.as_str()))
-        .filter(|record| {
-            record["doi"].is_string() && !litrev_testkit::openalex::abstract_text(record).is_empty()
-        })
-        .take(3)
-        .collect();
-    assert_eq!(kept.len(), 3);
-    let snapshot = home.path().join("donners-without-three.jsonl");
-    let lines: Vec<String> = records
-        .iter()
-        .filter(|record| !kept.iter().any(|kept| kept["id"] == record["id"]))
-        .map(Value::to_string)
-        .collect();
-    std::fs::write(&snapshot, lines.join("\n")).expect("snapshot");
+    let (kept, snapshot) = three_included_studies_apart(&data, home.path());
 
     // The studies as Zotero's Web API holds them: creators, a date, the journal, the abstract.
     let items: Vec<Value> = kept

@@ -101,14 +101,7 @@ impl Source for BraveSource {
         let response = self.endpoint.send(&request)?;
         let page = parse_web_results(response.text()?)
             .map_err(|error| Error::parse(SourceKind::Brave, error))?;
-        let mut hits: Vec<Hit> = page
-            .works
-            .into_iter()
-            .enumerate()
-            .map(|(rank, work)| Hit::ranked(work, rank))
-            .collect();
-        hits.truncate(limit);
-        Ok(hits)
+        Ok(Hit::ranked_list(page.works, limit))
     }
 
     fn lookup(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {

@@ -127,14 +127,7 @@ impl Source for HuggingFaceSource {
                 .collect();
             page.works.retain(|work| on_topic(work, &words));
         }
-        let mut hits: Vec<Hit> = page
-            .works
-            .into_iter()
-            .enumerate()
-            .map(|(rank, work)| Hit::ranked(work, rank))
-            .collect();
-        hits.truncate(limit);
-        Ok(hits)
+        Ok(Hit::ranked_list(page.works, limit))
     }
 
     fn lookup(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {

@@ -92,14 +92,7 @@ impl Source for OpenLibrarySource {
         let url = search_url(&self.config.base_url, &text, limit.min(LIMIT_MAX), 1);
         let page = parse_search(&self.get(&url, "search")?)
             .map_err(|error| Error::parse(SourceKind::OpenLibrary, error))?;
-        let mut hits: Vec<Hit> = page
-            .works
-            .into_iter()
-            .enumerate()
-            .map(|(rank, work)| Hit::ranked(work, rank))
-            .collect();
-        hits.truncate(limit);
-        Ok(directed(query, hits))
+        Ok(directed(query, Hit::ranked_list(page.works, limit)))
     }
 
     /// The ISBNs among `ids`, [`BIBKEYS_MAX`] to a request; other ids are not Open Library's.

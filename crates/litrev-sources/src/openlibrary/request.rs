@@ -20,12 +20,18 @@ const SEARCH_FIELDS: &str = "key,type,title,subtitle,author_name,author_key,firs
 /// The most words of a query litrev sends.
 const QUERY_MAX_WORDS: usize = 30;
 /// The most characters of a query litrev sends.
-const QUERY_MAX_CHARS: usize = 300;
+const QUERY_MAX_CHARS: usize = 600;
 
-/// A plan query as Open Library search words: its distinct words without operators or
-/// proximity marks (its search takes Solr syntax, which a plan's pairs would trip).
+/// A plan query in the boolean syntax Open Library's Solr search reads, as OpenAlex's does:
+/// bare words an OR-list, proximity pairs `(a AND b)`; the distinct words alone (all of them
+/// required) when that would be longer than [`QUERY_MAX_CHARS`].
 pub fn query_text(query: &Query) -> String {
-    words_within(&query.text, QUERY_MAX_WORDS, QUERY_MAX_CHARS)
+    let boolean = crate::openalex::to_search_syntax(&query.text);
+    if boolean.len() <= QUERY_MAX_CHARS {
+        boolean
+    } else {
+        words_within(&query.text, QUERY_MAX_WORDS, QUERY_MAX_CHARS)
+    }
 }
 
 /// `/search.json?q=…&fields=…&limit=…&page=…`: one page of works, `page` counted from 1.
@@ -75,7 +81,10 @@ mod tests {
             "books",
             "\"ecosystem services\"~3 OR \"services payments\"~3",
         );
-        assert_eq!(query_text(&query), "ecosystem services payments");
+        assert_eq!(
+            query_text(&query),
+            "(ecosystem AND services) OR (services AND payments)"
+        );
         let url = search_url("http://127.0.0.1:9/", "ecosystem services", 500, 0);
         assert!(
             url.starts_with(

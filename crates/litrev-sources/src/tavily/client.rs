@@ -100,14 +100,7 @@ impl Source for TavilySource {
         let response = self.endpoint.send(&request)?;
         let page = parse_search_results(response.text()?)
             .map_err(|error| Error::parse(SourceKind::Tavily, error))?;
-        let mut hits: Vec<Hit> = page
-            .works
-            .into_iter()
-            .enumerate()
-            .map(|(rank, work)| Hit::ranked(work, rank))
-            .collect();
-        hits.truncate(limit);
-        Ok(hits)
+        Ok(Hit::ranked_list(page.works, limit))
     }
 
     fn lookup(&self, _ids: &[WorkId]) -> Result<Vec<Work>> {
