@@ -1,6 +1,7 @@
 //! The person's own libraries joined to a review (`--library`, seed S0): a local Zotero
 //! database (`zotero.sqlite`, read from a copy while Zotero holds it locked; `--library-collection`
-//! takes one collection) or an export of any reference manager or database: RIS, BibTeX or
+//! takes one collection), a Zotero library on the Web API (`zotero:`, `zotero:groups/ID`), or
+//! an export of any reference manager or database: RIS, BibTeX or
 //! BibLaTeX, CSL-JSON, MEDLINE text, PubMed XML, Web of Science plain text or a table (Scopus
 //! CSV…), told apart by their content. Their works join
 //! the corpus with origin `library` and are screened like search hits; a Zotero library's
