@@ -382,6 +382,22 @@ mod tests {
     }
 
     #[test]
+    fn a_book_carries_its_isbn() {
+        let mut book = work(
+            "isbn:0-14-032872-6",
+            WorkKind::Book,
+            &["Roald Dahl"],
+            "Fantastic Mr. Fox",
+        );
+        book.publisher = Some("Puffin".into());
+        let bib = bibtex(&[&book], &keyed(&[(&book, "dahl")]));
+        let parsed = Bibliography::parse(&bib).expect("exported BibTeX parses");
+        let entry = parsed.get("dahl").expect("the entry");
+        assert_eq!(entry.entry_type.to_string(), "book", "{bib}");
+        assert_eq!(field(entry, "isbn"), "9780140328721", "{bib}");
+    }
+
+    #[test]
     fn escapes_what_latex_would_misread() {
         let title = r"Costs in $ and # of {braces} ~5 x^2 a\b";
         let entry = check(

@@ -377,6 +377,21 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_book_carries_its_isbn() {
+        let book = work(
+            "isbn:0-14-032872-6",
+            WorkKind::Book,
+            &["Roald Dahl"],
+            "Fantastic Mr. Fox",
+        );
+        let keys = keyed(&[(&book, "dahl")]);
+        let parsed: Value =
+            serde_json::from_str(&csl_json(&[&book], &keys)).expect("exported CSL-JSON parses");
+        assert_eq!(parsed[0]["type"], "book");
+        assert_eq!(parsed[0]["ISBN"], "9780140328721");
+    }
+
+    #[test]
     fn keeps_order_and_skips_works_without_a_key() {
         let first = work("W10", WorkKind::Book, &["Jörg Müller"], "Über alles");
         let second = work("W11", WorkKind::Dataset, &[], "Data");

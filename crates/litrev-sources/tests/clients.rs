@@ -759,6 +759,12 @@ fn tavily_search_reads_its_answer_as_webpages_and_asks_only_for_the_web_channel(
         "{:#?}",
         server.request_log()
     );
+    // A site search reaches Tavily as `include_domains`: another site's pages are not answered.
+    let elsewhere = Query {
+        text: "site:example.org what tavily".to_owned(),
+        ..query.clone()
+    };
+    assert!(tavily.search(&elsewhere, 5).expect("searched").is_empty());
     assert!(
         !tavily
             .capabilities()
@@ -788,7 +794,6 @@ fn open_library_finds_books_for_the_book_channel_and_looks_them_up_by_isbn() {
         client().endpoint(unthrottled(openlibrary::policy())),
         OpenLibraryConfig {
             base_url: server.url(),
-            email: "tests@example.org".to_owned(),
         },
     );
     let books = Query {
@@ -824,7 +829,7 @@ fn open_library_finds_books_for_the_book_channel_and_looks_them_up_by_isbn() {
             .starts_with("https://openlibrary.org/works/OL")),
         "{chamber:?}"
     );
-    // The search's words alone, and Open Library is told who asks.
+    // The plan's query in the boolean syntax Solr reads.
     let log = server.request_log();
     assert!(
         log.iter().any(|line| line

@@ -1,7 +1,8 @@
 //! A local Tavily stand-in for the web search tests: it answers every well-formed search with
-//! the answer of [`crate::tavily_answers`], as the API would answer, and refuses what the API
-//! refuses (another path or method, no or a wrong bearer key, a body that is no JSON object,
-//! an empty `query`, `max_results` over 20, an unknown `search_depth` or `topic`).
+//! the answer of [`crate::tavily_answers`], its results cut to the `include_domains` asked for
+//! (a result's host that is one of them or under one), as the API would answer, and refuses
+//! what the API refuses (another path or method, no or a wrong bearer key, a body that is no
+//! JSON object, an empty `query`, `max_results` over 20, an unknown `search_depth` or `topic`).
 
 use std::path::Path;
 
@@ -54,5 +55,22 @@ fn answer_to(request: &ServedRequest, answer: &[u8]) -> Reply {
     {
         return refused(400, "Invalid request parameters.");
     }
-    Reply::new(200, "application/json", answer.to_vec())
+    let Some(domains) = body.get("include_domains").and_then(Value::as_array) else {
+        return Reply::new(200, "application/json", answer.to_vec());
+    };
+    let domains: Vec<&str> = domains.iter().filter_map(Value::as_str).collect();
+    let mut answer: Value = serde_json::from_slice(answer).expect("the Tavily answer is JSON");
+    if let Some(results) = answer.get_mut("results").and_then(Value::as_array_mut) {
+        results.retain(|result| {
+            let host = result["url"]
+                .as_str()
+                .and_then(|url| url.split_once("://"))
+                .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or_default())
+                .unwrap_or_default();
+            domains
+                .iter()
+                .any(|domain| host == *domain || host.ends_with(&format!(".{domain}")))
+        });
+    }
+    Reply::json(200, &answer)
 }

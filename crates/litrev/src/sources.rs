@@ -39,6 +39,16 @@ impl SourceOpener {
     /// The HTTP layer's settings, caching where the configuration says.
     fn http_config(&self, config: &SourcesConfig) -> Result<litrev_http::HttpConfig> {
         let mut http = config.http.to_config(self.home.http_cache());
+        // A contact address in every request's User-Agent, as the APIs' polite pools (Open
+        // Library, Crossref, OpenAlex) ask of their clients.
+        if let Some(email) = config
+            .email
+            .as_deref()
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+        {
+            http.user_agent = format!("{} mailto:{email}", http.user_agent);
+        }
         if config.cache.store == CacheStore::Db {
             http.shared_cache = Some(Arc::new(StoreCache::open(&self.store, http.cache_ttl)?));
         }
@@ -299,7 +309,6 @@ impl SourceOpener {
                                 .base_url
                                 .clone()
                                 .unwrap_or(defaults.base_url),
-                            email: config.email.clone().unwrap_or_default(),
                         },
                     ))
                 }

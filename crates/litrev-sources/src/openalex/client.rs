@@ -572,57 +572,11 @@ fn openalex_types(kind: WorkKind) -> &'static [&'static str] {
     }
 }
 
-/// Turns a plan query (a local index's syntax: bare words meaning "any", `"a b"~3` proximity
-/// phrases, `OR`) into OpenAlex's boolean search, where bare words mean "all": words become an
-/// OR-list, proximity phrases become `(a AND b)`.
-pub fn to_search_syntax(text: &str) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut rest = text.trim();
-    while !rest.is_empty() {
-        if let Some(after_quote) = rest.strip_prefix('"') {
-            let (phrase, after) = after_quote.split_once('"').unwrap_or((after_quote, ""));
-            let after = after.trim_start_matches(|c: char| c == '~' || c.is_ascii_digit());
-            let words: Vec<&str> = phrase.split_whitespace().collect();
-            match words.len() {
-                0 => {}
-                1 => parts.push(words[0].to_owned()),
-                _ => parts.push(format!("({})", words.join(" AND "))),
-            }
-            rest = after.trim_start();
-            continue;
-        }
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let word = &rest[..end];
-        if !matches!(word, "OR" | "AND") {
-            let cleaned: String = word
-                .chars()
-                .filter(|c| c.is_alphanumeric() || *c == '-')
-                .collect();
-            if !cleaned.is_empty() {
-                parts.push(cleaned);
-            }
-        }
-        rest = rest[end..].trim_start();
-    }
-    parts.join(" OR ")
-}
+pub use crate::query_words::to_search_syntax;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn plan_queries_become_openalex_boolean_searches() {
-        assert_eq!(
-            to_search_syntax("insulin pumps children"),
-            "insulin OR pumps OR children"
-        );
-        assert_eq!(
-            to_search_syntax("\"insulin pumps\"~3 OR \"pumps children\"~3"),
-            "(insulin AND pumps) OR (pumps AND children)"
-        );
-        assert_eq!(to_search_syntax("  "), "");
-    }
 
     #[test]
     fn directed_queries_become_openalex_filters_and_an_order() {

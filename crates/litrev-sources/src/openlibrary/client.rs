@@ -13,16 +13,12 @@ use crate::source::{Capabilities, Held, Hit, Source, SourceKind, directed};
 pub struct OpenLibraryConfig {
     /// Base URL (`LITREV_OPENLIBRARY_URL` overrides the public site).
     pub base_url: String,
-    /// A contact address sent in the User-Agent, as Open Library asks of API clients
-    /// (`LITREV_EMAIL`); empty: none.
-    pub email: String,
 }
 
 impl Default for OpenLibraryConfig {
     fn default() -> OpenLibraryConfig {
         OpenLibraryConfig {
             base_url: super::DEFAULT_BASE_URL.to_owned(),
-            email: String::new(),
         }
     }
 }
@@ -56,15 +52,7 @@ impl OpenLibrarySource {
     }
 
     fn get(&self, url: &str, endpoint: &str) -> Result<String> {
-        let mut request = Request::get(url, endpoint).with_header("Accept", "application/json");
-        if !self.config.email.trim().is_empty() {
-            let agent = format!(
-                "litrev/{} ({})",
-                env!("CARGO_PKG_VERSION"),
-                self.config.email.trim()
-            );
-            request = request.with_header("User-Agent", &agent);
-        }
+        let request = Request::get(url, endpoint).with_header("Accept", "application/json");
         Ok(self.endpoint.send(&request)?.text()?.to_owned())
     }
 }

@@ -26,7 +26,7 @@ const QUERY_MAX_CHARS: usize = 600;
 /// bare words an OR-list, proximity pairs `(a AND b)`; the distinct words alone (all of them
 /// required) when that would be longer than [`QUERY_MAX_CHARS`].
 pub fn query_text(query: &Query) -> String {
-    let boolean = crate::openalex::to_search_syntax(&query.text);
+    let boolean = crate::query_words::to_search_syntax(&query.text);
     if boolean.len() <= QUERY_MAX_CHARS {
         boolean
     } else {
