@@ -23,7 +23,7 @@ mod tfidf;
 
 pub use phrases::{
     Phrase, PhraseGroup, acronym_definitions, best_phrase, most_common, phrase_ends,
-    ranked_phrases, reads_as_adjective, spell_out_acronyms,
+    ranked_phrases, reads_as_adjective, spell_out_acronyms, spelling_key,
 };
 pub use relevance::RelevanceProfile;
 pub use roles::{

@@ -126,7 +126,8 @@ pub struct Phrase {
     /// As it reads inside a sentence: a Title Case word is lower-cased when the texts also
     /// write it so ("Stem Cell Injection" → "stem cell injection"); acronyms and names stay.
     pub text: String,
-    /// Its last word, lower-cased: no two groups' phrases share one.
+    /// Its last word, lower-cased with British spellings folded to American ones
+    /// ("haemophilia" → "hemophilia"): no two groups' phrases share one.
     pub head: String,
 }
 
@@ -188,10 +189,22 @@ pub fn ranked_phrases(
                 .or_default() += 1;
         }
     }
+    // The titles' spellings of each phrase, all its spellings together: a phrase one title
+    // spells the British way and five the American way is written the American way.
+    let mut title_spellings: BTreeMap<Vec<String>, BTreeMap<String, usize>> = BTreeMap::new();
+    for (key, surfaces) in &candidates {
+        let written = title_spellings.entry(keyed(key)).or_default();
+        for (surface, count) in surfaces {
+            *written.entry(surface.clone()).or_default() += count;
+        }
+    }
     let mut scored: Vec<(f64, Vec<String>, String)> = candidates
-        .into_iter()
-        .filter(|(key, _)| key.last().is_some_and(|head| !taken(head)))
-        .filter_map(|(key, surfaces)| {
+        .into_keys()
+        .filter(|key| {
+            key.last()
+                .is_some_and(|head| !taken(head) && !taken(&spelling_key(head)))
+        })
+        .filter_map(|key| {
             let spelled = keyed(&key);
             let here = doc_keys
                 .iter()
@@ -208,6 +221,7 @@ pub fn ranked_phrases(
             let share = here as f64 / docs.len() as f64;
             let distinct = (1.0 + average / everywhere as f64).ln();
             let length = (key.len() as f64).sqrt();
+            let surfaces = title_spellings.get(&spelled).cloned().unwrap_or_default();
             Some((
                 share * distinct * length,
                 key,
@@ -217,14 +231,18 @@ pub fn ranked_phrases(
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     // One spelling of a phrase: the best scored.
+    let spellings = spellings_of(&docs, &doc_keys);
     let mut spellings_seen: BTreeSet<Vec<String>> = BTreeSet::new();
     scored
         .into_iter()
         .filter(|(_, key, _)| spellings_seen.insert(keyed(key)))
         .map(|(score, key, surface)| {
             let phrase = Phrase {
-                text: in_sentence(&surface, &docs),
-                head: key.last().cloned().unwrap_or_default(),
+                text: in_sentence(&usual_spelling(surface, &spellings, &docs), &docs),
+                head: key
+                    .last()
+                    .map(|head| spelling_key(head))
+                    .unwrap_or_default(),
             };
             (score, phrase)
         })
@@ -234,7 +252,7 @@ pub fn ranked_phrases(
 /// A lower-case word with British spellings folded to American ones ("haemophilia" and
 /// "hemophilia", "paediatric" and "pediatric", "oestrogen" and "estrogen", "tumour" and "tumor"),
 /// to count two spellings as one word. A key for comparing, never shown.
-fn spelling_key(word: &str) -> String {
+pub fn spelling_key(word: &str) -> String {
     const FOLDS: &[(&str, &str)] = &[
         ("aem", "em"),
         ("paed", "ped"),
@@ -797,6 +815,83 @@ pub fn most_common(forms: &BTreeMap<String, usize>) -> String {
         .unwrap_or_default()
 }
 
+/// Each word the texts spell two ways ("haemophilia" in one work, "hemophilia" in five), by
+/// its spelling key: how many texts use each spelling.
+fn spellings_of(
+    docs: &[Vec<String>],
+    doc_keys: &[Vec<String>],
+) -> BTreeMap<String, BTreeMap<String, usize>> {
+    let mut spellings: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for (doc, keys) in docs.iter().zip(doc_keys) {
+        let mut seen: BTreeSet<(&String, &String)> = BTreeSet::new();
+        for (word, key) in doc.iter().zip(keys) {
+            if seen.insert((key, word)) {
+                *spellings
+                    .entry(key.clone())
+                    .or_default()
+                    .entry(word.clone())
+                    .or_default() += 1;
+            }
+        }
+    }
+    spellings.retain(|_, written| written.len() > 1);
+    spellings
+}
+
+/// The phrase as its titles spell it, or with each word spelt as most of the texts spell it
+/// ([`majority_spelling`]) when more of the texts write it so: a phrase cut from the one title
+/// that spells it the British way then reads as most of its works write it, and one that two
+/// works write the British way keeps their spelling.
+fn usual_spelling(
+    surface: String,
+    spellings: &BTreeMap<String, BTreeMap<String, usize>>,
+    docs: &[Vec<String>],
+) -> String {
+    let respelt = majority_spelling(&surface, spellings);
+    let uses = |phrase: &str| {
+        let words: Vec<String> = phrase.split(' ').map(str::to_lowercase).collect();
+        docs.iter().filter(|doc| contains(doc, &words)).count()
+    };
+    if respelt != surface && uses(&respelt) > uses(&surface) {
+        respelt
+    } else {
+        surface
+    }
+}
+
+/// The phrase with each word spelt as most of the texts spell it ([`spellings_of`]).
+fn majority_spelling(
+    phrase: &str,
+    spellings: &BTreeMap<String, BTreeMap<String, usize>>,
+) -> String {
+    phrase
+        .split(' ')
+        .map(|word| {
+            let lower = word.to_lowercase();
+            let Some(written) = spellings.get(&spelling_key(&lower)) else {
+                return word.to_owned();
+            };
+            let usual = most_common(written);
+            if usual == lower || written.get(&lower) >= written.get(&usual) {
+                return word.to_owned();
+            }
+            let mut characters = word.chars();
+            match characters.next() {
+                Some(first) if first.is_uppercase() && characters.all(char::is_lowercase) => {
+                    let mut usual = usual.chars();
+                    usual
+                        .next()
+                        .map(|first| first.to_uppercase().chain(usual).collect())
+                        .unwrap_or_default()
+                }
+                _ if word == lower => usual,
+                _ => word.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The phrase as it reads mid-sentence: each capitalised word with no other capital that the
 /// texts also write lower-case is lower-cased.
 fn in_sentence(phrase: &str, docs: &[Vec<String>]) -> String {
@@ -998,6 +1093,63 @@ mod tests {
         assert!(
             (score(&others) - score(&british)).abs() < 1e-12,
             "the other works' hemophilia A counts against it as haemophilia A would"
+        );
+    }
+
+    #[test]
+    fn a_phrase_is_written_as_most_of_its_titles_spell_it() {
+        // From Donners_2021: one title of a theme writes "persons with haemophilia A", three
+        // "Persons with Hemophilia A"; the title read "Persons with haemophilia A", a phrase of
+        // one work, because the British key sorts first.
+        let titles = [
+            "Emicizumab in persons with haemophilia A without inhibitors",
+            "Emicizumab in Persons with Hemophilia A with Factor VIII Inhibitors",
+            "Bleed prevention in Persons with Hemophilia A without Inhibitors",
+            "Joint health in Persons with Hemophilia A treated with emicizumab",
+        ];
+        let others = ["Gene therapy for sickle cell disease", "Iron chelation"];
+        // Two titles writing "haemophilia A with inhibitors" keep their spelling.
+        let british = [
+            "Haemophilia A with inhibitors in children",
+            "Haemophilia A with inhibitors: a registry",
+            "Emicizumab in hemophilia A",
+            "Hemophilia A care",
+            "Bleeds in hemophilia A",
+        ];
+        let kept = ranked_phrases(
+            PhraseGroup {
+                titles: &british,
+                texts: &british,
+            },
+            &others,
+            2,
+            &|_| false,
+        );
+        assert!(
+            kept.iter()
+                .any(|(_, phrase)| phrase.text == "haemophilia A with inhibitors"),
+            "{kept:?}"
+        );
+        let group = PhraseGroup {
+            titles: &titles,
+            texts: &titles,
+        };
+        let ranked = ranked_phrases(group, &others, 2, &|_| false);
+        let persons: Vec<&Phrase> = ranked
+            .iter()
+            .map(|(_, phrase)| phrase)
+            .filter(|phrase| phrase.text.to_lowercase().starts_with("persons with"))
+            .collect();
+        assert!(!persons.is_empty(), "{ranked:?}");
+        for phrase in persons {
+            assert!(phrase.text.contains("hemophilia"), "{phrase:?}");
+            assert!(!phrase.head.contains("haem"), "{phrase:?}");
+        }
+        // A head taken in either spelling is taken.
+        let taken = ranked_phrases(group, &others, 2, &|head| head == "haemophilia");
+        assert!(
+            taken.iter().all(|(_, phrase)| phrase.head != "hemophilia"),
+            "{taken:?}"
         );
     }
 
