@@ -372,6 +372,13 @@ pub struct RolesBenchArgs {
     /// AdaGrad's step size.
     #[arg(long)]
     pub learning_rate: Option<f32>,
+    /// The second pass's step size (it reads each sentence again with the first pass's
+    /// readings of it and its neighbours).
+    #[arg(long, conflicts_with = "no_second_pass")]
+    pub second_pass_learning_rate: Option<f32>,
+    /// Train the first pass alone, as litrev's role model was before the second pass.
+    #[arg(long)]
+    pub no_second_pass: bool,
     /// L2 penalty on the weights.
     #[arg(long)]
     pub l2: Option<f32>,

@@ -699,6 +699,11 @@ fn roles(args: &RolesBenchArgs) -> anyhow::Result<u8> {
     config.sequence_weight = args.sequence_weight.unwrap_or(config.sequence_weight);
     config.epochs = args.epochs.unwrap_or(config.epochs);
     config.learning_rate = args.learning_rate.unwrap_or(config.learning_rate);
+    if args.no_second_pass {
+        config.stack_learning_rate = None;
+    } else if let Some(rate) = args.second_pass_learning_rate {
+        config.stack_learning_rate = Some(rate);
+    }
     config.l2 = args.l2.unwrap_or(config.l2);
     config.min_count = args.min_count.unwrap_or(config.min_count);
     for dataset in &datasets {
@@ -779,6 +784,18 @@ fn roles(args: &RolesBenchArgs) -> anyhow::Result<u8> {
         evaluations.len(),
         started.elapsed().as_secs_f64()
     );
+    if let Some(speed) = litrev::bench::reading_speed(&datasets) {
+        let per_sentence =
+            |time: std::time::Duration| time.as_secs_f64() * 1e6 / speed.sentences as f64;
+        println!(
+            "reading {} sentences with the shipped model: {:.1} µs a sentence, {:.2}× the first \
+             pass alone ({:.1} µs)",
+            speed.sentences,
+            per_sentence(speed.both_passes),
+            speed.both_passes.as_secs_f64() / speed.first_pass.as_secs_f64().max(1e-9),
+            per_sentence(speed.first_pass)
+        );
+    }
     Ok(0)
 }
 

@@ -37,8 +37,8 @@ pub use pipeline::{
     MEASURABLE_SECONDS, PipelineOptions, ScaledRun, copied, growth_exponent, growth_table, pipeline,
 };
 pub use roles::{
-    RoleDataset, RoleEvaluation, RoleScore, cross_validate_roles, default_role_files,
-    evaluate_roles, read_role_datasets, train_roles,
+    ReadingSpeed, RoleDataset, RoleEvaluation, RoleScore, cross_validate_roles, default_role_files,
+    evaluate_roles, read_role_datasets, reading_speed, train_roles,
 };
 pub use snowball::{
     BaselineNumbers, EngineNumbers, SnowballBench, SnowballBenchOptions, StageNumbers,

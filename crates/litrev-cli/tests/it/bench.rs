@@ -836,4 +836,16 @@ fn sentence_roles_are_scored_leave_one_dataset_out_on_structured_abstracts() {
             "no {role} row: {stdout}"
         );
     }
+    // The reading speed, both passes against the first pass alone timed in the same run.
+    let speed = stdout
+        .lines()
+        .find(|line| line.starts_with("reading ") && line.contains("with the shipped model"))
+        .unwrap_or_else(|| panic!("no reading speed: {stdout}"));
+    let ratio: f64 = speed
+        .split(", ")
+        .nth(1)
+        .and_then(|rest| rest.split('×').next())
+        .and_then(|value| value.parse().ok())
+        .unwrap_or_else(|| panic!("no ratio in {speed}"));
+    assert!(ratio > 0.0, "{speed}");
 }

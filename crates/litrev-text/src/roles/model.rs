@@ -18,7 +18,7 @@ pub(super) type Scores = [f32; ROLES];
 const SHIPPED: &str = include_str!("roles.model");
 
 /// The first line of a model file.
-const MAGIC: &str = "litrev-roles 1";
+const MAGIC: &str = "litrev-roles 2";
 
 /// A learnt sentence-role model.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +31,9 @@ pub struct RoleModel {
     pub(super) transitions: [Scores; ROLES],
     /// How much the transitions count beside the sentence's own scores (0: not at all).
     pub(super) sequence_weight: f32,
+    /// The second pass's biases, when the model has one: it reads each sentence again with
+    /// the first pass's readings of it and of its neighbours as features (`s:` in `weights`).
+    pub(super) stack_bias: Option<Scores>,
 }
 
 /// Why a model file cannot be read.
@@ -56,11 +59,34 @@ impl RoleModel {
     /// The role of each sentence of one abstract, in order: each sentence scored on its own
     /// features, the sequence then decoded as a whole.
     pub fn classify(&self, sentences: &[&str]) -> Vec<Role> {
-        let scores: Vec<Scores> = features(sentences)
+        let scores = self.first_pass(sentences);
+        let scores = match self.stack_bias {
+            Some(bias) if scores.len() >= MIN_SEQUENCE => stacked_features(&scores)
+                .iter()
+                .map(|features| self.scored(bias, features))
+                .collect(),
+            _ => scores,
+        };
+        self.decode(&scores)
+    }
+
+    /// The same model without its second pass (`None` when it has none): the baseline
+    /// `litrev bench roles` times the second pass against.
+    pub fn without_second_pass(&self) -> Option<RoleModel> {
+        self.stack_bias?;
+        Some(RoleModel {
+            stack_bias: None,
+            ..self.clone()
+        })
+    }
+
+    /// Each sentence's log-probabilities read on its own features (words, place, neighbours'
+    /// words), before the second pass and the decoding.
+    pub(super) fn first_pass(&self, sentences: &[&str]) -> Vec<Scores> {
+        features(sentences)
             .iter()
             .map(|features| self.log_probabilities(features))
-            .collect();
-        self.decode(&scores)
+            .collect()
     }
 
     /// The role of each sentence of one abstract as litrev uses it: the model's, unless cue
@@ -105,7 +131,12 @@ impl RoleModel {
 
     /// The log-probability of each role for a sentence with these features.
     pub(super) fn log_probabilities(&self, features: &[String]) -> Scores {
-        let mut scores = self.bias;
+        self.scored(self.bias, features)
+    }
+
+    /// The log-probability of each role from `bias` and the weights of `features`.
+    fn scored(&self, bias: Scores, features: &[String]) -> Scores {
+        let mut scores = bias;
         for feature in features {
             if let Some(weights) = self.weights.get(feature) {
                 for (score, weight) in scores.iter_mut().zip(weights) {
@@ -175,6 +206,10 @@ impl RoleModel {
             out.push_str(&format!("after_{} {}\n", role.name(), row(transitions)));
         }
         out.push_str(&format!("bias {}\n", row(&self.bias)));
+        match &self.stack_bias {
+            Some(bias) => out.push_str(&format!("stack_bias {}\n", row(bias))),
+            None => out.push_str("stack_bias none\n"),
+        }
         // Weights are written as signed bytes times one scale: a quarter of the size of
         // decimals, and a difference no measurement here could see.
         let largest = self
@@ -223,7 +258,7 @@ impl RoleModel {
             Ok((index + 1, parts.map(str::to_owned).collect()))
         };
         let (_, version) = next("litrev-roles")?;
-        if version != ["1"] {
+        if version != ["2"] {
             return Err(ModelError {
                 line: 1,
                 message: format!("unknown version {version:?}"),
@@ -246,6 +281,12 @@ impl RoleModel {
         }
         let (line, bias) = next("bias")?;
         let bias = scores(line, &bias)?;
+        let (line, stack_bias) = next("stack_bias")?;
+        let stack_bias = if stack_bias == ["none"] {
+            None
+        } else {
+            Some(scores(line, &stack_bias)?)
+        };
         let (line, scale) = next("scale")?;
         let scale = number(line, scale.first().map_or("", String::as_str))?;
         let mut weights = HashMap::new();
@@ -271,6 +312,7 @@ impl RoleModel {
             bias,
             transitions,
             sequence_weight,
+            stack_bias,
         })
     }
 
@@ -325,10 +367,67 @@ fn argmax(scores: &Scores) -> usize {
     best
 }
 
+/// The second pass's features of each sentence, from the first pass's log-probabilities of the
+/// abstract's sentences: the first pass's reading (its likeliest role and how sure it is of
+/// each) of the sentence and of the two on either side, the pairs of readings it forms with
+/// its neighbours, its reading at its place, and how many sentences before and after it read
+/// as an objective, a method, a result or a conclusion. Those say what a first-order sequence
+/// cannot: that a sentence follows two methods, or that the abstract's objective came already.
+pub(super) fn stacked_features(first: &[Scores]) -> Vec<Vec<String>> {
+    let count = first.len();
+    let reading: Vec<usize> = first.iter().map(argmax).collect();
+    let name = |role: usize| Role::ALL[role].name();
+    let counted = [
+        Role::Objective,
+        Role::Method,
+        Role::Result,
+        Role::Conclusion,
+    ];
+    (0..count)
+        .map(|index| {
+            let mut out = Vec::with_capacity(64);
+            for offset in -2i64..=2 {
+                let at = index as i64 + offset;
+                match usize::try_from(at).ok().filter(|at| *at < count) {
+                    Some(at) => {
+                        out.push(format!("s:a{offset}:{}", name(reading[at])));
+                        for (role, score) in first[at].iter().enumerate() {
+                            let bin = ((score.exp() * 4.0) as usize).min(3);
+                            out.push(format!("s:p{offset}:{}:{bin}", name(role)));
+                        }
+                    }
+                    None => out.push(format!("s:a{offset}:none")),
+                }
+            }
+            let own = name(reading[index]);
+            let previous = index.checked_sub(1).map_or("none", |at| name(reading[at]));
+            let next = reading.get(index + 1).map_or("none", |role| name(*role));
+            out.push(format!("s:pair-:{previous}_{own}"));
+            out.push(format!("s:pair+:{own}_{next}"));
+            out.push(format!("s:pos{}:{own}", index * 5 / count));
+            for role in counted {
+                let before = reading[..index]
+                    .iter()
+                    .filter(|read| **read == role.index())
+                    .count()
+                    .min(2);
+                let after = reading[index + 1..]
+                    .iter()
+                    .filter(|read| **read == role.index())
+                    .count()
+                    .min(2);
+                out.push(format!("s:before:{}:{before}", role.name()));
+                out.push(format!("s:after:{}:{after}", role.name()));
+            }
+            out
+        })
+        .collect()
+}
+
 /// Abstracts shorter than this are no sequence to read positions in: every structured abstract
 /// the model learns from is longer, and a one- or two-sentence abstract is as often a finding
 /// as a background.
-const MIN_SEQUENCE: usize = 3;
+pub(super) const MIN_SEQUENCE: usize = 3;
 
 /// The features of each sentence of an abstract: its words and word pairs, how it opens, its
 /// length, and (in an abstract of [`MIN_SEQUENCE`] sentences or more) where it stands in the
@@ -439,6 +538,7 @@ mod tests {
             bias: [0.1; ROLES],
             transitions: [[-1.5; ROLES]; ROLES],
             sequence_weight: 1.0,
+            stack_bias: None,
         };
         let text = model.to_text();
         assert!(
@@ -460,10 +560,62 @@ mod tests {
         assert_eq!(read.bias, model.bias);
         let broken = text.replace("w:trial\t00007f", "w:trial\t00007");
         let error = RoleModel::parse(&broken).expect_err("role 9 does not exist");
-        assert_eq!(error.line, 14);
+        assert_eq!(error.line, 15);
         assert!(error.to_string().contains("retrain"), "{error}");
-        assert!(RoleModel::parse("litrev-roles 2\n").is_err());
+        assert!(
+            RoleModel::parse("litrev-roles 1\n").is_err(),
+            "a file of the first version"
+        );
+        assert!(
+            RoleModel::parse("litrev-roles 2\n").is_err(),
+            "a file that ends early"
+        );
         assert!(RoleModel::parse("").is_err());
+    }
+
+    #[test]
+    fn the_second_pass_reads_each_sentence_with_its_neighbours_readings() {
+        let reading = |role: Role, sure: f32| -> Scores {
+            let mut scores = [((1.0 - sure) / (ROLES - 1) as f32).ln(); ROLES];
+            scores[role.index()] = sure.ln();
+            scores
+        };
+        let first = [
+            reading(Role::Background, 0.9),
+            reading(Role::Objective, 0.6),
+            reading(Role::Method, 0.95),
+            reading(Role::Method, 0.3),
+            reading(Role::Result, 0.8),
+        ];
+        let features = stacked_features(&first);
+        assert_eq!(features.len(), first.len());
+        let third = &features[2];
+        let has = |name: &str| third.iter().any(|feature| feature == name);
+        for expected in [
+            "s:a-2:background",
+            "s:a-1:objective",
+            "s:a0:method",
+            "s:a1:method",
+            "s:a2:result",
+            "s:p0:method:3",
+            "s:p-1:objective:2",
+            "s:pair-:objective_method",
+            "s:pair+:method_method",
+            "s:pos2:method",
+            "s:before:objective:1",
+            "s:before:method:0",
+            "s:after:method:1",
+            "s:after:result:1",
+        ] {
+            assert!(has(expected), "{expected} missing from {third:?}");
+        }
+        assert!(features[0].iter().any(|feature| feature == "s:a-2:none"));
+        assert!(features[4].iter().any(|feature| feature == "s:a1:none"));
+        assert!(
+            features[4]
+                .iter()
+                .any(|feature| feature == "s:before:method:2")
+        );
     }
 
     #[test]
@@ -476,6 +628,7 @@ mod tests {
             bias: [0.0; ROLES],
             transitions,
             sequence_weight: 1.0,
+            stack_bias: None,
         };
         let mut unsure = [-3.0; ROLES];
         unsure[Role::Objective.index()] = -1.0;

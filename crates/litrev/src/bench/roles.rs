@@ -316,6 +316,51 @@ pub fn cross_validate_roles(
         .collect()
 }
 
+/// How fast the shipped model reads abstracts, as `litrev bench roles` prints it: every
+/// structured abstract's sentences read by the first pass alone (the baseline) and by both
+/// passes, one after the other in this process.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadingSpeed {
+    /// Sentences read in each run.
+    pub sentences: usize,
+    /// The first pass alone.
+    pub first_pass: std::time::Duration,
+    /// Both passes, as litrev reads.
+    pub both_passes: std::time::Duration,
+}
+
+/// Times the shipped model on the datasets' structured abstracts; `None` when it has no
+/// second pass or there is nothing to read.
+pub fn reading_speed(datasets: &[RoleDataset]) -> Option<ReadingSpeed> {
+    let model = RoleModel::shipped()?;
+    let first = model.without_second_pass()?;
+    let abstracts: Vec<Vec<&str>> = datasets
+        .iter()
+        .flat_map(|dataset| &dataset.structured)
+        .map(|labelled| labelled.sentences.iter().map(String::as_str).collect())
+        .collect();
+    let sentences: usize = abstracts.iter().map(Vec::len).sum();
+    if sentences == 0 {
+        return None;
+    }
+    let time = |model: &RoleModel| {
+        let started = std::time::Instant::now();
+        let read: usize = abstracts
+            .iter()
+            .map(|sentences| model.roles(sentences).len())
+            .sum();
+        debug_assert_eq!(read, sentences);
+        started.elapsed()
+    };
+    let first_pass = time(&first);
+    let both_passes = time(model);
+    Some(ReadingSpeed {
+        sentences,
+        first_pass,
+        both_passes,
+    })
+}
+
 /// The model trained on every dataset's structured abstracts, each abstract once.
 pub fn train_roles(datasets: &[RoleDataset], config: &TrainConfig) -> RoleModel {
     let mut seen = BTreeSet::new();
