@@ -1,6 +1,7 @@
 //! The role model: the features of a sentence in its abstract, a multinomial logistic
-//! regression over them, decoding over the abstract with learnt transitions between roles
-//! (Viterbi), and the model's text file.
+//! regression over them, a second pass over the first pass's readings of the sentence and its
+//! neighbours, decoding over the abstract with learnt transitions between roles (Viterbi), and
+//! the model's text file.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

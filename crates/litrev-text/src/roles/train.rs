@@ -1,6 +1,7 @@
 //! Training the role model on structured abstracts: multinomial logistic regression by
 //! AdaGrad over a fixed, seeded order (so the same abstracts give the same model byte for
-//! byte), and transitions between roles counted from the abstracts' label sequences.
+//! byte), a second pass of the same kind over the first pass's readings of held-out
+//! abstracts, and transitions between roles counted from the abstracts' label sequences.
 
 use std::collections::HashMap;
 
