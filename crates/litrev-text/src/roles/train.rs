@@ -327,6 +327,15 @@ mod tests {
             stacked.classify(&sentences),
             [Role::Background, Role::Method, Role::Result]
         );
+        // The second pass decides: biased far enough towards "other", it reads every sentence
+        // of a three-sentence abstract so, whatever the first pass says.
+        let mut other = [0.0; ROLES];
+        other[Role::Other.index()] = 1000.0;
+        let overruled = RoleModel {
+            stack_bias: Some(other),
+            ..stacked.clone()
+        };
+        assert_eq!(overruled.classify(&sentences), [Role::Other; 3]);
         let first_only = train(
             &abstracts,
             &TrainConfig {
